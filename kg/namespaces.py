@@ -1,0 +1,53 @@
+"""The IRIs every stage agrees on: ontology terms, instance ids and named graphs."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from pyoxigraph import NamedNode
+
+EKG = "https://w3id.org/ekg/ont#"
+ID = "https://w3id.org/ekg/id/"
+GRAPH = "https://w3id.org/ekg/graph/"
+ORG_GRAPH = GRAPH + "org"
+
+PROV = "http://www.w3.org/ns/prov#"
+SKOS = "http://www.w3.org/2004/02/skos/core#"
+DCT = "http://purl.org/dc/terms/"
+FOAF = "http://xmlns.com/foaf/0.1/"
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+OWL = "http://www.w3.org/2002/07/owl#"
+
+PREFIXES = {
+    "ekg": EKG, "id": ID, "prov": PROV, "skos": SKOS, "dct": DCT, "foaf": FOAF,
+    "rdf": RDF, "rdfs": RDFS, "xsd": XSD, "owl": OWL,
+}
+
+
+def expand(curie: str) -> str:
+    """`ekg:Bug` -> full IRI string; full IRIs pass through."""
+    prefix, sep, local = curie.partition(":")
+    if sep and prefix in PREFIXES:
+        return PREFIXES[prefix] + local
+    return curie
+
+
+def term(curie: str) -> NamedNode:
+    return NamedNode(expand(curie))
+
+
+def node(kind: str, key: str) -> NamedNode:
+    """Instance IRI, e.g. node('person', 'eid_1') -> <https://w3id.org/ekg/id/person/eid_1>."""
+    return NamedNode(f"{ID}{kind}/{quote(key, safe='-_.~')}")
+
+
+def product_graph(product: str) -> NamedNode:
+    return NamedNode(GRAPH + quote(product, safe="-_.~"))
+
+
+def product_of_graph(graph_iri: str) -> str | None:
+    if graph_iri.startswith(GRAPH) and graph_iri != ORG_GRAPH:
+        return graph_iri[len(GRAPH):]
+    return None
