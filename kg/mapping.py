@@ -1,0 +1,217 @@
+"""Interpret `mappings/herb.yaml`: turn HERB records into quads, field by field, as the table says.
+
+The table is the single place a data steward reads to know which JSON field became which property; this
+module only executes it, so a mapping change never needs a code change.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pyoxigraph import Literal, NamedNode, Quad
+
+from kg.errors import KGError
+from kg.namespaces import ID, expand, node, term
+
+MAPPING_FILE = Path(__file__).resolve().parent.parent / "mappings" / "herb.yaml"
+RDF_TYPE = term("rdf:type")
+RDFS_LABEL = term("rdfs:label")
+DCT_IDENTIFIER = term("dct:identifier")
+ABOUT_PRODUCT = term("ekg:aboutProduct")
+EID = re.compile(r"^eid_[0-9a-f]+$")
+_TEMPLATE_FIELD = re.compile(r"\{([^}]+)\}")
+
+
+def agent_node(login: str) -> NamedNode:
+    """Identity rule `agent`: an eid is a person; any other login stays a distinct account, never merged."""
+    return node("person", login) if EID.match(login) else node("account", login)
+
+
+RESOLVERS: dict[str, Callable[[str], NamedNode]] = {"agent": agent_node}
+
+
+def dig(record: dict[str, Any], path: str) -> Any:
+    """Follow a dotted path into nested objects; None when any step is missing."""
+    value: Any = record
+    for step in path.split("."):
+        if not isinstance(value, dict):
+            return None
+        value = value.get(step)
+    return value
+
+
+def as_list(value: Any) -> list[Any]:
+    """A list, or a string holding a Python/JSON list literal (HERB's meeting participants), as a list."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, str) and value.startswith("["):
+        try:
+            parsed = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            return [value]
+        return parsed if isinstance(parsed, list) else [value]
+    return [value]
+
+
+@dataclass(frozen=True)
+class FieldMap:
+    path: str
+    predicate: NamedNode
+    datatype: NamedNode | None
+    node_template: str | None
+    node_class: NamedNode | None
+    node_label: str | None
+    lookup: dict[str, NamedNode] | None
+    resolver: Callable[[str], NamedNode] | None
+    split: bool
+
+    def objects(self, record: dict[str, Any], emit: Callable[[NamedNode, NamedNode, Any], None]) -> list[Any]:
+        raw = dig(record, self.path)
+        if raw is None or raw == "":
+            return []
+        values = as_list(raw) if self.split else [raw]
+        out: list[Any] = []
+        for value in values:
+            text = value if isinstance(value, str) else str(value)
+            if self.resolver:
+                out.append(self.resolver(text))
+            elif self.lookup is not None:
+                if text in self.lookup:
+                    out.append(self.lookup[text])
+            elif self.node_template:
+                obj = NamedNode(ID + self.node_template.replace("{value}", _safe(text)))
+                if self.node_class:
+                    emit(obj, RDF_TYPE, self.node_class)
+                if self.node_label and (label := dig(record, self.node_label)):
+                    emit(obj, RDFS_LABEL, Literal(str(label)))
+                out.append(obj)
+            else:
+                out.append(_literal(text, self.datatype))
+        return out
+
+
+def _literal(text: str, datatype: NamedNode | None) -> Literal:
+    if datatype is None:
+        return Literal(text)
+    if datatype.value.endswith("#boolean"):
+        text = text.strip().lower()
+    return Literal(text, datatype=datatype)
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9\-_.~/]", lambda m: "%%%02X" % ord(m.group()) if ord(m.group()) < 128 else
+                  "".join("%%%02X" % b for b in m.group().encode()), text)
+
+
+@dataclass(frozen=True)
+class RecordMap:
+    """How one kind of record becomes an instance: class, subject IRI template, fields, nested children."""
+
+    section: str
+    cls: NamedNode
+    subject: str
+    fields: tuple[FieldMap, ...]
+    children: tuple[tuple[str, NamedNode, RecordMap], ...]
+
+    def subject_node(self, record: dict[str, Any], **extra: str) -> NamedNode:
+        def fill(match: re.Match[str]) -> str:
+            key = match.group(1)
+            value = extra[key] if key in extra else dig(record, key)
+            if value is None:
+                raise KeyError(key)
+            return _safe(str(value))
+
+        return NamedNode(ID + _TEMPLATE_FIELD.sub(fill, self.subject))
+
+
+def _field_map(path: str, spec: dict[str, Any], lookups: dict[str, dict[str, NamedNode]]) -> FieldMap:
+    if "property" not in spec:
+        raise KGError(f"{MAPPING_FILE}: field '{path}' has no property")
+    lookup_name = spec.get("lookup")
+    if lookup_name is not None and lookup_name not in lookups:
+        raise KGError(f"{MAPPING_FILE}: field '{path}' names unknown lookup '{lookup_name}'")
+    resolver_name = spec.get("resolver")
+    if resolver_name is not None and resolver_name not in RESOLVERS:
+        raise KGError(f"{MAPPING_FILE}: field '{path}' names unknown resolver '{resolver_name}'")
+    return FieldMap(
+        path=path,
+        predicate=term(spec["property"]),
+        datatype=term(spec["datatype"]) if "datatype" in spec else None,
+        node_template=spec.get("node"),
+        node_class=term(spec["node_class"]) if "node_class" in spec else None,
+        node_label=spec.get("node_label"),
+        lookup=lookups.get(lookup_name) if lookup_name else None,
+        resolver=RESOLVERS.get(resolver_name) if resolver_name else None,
+        split=bool(spec.get("split", False)),
+    )
+
+
+def _record_map(section: str, spec: dict[str, Any], lookups: dict[str, dict[str, NamedNode]]) -> RecordMap:
+    try:
+        fields = tuple(_field_map(p, s, lookups) for p, s in (spec.get("fields") or {}).items())
+        children = tuple(
+            (name, term(child["link"]), _record_map(f"{section}.{name}", child, lookups))
+            for name, child in (spec.get("children") or {}).items()
+        )
+        return RecordMap(section, term(spec["class"]), spec["subject"], fields, children)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise KGError(f"{MAPPING_FILE}: section '{section}' is malformed ({exc!r})") from exc
+
+
+@dataclass(frozen=True)
+class Mapping:
+    artifacts: dict[str, RecordMap]
+    organisation: dict[str, RecordMap]
+
+
+def load_mapping(path: Path = MAPPING_FILE) -> Mapping:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise KGError(f"{path}: cannot read mapping ({exc})") from exc
+    lookups = {name: {k: term(v) for k, v in table.items()} for name, table in (raw.get("lookups") or {}).items()}
+    return Mapping(
+        artifacts={k: _record_map(k, v, lookups) for k, v in raw["artifacts"].items()},
+        organisation={k: _record_map(k, v, lookups) for k, v in raw["organisation"].items()},
+    )
+
+
+def map_record(rmap: RecordMap, record: dict[str, Any], graph: NamedNode, **extra: str) -> Iterator[Quad]:
+    """All quads one record yields under its record map (children included)."""
+    out: list[Quad] = []
+
+    def emit(s: NamedNode, p: NamedNode, o: Any) -> None:
+        out.append(Quad(s, p, o, graph))
+
+    subject = rmap.subject_node(record, **extra)
+    emit(subject, RDF_TYPE, rmap.cls)
+    for fmap in rmap.fields:
+        for obj in fmap.objects(record, emit):
+            emit(subject, fmap.predicate, obj)
+    for name, link, child in rmap.children:
+        for index, item in enumerate(record.get(name) or []):
+            if isinstance(item, dict):
+                child_quads = list(map_record(child, item, graph, parent=subject.value.rsplit("/", 1)[-1],
+                                              index=str(index)))
+                out.extend(child_quads)
+                out.append(Quad(child_quads[0].subject, link, subject, graph))
+    yield from out
+
+
+def map_artifact(mapping: Mapping, kind: str, record: dict[str, Any], graph: NamedNode,
+                 product: NamedNode) -> list[Quad]:
+    """An artifact's quads: its mapped fields plus the HERB id it is cited by and the product it belongs to."""
+    quads = list(map_record(mapping.artifacts[kind], record, graph))
+    subject = quads[0].subject
+    quads.append(Quad(subject, DCT_IDENTIFIER, Literal(record["id"]), graph))
+    quads.append(Quad(subject, ABOUT_PRODUCT, product, graph))
+    return quads
+
+
+__all__ = ["Mapping", "agent_node", "as_list", "dig", "expand", "load_mapping", "map_artifact", "map_record"]

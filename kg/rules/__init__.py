@@ -1,0 +1,194 @@
+"""Named, deterministic rules that turn artifact text into typed, provenance-carrying edges.
+
+A rule is a function `rule(ctx: RuleContext) -> None` registered with `@rule("name")`. It reads the product's
+records through `ctx` (indexed views below) and writes triples with `ctx.add(s, p, o)` into the product's named
+graph. Every node a rule derives (a bug, a suggestion, a feature, ...) must carry `prov:wasDerivedFrom` the
+artifact(s) it came from — use `ctx.derived(kind, key, cls, source_ids)` which does that for you. Edges whose
+subject is the artifact itself (a message mentions a person) carry their provenance in their subject.
+
+Rules run in registration order (module import order in `RULE_MODULES`), one product at a time; a rule may read
+what earlier rules derived through `ctx.facts` (a dict the rules share, keyed by the rule's own name).
+Each rule is documented for data stewards in `mappings/rules/<module>.md` and unit-tested on small fixtures.
+
+Minimal example::
+
+    @rule("mentions", "An `@eid_…` in a message's text: the message ekg:mentions that employee.")
+    def mentions(ctx: RuleContext) -> None:
+        for msg in ctx.messages:
+            for eid in EID_MENTION.findall(msg.text):
+                ctx.add(ctx.artifact(msg.id), EKG_MENTIONS, ctx.person(eid))
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from pyoxigraph import Literal, NamedNode, Quad
+
+from kg.herb import Organisation, Product
+from kg.mapping import agent_node
+from kg.namespaces import node, term
+
+RDF_TYPE = term("rdf:type")
+WAS_DERIVED_FROM = term("prov:wasDerivedFrom")
+
+#: Rule modules, imported in this order; each registers its rules on import.
+RULE_MODULES = ["messages", "documents", "bugs", "features", "prs", "competitors", "releases"]
+
+
+@dataclass(frozen=True)
+class Message:
+    """A Slack message flattened: the fields rules read, in channel order."""
+
+    id: str
+    channel: str
+    channel_id: str
+    author: str
+    timestamp: str
+    text: str
+    position: int  # index within its channel, by timestamp then id order in the file
+
+
+@dataclass
+class RuleContext:
+    """Everything a rule may read about one product, plus `add` to write into its graph."""
+
+    product: Product
+    org: Organisation
+    graph: NamedNode
+    out: list[Quad] = field(default_factory=list)
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    def add(self, s: NamedNode, p: NamedNode, o: NamedNode | Literal) -> None:
+        self.out.append(Quad(s, p, o, self.graph))
+
+    def derived(self, kind: str, key: str, cls: NamedNode | str, source_ids: Iterable[str]) -> NamedNode:
+        """A derived node `id:{kind}/{product}/{key}` typed `cls`, with prov:wasDerivedFrom its sources."""
+        subject = node(kind, f"{self.product.name}/{key}")
+        self.add(subject, RDF_TYPE, term(cls) if isinstance(cls, str) else cls)
+        for source in source_ids:
+            self.add(subject, WAS_DERIVED_FROM, self.artifact(source))
+        return subject
+
+    @staticmethod
+    def artifact(herb_id: str) -> NamedNode:
+        return node("artifact", herb_id)
+
+    @staticmethod
+    def person(eid: str) -> NamedNode:
+        return node("person", eid)
+
+    @staticmethod
+    def agent(login: str) -> NamedNode:
+        return agent_node(login)
+
+    @staticmethod
+    def customer(cust_id: str) -> NamedNode:
+        return node("customer", cust_id)
+
+    @property
+    def product_node(self) -> NamedNode:
+        return node("product", self.product.name)
+
+    @cached_property
+    def messages(self) -> list[Message]:
+        """All Slack messages of the product, grouped by channel, each channel in time order."""
+        by_channel: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for rec in self.product.artifacts.get("slack", []):
+            by_channel[rec["Channel"].get("name", "")].append(rec)
+        out: list[Message] = []
+        for name, recs in by_channel.items():
+            recs.sort(key=lambda r: str(r["Message"]["User"].get("timestamp", "")))
+            for i, rec in enumerate(recs):
+                user = rec["Message"]["User"]
+                out.append(Message(rec["id"], name, str(rec["Channel"].get("channelID", "")),
+                                   str(user.get("userId", "")), str(user.get("timestamp", "")),
+                                   str(user.get("text", "")), i))
+        return out
+
+    @cached_property
+    def channels(self) -> dict[str, list[Message]]:
+        out: dict[str, list[Message]] = defaultdict(list)
+        for msg in self.messages:
+            out[msg.channel].append(msg)
+        return dict(out)
+
+    @cached_property
+    def message_by_id(self) -> dict[str, Message]:
+        return {m.id: m for m in self.messages}
+
+    def records(self, kind: str) -> list[dict[str, Any]]:
+        return self.product.artifacts.get(kind, [])
+
+    @cached_property
+    def roster_by_name(self) -> dict[str, list[str]]:
+        """Team member names -> eids (several when the name is ambiguous within this product's roster)."""
+        out: dict[str, list[str]] = defaultdict(list)
+        for eid in self.product.team:
+            emp = self.org.employees.get(eid)
+            if emp and emp.get("name"):
+                out[str(emp["name"]).casefold()].append(eid)
+        return dict(out)
+
+    def role_of(self, eid: str) -> str | None:
+        emp = self.org.employees.get(eid)
+        return str(emp["role"]) if emp and emp.get("role") else None
+
+    def company_of(self, cust_id: str) -> str | None:
+        cust = self.org.customers.get(cust_id)
+        return str(cust["company"]) if cust and cust.get("company") else None
+
+
+RuleFn = Callable[[RuleContext], None]
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    summary: str
+    fn: RuleFn
+
+
+RULES: dict[str, Rule] = {}
+
+
+def rule(name: str, summary: str) -> Callable[[RuleFn], RuleFn]:
+    """Register a rule under a unique name; the summary is what `kg rules` and the docs show."""
+
+    def register(fn: RuleFn) -> RuleFn:
+        if name in RULES:
+            raise ValueError(f"rule {name!r} registered twice")
+        RULES[name] = Rule(name, summary, fn)
+        return fn
+
+    return register
+
+
+def load_rules() -> dict[str, Rule]:
+    """Import every rule module that exists (families land independently) and return the registry."""
+    for module in RULE_MODULES:
+        try:
+            importlib.import_module(f"kg.rules.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"kg.rules.{module}":
+                raise
+    return RULES
+
+
+def run_rules(ctx: RuleContext, names: Iterable[str] | None = None) -> list[Quad]:
+    """Apply the named rules (default: all) to one product; returns the quads they wrote."""
+    registry = load_rules()
+    for name in names or list(registry):
+        registry[name].fn(ctx)
+    return ctx.out
+
+
+def slug(text: str) -> str:
+    """A stable IRI-safe key for a derived node from free text (titles, names)."""
+    return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")[:80] or "x"
