@@ -1,0 +1,1 @@
+"""Question answering: deterministic parsing -> intent + slots -> parameterised SPARQL -> answer or proof."""

@@ -1,0 +1,115 @@
+"""Answer one question: parse, pick the intent, prove the evidence exists, run the query, cite.
+
+Abstention is structural: it happens only when no intent covers the wording ("unsupported question"), when
+the product is unknown, or when the intent's ASK proof finds no typed evidence for the bound slots. There is
+no score threshold anywhere on this path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+from typing import Any
+
+from pyoxigraph import Literal, NamedNode
+
+from kg.errors import KGError
+from kg.qa.intents import Intent, match_intent
+from kg.qa.question import Question, Vocabulary, normalise, parse
+from kg.sparql import Backend, Row, named_query, product_dataset
+
+VOCAB_QUERY = """
+SELECT ?kind ?label WHERE {
+  { ?x a ekg:Product ; rdfs:label ?label . BIND("product" AS ?kind) }
+  UNION { ?x a ekg:Role ; rdfs:label ?label . BIND("role" AS ?kind) }
+  UNION { ?x a ekg:Company ; rdfs:label ?label . BIND("company" AS ?kind) }
+}"""
+
+
+@dataclass
+class Answer:
+    question: str
+    type: str
+    abstain: bool
+    answer: list[str] | str | None
+    citations: list[str]
+    intent: str | None
+    slots: dict[str, Any] = field(default_factory=dict)
+    reason: str | None = None
+    proof: dict[str, Any] | None = None
+    queries: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out.pop("queries")
+        return out
+
+
+def term_text(term: Any) -> str:
+    return term.value if isinstance(term, Literal | NamedNode) else str(term)
+
+
+def fold_rows(rows: list[Row]) -> tuple[list[str], list[str]]:
+    """Distinct ?answer values and distinct ?cite ids, each in first-seen order."""
+    answers = dict.fromkeys(term_text(r["answer"]) for r in rows if "answer" in r)
+    cites = dict.fromkeys(term_text(r["cite"]) for r in rows if "cite" in r)
+    return list(answers), list(cites)
+
+
+class Answerer:
+    """Answers questions against one backend; the slot vocabularies are read from the graph once."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}}
+        for row in self.backend.select(VOCAB_QUERY):
+            label = term_text(row["label"])
+            found[term_text(row["kind"])][normalise(label)] = label
+        return Vocabulary(found["product"], found["role"], found["company"])
+
+    def ask(self, raw: str | bytes) -> Answer:
+        try:
+            q = parse(raw, self.vocabulary)
+        except KGError as exc:
+            return Answer(question=raw if isinstance(raw, str) else repr(raw[:80]), type="content", abstain=True,
+                          answer=None, citations=[], intent=None, reason=f"invalid question: {exc}")
+        return self.answer_parsed(q)
+
+    def answer_parsed(self, q: Question) -> Answer:
+        matched = match_intent(q)
+        if matched is None:
+            return self._abstain(q, None, "unsupported question: no intent covers this wording")
+        intent, bindings = matched
+        if q.product is None:
+            return self._abstain(q, intent, "unsupported question: it names no product known to the graph")
+        graphs = product_dataset(q.product)
+        proof_q = named_query(intent.proof)
+        if not self.backend.ask(proof_q.text, bindings, graphs):
+            return self._abstain(q, intent, "no typed evidence for the bound slots",
+                                 proof={"query": proof_q.name, "text": proof_q.text, "bindings": _show(bindings),
+                                        "graphs": [g.value for g in graphs or []], "result": False})
+        select_q = named_query(intent.query)
+        rows = self.backend.select(select_q.text, bindings, graphs)
+        answers, cites = (intent.finish or fold_rows)(rows)
+        if not answers:
+            return self._abstain(q, intent, "the query found evidence but no answer",
+                                 proof={"query": select_q.name, "text": select_q.text,
+                                        "bindings": _show(bindings), "result": "no rows"})
+        answer: list[str] | str = "\n".join(answers) if intent.answer_type == "content" else answers
+        return Answer(question=q.text, type=intent.answer_type, abstain=False, answer=answer, citations=cites,
+                      intent=intent.name, slots={**q.slots(), **_show(bindings)},
+                      queries=[proof_q.text, select_q.text])
+
+    def _abstain(self, q: Question, intent: Intent | None, reason: str,
+                 proof: dict[str, Any] | None = None) -> Answer:
+        return Answer(question=q.text, type=intent.answer_type if intent else "content", abstain=True,
+                      answer=None, citations=[], intent=intent.name if intent else None, slots=q.slots(),
+                      reason=reason, proof=proof, queries=[proof["text"]] if proof else [])
+
+
+def _show(bindings: dict[str, Any]) -> dict[str, str]:
+    return {k: term_text(v) for k, v in bindings.items()}
+

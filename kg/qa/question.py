@@ -1,0 +1,140 @@
+"""Turn raw question text into a `Question`: normalised text plus the slots every intent can use.
+
+Slots are recognised against vocabularies read from the graph (products, roles, companies) or fixed tables
+(document kinds), so a new product or role needs no code change. Nothing here guesses: a slot is either found
+verbatim (after normalisation) or absent.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from kg.errors import KGError
+
+MAX_QUESTION_CHARS = 2000
+
+DOC_KINDS: dict[str, tuple[str, ...]] = {
+    "MarketResearchReport": ("market research report", "market research", "mrr"),
+    "ProductVisionDocument": ("product vision document", "product vision", "vision document", "pvd"),
+    "ProductRequirementsDocument": ("product requirements document", "product requirement document",
+                                    "product requirements", "requirements document", "prd"),
+    "TechnicalSpecificationsDocument": ("technical specifications document", "technical specification document",
+                                        "technical specifications", "technical specification", "tech spec",
+                                        "technical spec"),
+    "SystemDesignDocument": ("system design document", "system design", "design document", "sdd"),
+}
+
+
+def normalise(text: str) -> str:
+    """Casefold, unify quotes and dashes, keep word characters, collapse whitespace."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    text = re.sub(r"[–—]", "-", text)
+    text = re.sub(r"[^\w@'/&\-]+", " ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("sses"):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def singular_text(norm: str) -> str:
+    """Every word in singular form, so patterns need not list plural variants."""
+    return " ".join(_singular(w) for w in norm.split())
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Slot vocabularies: names as they appear in the graph, keyed by their normalised form."""
+
+    products: dict[str, str]
+    roles: dict[str, str]
+    companies: dict[str, str]
+
+
+@dataclass
+class Question:
+    text: str
+    norm: str
+    sing: str
+    product: str | None = None
+    doc_kind: str | None = None
+    roles: list[str] = field(default_factory=list)
+    companies: list[str] = field(default_factory=list)
+    eids: list[str] = field(default_factory=list)
+    customer_ids: list[str] = field(default_factory=list)
+
+    def has(self, *phrases: str) -> bool:
+        """True when every phrase occurs (in the plain or the singularised text)."""
+        return all(p in self.norm or p in self.sing for p in phrases)
+
+    def has_any(self, *phrases: str) -> bool:
+        return any(p in self.norm or p in self.sing for p in phrases)
+
+    def matches(self, pattern: str) -> re.Match[str] | None:
+        """Regex over the singularised text (then the plain one)."""
+        return re.search(pattern, self.sing) or re.search(pattern, self.norm)
+
+    def slots(self) -> dict[str, object]:
+        return {k: v for k, v in {
+            "product": self.product, "doc_kind": self.doc_kind, "roles": self.roles,
+            "companies": self.companies, "eids": self.eids, "customer_ids": self.customer_ids,
+        }.items() if v}
+
+
+def clean_text(raw: str | bytes) -> str:
+    """Validate a question's raw input: decodable, non-empty, bounded. Raises KGError with the reason."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise KGError(f"the question is not valid UTF-8 text (byte {exc.start})") from exc
+    if "\x00" in raw or sum(1 for c in raw if unicodedata.category(c) == "Cc" and c not in "\t\n\r") > 0:
+        raise KGError("the question contains control characters; send plain text")
+    text = raw.strip()
+    if not text:
+        raise KGError("the question is empty")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise KGError(f"the question is {len(text):,} characters long; the limit is {MAX_QUESTION_CHARS:,}")
+    return text
+
+
+def _find_longest(norm: str, vocab: dict[str, str]) -> list[str]:
+    """Vocabulary entries occurring as whole words, longest first, not overlapping one another."""
+    found: list[tuple[int, int, str]] = []
+    for key in sorted(vocab, key=len, reverse=True):
+        for m in re.finditer(rf"(?<![\w]){re.escape(key)}(?![\w])", norm):
+            if not any(m.start() < e and s < m.end() for s, e, _ in found):
+                found.append((m.start(), m.end(), vocab[key]))
+    return [name for _, _, name in sorted(found)]
+
+
+def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
+    text = clean_text(raw)
+    norm = normalise(text)
+    q = Question(text=text, norm=norm, sing=singular_text(norm))
+    products = _find_longest(norm, vocab.products) or _find_longest(norm.replace("'s", ""), vocab.products)
+    q.product = products[0] if products else None
+    for kind, names in DOC_KINDS.items():
+        if any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", q.sing) or
+               re.search(rf"(?<!\w){re.escape(n)}(?!\w)", norm) for n in names):
+            q.doc_kind = kind
+            break
+    q.roles = _find_longest(q.sing, {_singular_phrase(k): v for k, v in vocab.roles.items()})
+    q.companies = _find_longest(norm, vocab.companies)
+    q.eids = list(dict.fromkeys(re.findall(r"\beid_[0-9a-f]{8}\b", norm)))
+    q.customer_ids = list(dict.fromkeys(re.findall(r"\bcust-\d{4}\b", norm)))
+    q.customer_ids = [c.upper() for c in q.customer_ids]
+    return q
+
+
+def _singular_phrase(phrase: str) -> str:
+    return singular_text(normalise(phrase))

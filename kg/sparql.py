@@ -1,0 +1,139 @@
+"""The SPARQL library (`sparql/*.rq`) and the backends that run it: the embedded store or any endpoint.
+
+Each `.rq` file starts with a header comment::
+
+    # intent: what the query answers
+    # param ?doc: IRI of the document (bound by substitution)
+    # example: kg query sparql/doc_reviewers.rq --bind doc=https://w3id.org/ekg/id/artifact/x
+
+Queries are written against the DEFAULT graph and never name a product graph: the caller scopes a query to a
+product by choosing the dataset (the product's named graph plus the organisation graph). Embedded, that is
+pyoxigraph's `default_graph=`; remote, the SPARQL 1.1 Protocol's `default-graph-uri`. Parameters are bound with
+pyoxigraph substitutions (SEP-0007), never pasted into the text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Protocol
+
+from pyoxigraph import BlankNode, Literal, NamedNode, QueryBoolean, QuerySolutions, Store, Variable
+
+from kg.errors import KGError
+from kg.namespaces import ORG_GRAPH, PREFIXES, product_graph
+
+SPARQL_DIR = Path(__file__).resolve().parent.parent / "sparql"
+Term = NamedNode | Literal | BlankNode
+Row = dict[str, Term]
+_PARAM = re.compile(r"^#\s*param\s+\?(\w+)\s*:?\s*(.*)$")
+_HEADER = re.compile(r"^#\s*(intent|example)\s*:\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class NamedQuery:
+    name: str
+    text: str
+    intent: str
+    params: dict[str, str]
+    example: str
+    path: Path
+
+
+def parse_query_file(path: Path) -> NamedQuery:
+    text = path.read_text(encoding="utf-8")
+    params: dict[str, str] = {}
+    header: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        if match := _PARAM.match(line):
+            params[match.group(1)] = match.group(2).strip()
+        elif match := _HEADER.match(line):
+            header[match.group(1)] = match.group(2).strip()
+    return NamedQuery(path.stem, text, header.get("intent", ""), params, header.get("example", ""), path)
+
+
+@cache
+def library(directory: Path = SPARQL_DIR) -> dict[str, NamedQuery]:
+    """Every query in `sparql/`, by file stem (`doc_reviewers.ask.rq` -> `doc_reviewers.ask`)."""
+    return {p.name[:-3]: parse_query_file(p) for p in sorted(directory.glob("*.rq"))}
+
+
+def named_query(name: str) -> NamedQuery:
+    try:
+        return library()[name]
+    except KeyError as exc:
+        raise KGError(f"no query named {name!r} in {SPARQL_DIR}") from exc
+
+
+def product_dataset(product: str | None) -> list[NamedNode] | None:
+    """The graphs a product-scoped query sees: the product's own graph and the organisation graph."""
+    return None if product is None else [product_graph(product), NamedNode(ORG_GRAPH)]
+
+
+class Backend(Protocol):
+    """What the QA and CLI layers need from a SPARQL engine."""
+
+    def select(self, query: str, bindings: dict[str, Term] | None = None,
+               graphs: list[NamedNode] | None = None) -> list[Row]: ...
+
+    def ask(self, query: str, bindings: dict[str, Term] | None = None,
+            graphs: list[NamedNode] | None = None) -> bool: ...
+
+
+def prefixed(query: str) -> str:
+    """Prepend the project's PREFIX declarations the query does not declare itself."""
+    declared = set(re.findall(r"(?im)^\s*PREFIX\s+(\w*):", query))
+    head = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items() if p not in declared)
+    return head + query
+
+
+class EmbeddedStore:
+    """The on-disk Oxigraph store, opened read-only so queries never block (or damage) a build."""
+
+    def __init__(self, path: Path) -> None:
+        if not path.exists():
+            raise KGError(f"no store at {path}: run `kg build` first (or pass --store PATH / set KG_STORE)")
+        try:
+            self.store = Store.read_only(str(path))
+        except OSError as exc:
+            raise KGError(f"cannot open the store at {path}: {exc}") from exc
+
+    def _run(self, query: str, bindings: dict[str, Term] | None, graphs: list[NamedNode] | None
+             ) -> QuerySolutions | QueryBoolean:
+        subs = {Variable(k): v for k, v in (bindings or {}).items()}
+        try:
+            if graphs is None:
+                return self.store.query(prefixed(query), substitutions=subs, use_default_graph_as_union=True)
+            return self.store.query(prefixed(query), substitutions=subs, default_graph=graphs)
+        except SyntaxError as exc:
+            raise KGError(f"SPARQL syntax error: {exc}") from exc
+        except OSError as exc:
+            raise KGError(f"query failed: {exc}") from exc
+
+    def select(self, query: str, bindings: dict[str, Term] | None = None,
+               graphs: list[NamedNode] | None = None) -> list[Row]:
+        result = self._run(query, bindings, graphs)
+        if not isinstance(result, QuerySolutions):
+            raise KGError("expected a SELECT query")
+        names = [v.value for v in result.variables]
+        return [{n: s[n] for n in names if s[n] is not None} for s in result]
+
+    def ask(self, query: str, bindings: dict[str, Term] | None = None,
+            graphs: list[NamedNode] | None = None) -> bool:
+        result = self._run(query, bindings, graphs)
+        if not isinstance(result, QueryBoolean):
+            raise KGError("expected an ASK query")
+        return bool(result)
+
+    def raw(self, query: str, graphs: list[NamedNode] | None = None) -> QuerySolutions | QueryBoolean:
+        """Any query form (SELECT, ASK, CONSTRUCT, DESCRIBE) for `kg query`."""
+        try:
+            if graphs is None:
+                return self.store.query(prefixed(query), use_default_graph_as_union=True)
+            return self.store.query(prefixed(query), default_graph=graphs)
+        except SyntaxError as exc:
+            raise KGError(f"SPARQL syntax error: {exc}") from exc
