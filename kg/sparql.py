@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Protocol
 
-from pyoxigraph import BlankNode, Literal, NamedNode, QueryBoolean, QuerySolutions, Store, Variable
+from pyoxigraph import BlankNode, Literal, NamedNode, QueryBoolean, QuerySolutions, QueryTriples, Store, Variable
 
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, PREFIXES, product_graph
@@ -102,8 +102,9 @@ class EmbeddedStore:
         except OSError as exc:
             raise KGError(f"cannot open the store at {path}: {exc}") from exc
 
-    def _run(self, query: str, bindings: dict[str, Term] | None, graphs: list[NamedNode] | None
-             ) -> QuerySolutions | QueryBoolean:
+    def run(self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+            ) -> QuerySolutions | QueryBoolean | QueryTriples:
+        """Any query form (SELECT, ASK, CONSTRUCT, DESCRIBE) over the whole store or a product's dataset."""
         subs = {Variable(k): v for k, v in (bindings or {}).items()}
         try:
             if graphs is None:
@@ -116,7 +117,7 @@ class EmbeddedStore:
 
     def select(self, query: str, bindings: dict[str, Term] | None = None,
                graphs: list[NamedNode] | None = None) -> list[Row]:
-        result = self._run(query, bindings, graphs)
+        result = self.run(query, bindings, graphs)
         if not isinstance(result, QuerySolutions):
             raise KGError("expected a SELECT query")
         names = [v.value for v in result.variables]
@@ -124,16 +125,7 @@ class EmbeddedStore:
 
     def ask(self, query: str, bindings: dict[str, Term] | None = None,
             graphs: list[NamedNode] | None = None) -> bool:
-        result = self._run(query, bindings, graphs)
+        result = self.run(query, bindings, graphs)
         if not isinstance(result, QueryBoolean):
             raise KGError("expected an ASK query")
         return bool(result)
-
-    def raw(self, query: str, graphs: list[NamedNode] | None = None) -> QuerySolutions | QueryBoolean:
-        """Any query form (SELECT, ASK, CONSTRUCT, DESCRIBE) for `kg query`."""
-        try:
-            if graphs is None:
-                return self.store.query(prefixed(query), use_default_graph_as_union=True)
-            return self.store.query(prefixed(query), default_graph=graphs)
-        except SyntaxError as exc:
-            raise KGError(f"SPARQL syntax error: {exc}") from exc

@@ -1,0 +1,57 @@
+"""`kg`: a thin command line over the library. Each subcommand lives in `kg/cli/<name>.py`.
+
+User errors (KGError) print one line and exit 2; nothing a user can cause prints a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+
+from kg import __version__
+from kg.errors import KGError
+
+#: Subcommand modules, in the order `kg --help` lists them. Each exposes `register(subparsers)`.
+COMMANDS = ["build", "stats", "query", "validate", "export", "ask", "eval", "serve", "search", "align", "rules"]
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="kg", description="Enterprise knowledge graph toolkit over HERB.")
+    top.add_argument("--version", action="version", version=f"kg {__version__}")
+    top.add_argument("-v", "--verbose", action="store_true", help="log debug detail")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"kg.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"kg.cli.{name}":
+                raise
+            continue
+        module.register(sub)
+    return top
+
+
+def add_store_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", metavar="PATH", help="store directory (default: $KG_STORE, else ./.kg/store)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+                        format="kg: %(levelname)s: %(message)s")
+    try:
+        return int(args.func(args) or 0)
+    except KGError as exc:
+        print(f"kg: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("kg: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""`kg ask`: answer a question (or a JSONL batch) with citations, or abstain with a proof."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from kg.cli import add_store_option
+from kg.errors import KGError
+from kg.paths import store_path
+from kg.qa.answer import Answer, Answerer
+from kg.qa.batch import run_batch
+from kg.sparql import Backend, EmbeddedStore
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("ask", help="answer a question with citations, or abstain with a proof")
+    p.add_argument("question", nargs="?", help="the question (omit with --batch)")
+    add_store_option(p)
+    p.add_argument("--batch", metavar="IN.jsonl", help="answer every {\"question\": …} line of this file")
+    p.add_argument("--out", metavar="OUT.jsonl", help="with --batch: where to write answers (default: stdout)")
+    p.add_argument("--explain", action="store_true", help="show the SPARQL that ran")
+    p.add_argument("--json", action="store_true", help="print the answer object as JSON")
+    p.add_argument("--endpoint", metavar="URL", help="query this SPARQL 1.1 endpoint instead of the store")
+    p.add_argument("--token", help="bearer token for --endpoint")
+    p.set_defaults(func=run)
+
+
+def backend(args: argparse.Namespace) -> Backend:
+    if args.endpoint:
+        from kg.remote import RemoteEndpoint
+
+        return RemoteEndpoint(args.endpoint, token=args.token)
+    return EmbeddedStore(store_path(args.store))
+
+
+def run(args: argparse.Namespace) -> int:
+    if bool(args.batch) == bool(args.question):
+        raise KGError("give either a question or --batch IN.jsonl")
+    answerer = Answerer(backend(args))
+    if args.batch:
+        if args.out:
+            with Path(args.out).open("w", encoding="utf-8") as out:
+                counts = run_batch(answerer, Path(args.batch), out)
+        else:
+            counts = run_batch(answerer, Path(args.batch), sys.stdout)
+        print(", ".join(f"{v} {k}" for k, v in counts.items()), file=sys.stderr)
+        return 0
+    answer = answerer.ask(args.question)
+    if args.json:
+        print(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(render(answer, args.explain))
+    return 0
+
+
+def render(a: Answer, explain: bool) -> str:
+    lines = [f"Q: {a.question}"]
+    if a.abstain:
+        lines.append(f"ABSTAIN: {a.reason}")
+    else:
+        answers = a.answer if isinstance(a.answer, list) else [a.answer or ""]
+        lines.append("A:")
+        lines += [f"  - {x}" for x in answers]
+        lines.append(f"evidence ({len(a.citations)} artifacts): {', '.join(a.citations)}")
+    lines.append(f"intent: {a.intent or '-'}  type: {a.type}  slots: {json.dumps(a.slots, ensure_ascii=False)}")
+    if a.proof:
+        lines.append(f"proof: {a.proof['query']} with {json.dumps(a.proof['bindings'])} -> {a.proof['result']}")
+    if explain:
+        for text in a.queries:
+            lines += ["", "SPARQL:", text.rstrip()]
+    return "\n".join(lines)

@@ -1,0 +1,18 @@
+"""`kg rules`: the named text-derivation rules and what each does."""
+
+from __future__ import annotations
+
+import argparse
+
+from kg.cli.table import print_table
+from kg.rules import load_rules
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("rules", help="list the named extraction rules")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    print_table(["rule", "what it derives"], [[r.name, r.summary] for r in load_rules().values()])
+    return 0

@@ -1,0 +1,51 @@
+"""`kg ask --batch`: one answer object per input line, in order; a malformed line is reported, not fatal."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from kg.errors import KGError
+from kg.qa.answer import Answerer
+
+
+def read_questions(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
+    """(line number, question, problem) per non-blank line; exactly one of question/problem is set."""
+    try:
+        fh = path.open("rb")
+    except OSError as exc:
+        raise KGError(f"cannot read {path}: {exc}") from exc
+    with fh:
+        for number, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                obj = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                yield number, None, f"not a JSON object ({exc})"
+                continue
+            if not isinstance(obj, dict) or not isinstance(obj.get("question"), str):
+                yield number, None, 'expected an object with a string "question"'
+            else:
+                yield number, obj["question"], None
+
+
+def run_batch(answerer: Answerer, src: Path, out: TextIO, errors: TextIO = sys.stderr) -> dict[str, int]:
+    counts = {"lines": 0, "answered": 0, "abstained": 0, "malformed": 0}
+    for number, question, problem in read_questions(src):
+        counts["lines"] += 1
+        if problem is not None:
+            counts["malformed"] += 1
+            print(f"{src}:{number}: {problem}; skipped", file=errors)
+            record: dict[str, Any] = {"question": None, "type": "content", "abstain": True, "answer": None,
+                                      "citations": [], "intent": None, "proof": None,
+                                      "error": f"line {number}: {problem}"}
+        else:
+            answer = answerer.ask(question or "")
+            counts["abstained" if answer.abstain else "answered"] += 1
+            record = answer.to_json()
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return counts

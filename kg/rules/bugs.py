@@ -1,0 +1,321 @@
+"""Bug lifecycle rules over the `bug-*` Slack channels (documented in mappings/rules/bugs.md).
+
+HERB's bug channels hold five kinds of conversation, each recognisable by its opening message: a triage
+batch ("several customers are reporting issues…", one message per bug naming title, component, CUST id and
+an @eid assignee), a resolution ("the bug titled '…' has been resolved", with the fixing PR link in the
+conversation), a reopen ("the customer has reopened '…'"), a dismissal ("I looked into the reported issue
+about … does not require a fix") and open-source look-alikes (ignored). The rules turn these into ekg:Bug
+nodes and ekg:BugEvent records, each derived from the message it was read from, and give every bug its
+state after its latest event, so that questions about unresolved / reopened / dismissed bugs are typed
+graph look-ups instead of text search.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pyoxigraph import Literal, NamedNode
+
+from kg.namespaces import node, term
+from kg.rules import Message, RuleContext, rule, slug
+from kg.rules.messages import CUSTOMER_ID, EID_MENTION, URL, conversations, link_index, normalise_url
+
+BUG_CHANNEL = "bug-"
+EXTERNAL_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+", re.I)
+# A quoted span: opening quote not preceded by a letter (so "Let's" never opens one), closing not followed by one.
+QUOTED = re.compile(r"(?<![A-Za-z0-9])['‘\"“]([^'’\"”]{4,}?)['’\"”](?![A-Za-z0-9])")
+WORD = re.compile(r"[a-z0-9]+")
+# Words that carry no identity when comparing a lifecycle message with a bug's report.
+STOPWORDS = frozenset(
+    "a an the of in on for to and or with is are was be been by from this that it its our we has have had "
+    "issue issues bug bugs problem customer customers about incorrect".split())
+# Discourse that precedes a triage item's title ("Great, thanks! Next, we have a …").
+ITEM_LEAD = re.compile(r"^.*?\b(?:first up|first|next up|next|lastly|finally|also)\b[,:]?\s*", re.I)
+TITLE_PHRASE = re.compile(
+    r"(?:we have|there's|there is|we've got|we got)\s+(?:an?\s+|the\s+)?(?:(?:critical|major|new)\s+)?"
+    r"(?:(?:issue|bug|problem)\s+(?:titled|called|with|where|regarding)\s+)?(.+?)(?:[.:;!]\s|,\s|$)", re.I)
+# Where a triage item names the affected component: "affects the X", "impacting our X", "under X", ...
+COMPONENT_CUE = re.compile(
+    r"\b(?:affect(?:s|ing|ed)?|impact(?:s|ing|ed)?|under|within|in|hitting|involv(?:es|ing))\s+"
+    r"(?:both\s+)?(?:the\s+|our\s+)?((?:[A-Z][\w/\-]*|&)(?:\s+(?:[A-Z][\w/\-]*|&|and|of|/))*)")
+NOT_COMPONENT_START = frozenset({"I", "We", "It", "This", "The", "Salesforce", "Customer", "CUST", "Users", "User's"})
+#: Conversation kinds, decided by the opening message (first match wins; order matters).
+OPENERS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("admin", re.compile(r"created this channel|\bjoined\b", re.I)),
+    ("lookalike", re.compile(r"open[- ]source|popular (?:projects|libraries)|similar (?:bugs|issues) in", re.I)),
+    ("reopened", re.compile(r"\breopen", re.I)),
+    ("dismissed", re.compile(r"looked into the reported (?:issue|bug)", re.I)),
+    ("resolved", re.compile(r"\b(?:has|have) been (?:resolved|fixed)\b|\bis (?:now )?(?:resolved|fixed)\b", re.I)),
+    ("triage", re.compile(r"\breport", re.I)),
+)
+EVENT_CLASS = {
+    "reported": "ekg:BugReported", "assigned": "ekg:BugAssigned", "resolved": "ekg:BugResolved",
+    "reopened": "ekg:BugReopened", "dismissed": "ekg:BugClosedWithoutFix",
+}
+#: A bug's state is decided by its latest lifecycle event.
+STATE_AFTER = {"reported": "ekg:Open", "assigned": "ekg:Open", "resolved": "ekg:Resolved",
+               "reopened": "ekg:Reopened", "dismissed": "ekg:NoFixNeeded"}
+
+RDF_TYPE = term("rdf:type")
+DCT_TITLE = term("dct:title")
+DCT_CREATED = term("dct:created")
+DESCRIPTION = term("ekg:description")
+EVENT_OF = term("ekg:eventOf")
+AGENT = term("ekg:agent")
+AFFECTS_COMPONENT = term("ekg:affectsComponent")
+AFFECTS_CUSTOMER = term("ekg:affectsCustomer")
+ASSIGNED_TO = term("ekg:assignedTo")
+FIXED_BY = term("ekg:fixedBy")
+BUG_STATE = term("ekg:bugState")
+PREF_LABEL = term("skos:prefLabel")
+HIDDEN_LABEL = term("skos:hiddenLabel")
+IN_SCHEME = term("skos:inScheme")
+XSD_DATETIME = term("xsd:dateTime")
+
+
+@dataclass
+class BugEvent:
+    kind: str          # reported | assigned | resolved | reopened | dismissed
+    agent: str | None  # eid of who did it
+    message: Message   # the message it was read from
+
+
+@dataclass
+class BugRecord:
+    """One reported bug, as read from its triage message, and what happened to it afterwards."""
+
+    report: Message
+    title: str
+    customer: str
+    assignee: str | None
+    component: str | None = None
+    events: list[BugEvent] = field(default_factory=list)
+    fixes: list[NamedNode] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return self.report.id
+
+    @property
+    def state(self) -> str:
+        return STATE_AFTER[self.events[-1].kind]
+
+
+def component_key(text: str) -> str:
+    """A component's comparison key: lower-case words, `&`/`and`/`the`/`of` dropped ("API Security & Access
+    Control" and "api security and access control" share one key)."""
+    return " ".join(w for w in WORD.findall(text.casefold()) if w not in {"and", "the", "of"})
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in WORD.findall(text.casefold()) if w not in STOPWORDS}
+
+
+def conversation_kind(opening: Message) -> str:
+    for kind, pattern in OPENERS:
+        if pattern.search(opening.text):
+            return kind
+    return "other"
+
+
+def bug_conversations(ctx: RuleContext) -> list[tuple[str, list[Message]]]:
+    """Every conversation of the product's bug channels with its kind, in channel order."""
+    out = []
+    for name, channel in ctx.channels.items():
+        if name.startswith(BUG_CHANNEL):
+            out.extend((conversation_kind(run[0]), run) for run in conversations(channel))
+    return out
+
+
+def item_title(text: str) -> str:
+    """A triage item's title: the first quoted span, else the noun phrase after "we have / there's"."""
+    if quoted := QUOTED.search(text):
+        return quoted.group(1).strip()
+    body = ITEM_LEAD.sub("", text, count=1)
+    phrase = TITLE_PHRASE.search(body)
+    title = (phrase.group(1) if phrase else body.split(".")[0]).strip()
+    return re.sub(r"^(?:an?|the)\s+", "", title, flags=re.I)
+
+
+def triage_items(run: list[Message]) -> list[tuple[int, Message]]:
+    """The messages of a triage conversation that each report one bug: written by the conversation's opener,
+    naming a customer id, and not pointing at an outside project's PR."""
+    opener = run[0].author
+    return [(i, m) for i, m in enumerate(run)
+            if m.author == opener and CUSTOMER_ID.search(m.text) and not EXTERNAL_PR.search(m.text)]
+
+
+def item_assignee(run: list[Message], index: int) -> str | None:
+    """The last @eid in the item ("@eid_x, can you take this one?"), else whoever answers it first."""
+    mentioned = EID_MENTION.findall(run[index].text)
+    if mentioned:
+        return mentioned[-1]
+    return next((m.author for m in run[index + 1:] if m.author != run[0].author), None)
+
+
+def read_reports(ctx: RuleContext) -> list[BugRecord]:
+    bugs = []
+    for kind, run in bug_conversations(ctx):
+        if kind != "triage":
+            continue
+        for i, msg in triage_items(run):
+            bug = BugRecord(msg, item_title(msg.text), CUSTOMER_ID.search(msg.text).group(0),
+                            item_assignee(run, i))
+            bug.events.append(BugEvent("reported", run[0].author, msg))
+            if bug.assignee:
+                bug.events.append(BugEvent("assigned", bug.assignee, msg))
+            bugs.append(bug)
+    return bugs
+
+
+def component_vocabulary(bugs: list[BugRecord], product: str) -> dict[str, str]:
+    """The product's components: capitalised phrases that follow a component cue ("affects the X") in at
+    least two triage items. Key -> the most frequent surface form."""
+    forms: dict[str, Counter[str]] = {}
+    for bug in bugs:
+        for match in COMPONENT_CUE.finditer(bug.report.text):
+            phrase = re.sub(r"(?:\s+(?:and|of|&|/))+$", "", match.group(1).strip())
+            if phrase.split()[0] in NOT_COMPONENT_START or len(phrase) < 4:
+                continue
+            key = component_key(phrase)
+            if key and key != component_key(product):
+                forms.setdefault(key, Counter())[phrase] += 1
+    return {k: c.most_common(1)[0][0] for k, c in forms.items() if sum(c.values()) >= 2}
+
+
+def item_component(text: str, vocabulary: dict[str, str]) -> str | None:
+    """The longest vocabulary component named in the item; else, among the product's components, the one
+    sharing most words with the item (a tie or no shared word leaves the component unknown)."""
+    padded = f" {component_key(text)} "
+    named = [k for k in vocabulary if f" {k} " in padded]
+    if named:
+        return max(named, key=len)
+    words = content_words(text)
+    overlap = {k: len(words & set(k.split())) for k in vocabulary}
+    best = max(overlap.values(), default=0)
+    winners = [k for k, n in overlap.items() if n == best]
+    return winners[0] if best >= 2 and len(winners) == 1 else None
+
+
+def event_text(kind: str, run: list[Message]) -> str:
+    """The words that name the bug: a dismissal names it across its first messages, the rest in the first."""
+    return " ".join(m.text for m in run[:3]) if kind == "dismissed" else run[0].text
+
+
+def match_bug(kind: str, run: list[Message], bugs: list[BugRecord]) -> BugRecord | None:
+    """The reported bug a lifecycle conversation is about. An exact quoted title decides; otherwise the typed
+    candidates are the bugs reported earlier in the same channel (narrowed to the customer it names, and for
+    a resolution to the resolver's own bugs), and word overlap with the title breaks the tie."""
+    opening = run[0]
+    text = event_text(kind, run)
+    earlier = [b for b in bugs if b.report.timestamp <= opening.timestamp]
+    for quoted in QUOTED.findall(text):
+        same = [b for b in earlier if component_key(b.title) == component_key(quoted)]
+        if same:
+            return max(same, key=lambda b: b.report.timestamp)
+    candidates = [b for b in earlier if b.report.channel == opening.channel]
+    named_customers = set(CUSTOMER_ID.findall(text))
+    candidates = [b for b in candidates if b.customer in named_customers] or candidates
+    if kind == "resolved":
+        candidates = [b for b in candidates if b.assignee == opening.author] or candidates
+    if not candidates:
+        return None
+    words = content_words(text)
+
+    def closeness(b: BugRecord) -> tuple[float, int, str]:
+        title = content_words(b.title)
+        return len(words & title) / max(1, len(title)), len(words & content_words(b.report.text)), b.report.timestamp
+
+    return max(candidates, key=closeness)
+
+
+def fixing_prs(ctx: RuleContext, run: list[Message]) -> list[NamedNode]:
+    """The product's own PRs linked anywhere in a resolution conversation."""
+    index = link_index(ctx).by_url
+    out = []
+    for msg in run:
+        for url in URL.findall(msg.text):
+            target = index.get(normalise_url(url))
+            if target and target[0] == "prs" and not EXTERNAL_PR.search(url) and target[1] not in out:
+                out.append(target[1])
+    return out
+
+
+def read_lifecycle(ctx: RuleContext, bugs: list[BugRecord]) -> None:
+    for kind, run in bug_conversations(ctx):
+        if kind not in ("resolved", "reopened", "dismissed"):
+            continue
+        bug = match_bug(kind, run, bugs)
+        if bug is None:
+            continue
+        bug.events.append(BugEvent(kind, run[0].author, run[0]))
+        if kind == "resolved":
+            bug.fixes.extend(pr for pr in fixing_prs(ctx, run) if pr not in bug.fixes)
+    for bug in bugs:
+        bug.events.sort(key=lambda e: e.message.timestamp)
+
+
+def bug_records(ctx: RuleContext) -> list[BugRecord]:
+    """The product's bugs with their components and lifecycles, read once and shared by the rules."""
+    if "bugs" not in ctx.facts:
+        bugs = read_reports(ctx)
+        vocabulary = component_vocabulary(bugs, ctx.product.name)
+        for bug in bugs:
+            key = item_component(bug.report.text, vocabulary)
+            bug.component = vocabulary[key] if key else None
+        read_lifecycle(ctx, bugs)
+        ctx.facts["bugs"] = bugs
+    return ctx.facts["bugs"]
+
+
+def bug_node(ctx: RuleContext, bug: BugRecord) -> NamedNode:
+    return node("bug", f"{ctx.product.name}/{bug.key}")
+
+
+@rule("bug-reports", "A triage item in a bug-* channel (the opener's message naming a CUST id): an ekg:Bug "
+                     "with its title, description, affected customer and assignee, plus its reported and "
+                     "assigned events.")
+def bug_reports(ctx: RuleContext) -> None:
+    for bug in bug_records(ctx):
+        subject = ctx.derived("bug", bug.key, "ekg:Bug", [bug.key])
+        ctx.add(subject, DCT_TITLE, Literal(bug.title))
+        ctx.add(subject, DESCRIPTION, Literal(bug.report.text))
+        ctx.add(subject, DCT_CREATED, Literal(bug.report.timestamp, datatype=XSD_DATETIME))
+        ctx.add(subject, AFFECTS_CUSTOMER, ctx.customer(bug.customer))
+        if bug.assignee:
+            ctx.add(subject, ASSIGNED_TO, ctx.person(bug.assignee))
+
+
+@rule("bug-components", "The component a bug affects: capitalised phrases after 'affects / impacting / "
+                        "under …' seen in two or more triage items form the product's components; each bug "
+                        "gets the longest one its report names.")
+def bug_components(ctx: RuleContext) -> None:
+    for bug in bug_records(ctx):
+        if not bug.component:
+            continue
+        comp = node("component", f"{ctx.product.name}/{slug(bug.component)}")
+        ctx.add(comp, RDF_TYPE, term("ekg:Component"))
+        ctx.add(comp, PREF_LABEL, Literal(bug.component))
+        ctx.add(comp, HIDDEN_LABEL, Literal(component_key(bug.component)))
+        ctx.add(comp, IN_SCHEME, term("ekg:ComponentScheme"))
+        ctx.add(bug_node(ctx, bug), AFFECTS_COMPONENT, comp)
+
+
+@rule("bug-lifecycle", "Resolution, reopen and 'no fix needed' conversations in bug-* channels: an "
+                       "ekg:BugEvent per step (who, when, from which message), the fixing PR (ekg:fixedBy), "
+                       "and the bug's state after its latest event (ekg:bugState).")
+def bug_lifecycle(ctx: RuleContext) -> None:
+    for bug in bug_records(ctx):
+        subject = bug_node(ctx, bug)
+        for event in bug.events:
+            record = ctx.derived("bugevent", f"{bug.key}/{event.kind}/{event.message.id}",
+                                 EVENT_CLASS[event.kind], [event.message.id])
+            ctx.add(record, EVENT_OF, subject)
+            ctx.add(record, DCT_CREATED, Literal(event.message.timestamp, datatype=XSD_DATETIME))
+            if event.agent:
+                ctx.add(record, AGENT, ctx.agent(event.agent))
+        for pr in bug.fixes:
+            ctx.add(subject, FIXED_BY, pr)
+        ctx.add(subject, BUG_STATE, term(bug.state))
