@@ -41,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="kg: %(levelname)s: %(message)s")
+    for noisy in ("bm25s", "urllib3", "owlready2"):
+        logging.getLogger(noisy).setLevel(logging.DEBUG if args.verbose else logging.WARNING)
     try:
         return int(args.func(args) or 0)
     except KGError as exc:

@@ -38,9 +38,15 @@ TITLE_PHRASE = re.compile(
     r"(?:(?:issue|bug|problem)\s+(?:titled|called|with|where|regarding)\s+)?(.+?)(?:[.:;!]\s|,\s|$)", re.I)
 # Where a triage item names the affected component: "affects the X", "impacting our X", "under X", ...
 COMPONENT_CUE = re.compile(
-    r"\b(?:affect(?:s|ing|ed)?|impact(?:s|ing|ed)?|under|within|in|hitting|involv(?:es|ing))\s+"
-    r"(?:both\s+)?(?:the\s+|our\s+)?((?:[A-Z][\w/\-]*|&)(?:\s+(?:[A-Z][\w/\-]*|&|and|of|/))*)")
-NOT_COMPONENT_START = frozenset({"I", "We", "It", "This", "The", "Salesforce", "Customer", "CUST", "Users", "User's"})
+    r"\b(?:affect(?:s|ing|ed)?|impact(?:s|ing|ed)?|under|within|in|of|is|hitting|disrupting|throttling|"
+    r"involv(?:es|ing))\s+(?:again\s+)?(?:both\s+)?(?:the\s+|our\s+)?"
+    r"((?:[A-Z][\w/\-]*|&)(?:\s+(?:[A-Z][\w/\-]*|&|and|of|/))*)")
+# A component named only once must end like a component does ("… Module", "… Layer", "… API").
+COMPONENT_HEAD = frozenset(
+    "module engine layer system api gateway pipeline interface algorithm service server database ui component "
+    "logic functionality wizard queue model dashboard control processing management performance visualization "
+    "rendering integration security authentication".split())
+NOT_COMPONENT_START = ("I ", "We ", "It ", "This ", "The ", "Salesforce", "Customer", "CUST", "Users ")
 #: Conversation kinds, decided by the opening message (first match wins; order matters).
 OPENERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("admin", re.compile(r"created this channel|\bjoined\b", re.I)),
@@ -172,17 +178,18 @@ def read_reports(ctx: RuleContext) -> list[BugRecord]:
 
 def component_vocabulary(bugs: list[BugRecord], product: str) -> dict[str, str]:
     """The product's components: capitalised phrases that follow a component cue ("affects the X") in at
-    least two triage items. Key -> the most frequent surface form."""
+    least two triage items, or once when they end in a component head noun. Key -> most frequent surface form."""
     forms: dict[str, Counter[str]] = {}
     for bug in bugs:
         for match in COMPONENT_CUE.finditer(bug.report.text):
             phrase = re.sub(r"(?:\s+(?:and|of|&|/))+$", "", match.group(1).strip())
-            if phrase.split()[0] in NOT_COMPONENT_START or len(phrase) < 4:
+            if f"{phrase} ".startswith(NOT_COMPONENT_START) or len(phrase) < 4:
                 continue
             key = component_key(phrase)
             if key and key != component_key(product):
                 forms.setdefault(key, Counter())[phrase] += 1
-    return {k: c.most_common(1)[0][0] for k, c in forms.items() if sum(c.values()) >= 2}
+    return {k: c.most_common(1)[0][0] for k, c in forms.items()
+            if sum(c.values()) >= 2 or (" " in k and k.rsplit(" ", 1)[1] in COMPONENT_HEAD)}
 
 
 def item_component(text: str, vocabulary: dict[str, str]) -> str | None:
@@ -204,10 +211,16 @@ def event_text(kind: str, run: list[Message]) -> str:
     return " ".join(m.text for m in run[:3]) if kind == "dismissed" else run[0].text
 
 
+#: The states a bug must be in for a lifecycle step to apply to it.
+APPLIES_TO = {"resolved": ("ekg:Open", "ekg:Reopened"), "dismissed": ("ekg:Open", "ekg:Reopened"),
+              "reopened": ("ekg:Resolved", "ekg:NoFixNeeded")}
+
+
 def match_bug(kind: str, run: list[Message], bugs: list[BugRecord]) -> BugRecord | None:
     """The reported bug a lifecycle conversation is about. An exact quoted title decides; otherwise the typed
-    candidates are the bugs reported earlier in the same channel (narrowed to the customer it names, and for
-    a resolution to the resolver's own bugs), and word overlap with the title breaks the tie."""
+    candidates are the bugs reported earlier in the same channel whose state the step applies to (narrowed to
+    the customer it names, and for a resolution to the resolver's own bugs); word overlap with the title and
+    report then breaks the tie."""
     opening = run[0]
     text = event_text(kind, run)
     earlier = [b for b in bugs if b.report.timestamp <= opening.timestamp]
@@ -216,6 +229,7 @@ def match_bug(kind: str, run: list[Message], bugs: list[BugRecord]) -> BugRecord
         if same:
             return max(same, key=lambda b: b.report.timestamp)
     candidates = [b for b in earlier if b.report.channel == opening.channel]
+    candidates = [b for b in candidates if b.state in APPLIES_TO[kind]] or candidates
     named_customers = set(CUSTOMER_ID.findall(text))
     candidates = [b for b in candidates if b.customer in named_customers] or candidates
     if kind == "resolved":
@@ -244,17 +258,15 @@ def fixing_prs(ctx: RuleContext, run: list[Message]) -> list[NamedNode]:
 
 
 def read_lifecycle(ctx: RuleContext, bugs: list[BugRecord]) -> None:
-    for kind, run in bug_conversations(ctx):
-        if kind not in ("resolved", "reopened", "dismissed"):
-            continue
+    """Apply the lifecycle conversations to the bugs in time order, so each step sees the states before it."""
+    steps = [(kind, run) for kind, run in bug_conversations(ctx) if kind in APPLIES_TO]
+    for kind, run in sorted(steps, key=lambda step: (step[1][0].timestamp, step[1][0].id)):
         bug = match_bug(kind, run, bugs)
         if bug is None:
             continue
         bug.events.append(BugEvent(kind, run[0].author, run[0]))
         if kind == "resolved":
             bug.fixes.extend(pr for pr in fixing_prs(ctx, run) if pr not in bug.fixes)
-    for bug in bugs:
-        bug.events.sort(key=lambda e: e.message.timestamp)
 
 
 def bug_records(ctx: RuleContext) -> list[BugRecord]:
