@@ -1,0 +1,54 @@
+"""`kg validate`: SHACL report on the built store; exit 0 when it conforms, 1 when there are violations."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import asdict
+
+from kg.cli import add_store_option
+from kg.cli.table import print_table
+from kg.namespaces import PREFIXES
+from kg.paths import store_path
+from kg.validate import ResultRow, ValidationReport, validate
+
+COLUMNS = ["graph", "severity", "focus", "path", "value", "message"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("validate", help="check the store against the SHACL shapes (ontology/shapes.ttl)")
+    add_store_option(p)
+    p.add_argument("--product", metavar="NAME", help="validate only this product's graph")
+    p.add_argument("--format", choices=["table", "json"], default="table")
+    p.set_defaults(func=run)
+
+
+def short(iri: str) -> str:
+    """`https://w3id.org/ekg/ont#Bug` -> `ekg:Bug`, so the table stays readable."""
+    for prefix, ns in PREFIXES.items():
+        if iri.startswith(ns):
+            return f"{prefix}:{iri[len(ns):]}"
+    return iri
+
+
+def table_row(row: ResultRow) -> list[str]:
+    return [row.graph, row.severity, short(row.focus), short(row.path), short(row.value), row.message]
+
+
+def summary(report: ValidationReport) -> str:
+    verdict = "conforms" if report.conforms else f"{report.violations} violation(s)"
+    others = len(report.rows) - report.violations
+    extra = f", {others} warning(s)/info" if others else ""
+    return f"{len(report.graphs)} graph(s) validated: {verdict}{extra}"
+
+
+def run(args: argparse.Namespace) -> int:
+    report = validate(store_path(args.store), args.product)
+    if args.format == "json":
+        print(json.dumps({"conforms": report.conforms, "violations": report.violations,
+                          "graphs": report.graphs, "results": [asdict(r) for r in report.rows]}, indent=2))
+    else:
+        if report.rows:
+            print_table(COLUMNS, [table_row(r) for r in report.rows])
+        print(summary(report))
+    return 0 if report.conforms else 1
