@@ -24,13 +24,13 @@ from kg.rules.messages import CUSTOMER_ID, EID_MENTION, URL, conversations, link
 
 BUG_CHANNEL = "bug-"
 EXTERNAL_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+", re.I)
-# A quoted span: opening quote not preceded by a letter (so "Let's" never opens one), closing not followed by one.
+# A quoted span: the opening quote follows no letter (so "Let's" opens none), the closing one precedes none.
 QUOTED = re.compile(r"(?<![A-Za-z0-9])['‘\"“]([^'’\"”]{4,}?)['’\"”](?![A-Za-z0-9])")
 WORD = re.compile(r"[a-z0-9]+")
 # Words that carry no identity when comparing a lifecycle message with a bug's report.
-STOPWORDS = frozenset(
-    "a an the of in on for to and or with is are was be been by from this that it its our we has have had "
-    "issue issues bug bugs problem customer customers about incorrect".split())
+_STOP = ("a an the of in on for to and or with is are was be been by from this that it its our we has have "
+         "had issue issues bug bugs problem customer customers about incorrect")
+STOPWORDS = frozenset(_STOP.split())
 # Discourse that precedes a triage item's title ("Great, thanks! Next, we have a …").
 ITEM_LEAD = re.compile(r"^.*?\b(?:first up|first|next up|next|lastly|finally|also)\b[,:]?\s*", re.I)
 TITLE_PHRASE = re.compile(
@@ -42,18 +42,21 @@ COMPONENT_CUE = re.compile(
     r"involv(?:es|ing))\s+(?:again\s+)?(?:both\s+)?(?:the\s+|our\s+)?"
     r"((?:[A-Z][\w/\-]*|&)(?:\s+(?:[A-Z][\w/\-]*|&|and|of|/))*)")
 # A component named only once must end like a component does ("… Module", "… Layer", "… API").
-COMPONENT_HEAD = frozenset(
-    "module engine layer system api gateway pipeline interface algorithm service server database ui component "
-    "logic functionality wizard queue model dashboard control processing management performance visualization "
-    "rendering integration security authentication".split())
+_HEADS = ("module engine layer system api gateway pipeline interface algorithm service server database ui "
+          "component logic functionality wizard queue model dashboard control processing management "
+          "performance "
+          "visualization rendering integration security authentication")
+COMPONENT_HEAD = frozenset(_HEADS.split())
 NOT_COMPONENT_START = ("I ", "We ", "It ", "This ", "The ", "Salesforce", "Customer", "CUST", "Users ")
 #: Conversation kinds, decided by the opening message (first match wins; order matters).
 OPENERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("admin", re.compile(r"created this channel|\bjoined\b", re.I)),
-    ("lookalike", re.compile(r"open[- ]source|popular (?:projects|libraries)|similar (?:bugs|issues) in", re.I)),
+    ("lookalike", re.compile(r"open[- ]source|popular (?:projects|libraries)|similar (?:bugs|issues) in",
+                             re.I)),
     ("reopened", re.compile(r"\breopen", re.I)),
     ("dismissed", re.compile(r"looked into the reported (?:issue|bug)", re.I)),
-    ("resolved", re.compile(r"\b(?:has|have) been (?:resolved|fixed)\b|\bis (?:now )?(?:resolved|fixed)\b", re.I)),
+    ("resolved", re.compile(r"\b(?:has|have) been (?:resolved|fixed)\b|\bis (?:now )?(?:resolved|fixed)\b",
+                            re.I)),
     ("triage", re.compile(r"\breport", re.I)),
 )
 EVENT_CLASS = {
@@ -177,8 +180,11 @@ def read_reports(ctx: RuleContext) -> list[BugRecord]:
 
 
 def component_vocabulary(bugs: list[BugRecord], product: str) -> dict[str, str]:
-    """The product's components: capitalised phrases that follow a component cue ("affects the X") in at
-    least two triage items, or once when they end in a component head noun. Key -> most frequent surface form."""
+    """The product's components, key -> canonical surface form. A capitalised phrase after a component cue
+    ("affects the X") is a component when two or more triage items name it. A phrase named once counts only
+    when it ends in a component head noun ("… Module"); if it shares two or more words with exactly one
+    recurring component it is read as a variant of that one ("Data Visualization Module" -> "User Interface &
+    Data Visualization"), and if it shares them with several it is dropped as ambiguous."""
     forms: dict[str, Counter[str]] = {}
     for bug in bugs:
         for match in COMPONENT_CUE.finditer(bug.report.text):
@@ -188,22 +194,31 @@ def component_vocabulary(bugs: list[BugRecord], product: str) -> dict[str, str]:
             key = component_key(phrase)
             if key and key != component_key(product):
                 forms.setdefault(key, Counter())[phrase] += 1
-    return {k: c.most_common(1)[0][0] for k, c in forms.items()
-            if sum(c.values()) >= 2 or (" " in k and k.rsplit(" ", 1)[1] in COMPONENT_HEAD)}
+    recurring = {k: c.most_common(1)[0][0] for k, c in forms.items() if sum(c.values()) >= 2}
+    vocabulary = dict(recurring)
+    for key, counts in forms.items():
+        if key in recurring or " " not in key or key.rsplit(" ", 1)[1] not in COMPONENT_HEAD:
+            continue
+        related = [k for k in recurring if len(set(key.split()) & set(k.split())) >= 2]
+        if not related:
+            vocabulary[key] = counts.most_common(1)[0][0]
+        elif len(related) == 1:
+            vocabulary[key] = recurring[related[0]]
+    return vocabulary
 
 
 def item_component(text: str, vocabulary: dict[str, str]) -> str | None:
-    """The longest vocabulary component named in the item; else, among the product's components, the one
-    sharing most words with the item (a tie or no shared word leaves the component unknown)."""
+    """The component (canonical form) of the longest vocabulary phrase named in the item; else, among the
+    product's components, the one sharing most words (two or more) with the item; a tie leaves it unknown."""
     padded = f" {component_key(text)} "
     named = [k for k in vocabulary if f" {k} " in padded]
     if named:
-        return max(named, key=len)
+        return vocabulary[max(named, key=len)]
     words = content_words(text)
     overlap = {k: len(words & set(k.split())) for k in vocabulary}
     best = max(overlap.values(), default=0)
-    winners = [k for k, n in overlap.items() if n == best]
-    return winners[0] if best >= 2 and len(winners) == 1 else None
+    winners = {vocabulary[k] for k, n in overlap.items() if n == best}
+    return winners.pop() if best >= 2 and len(winners) == 1 else None
 
 
 def event_text(kind: str, run: list[Message]) -> str:
@@ -240,7 +255,8 @@ def match_bug(kind: str, run: list[Message], bugs: list[BugRecord]) -> BugRecord
 
     def closeness(b: BugRecord) -> tuple[float, int, str]:
         title = content_words(b.title)
-        return len(words & title) / max(1, len(title)), len(words & content_words(b.report.text)), b.report.timestamp
+        shared_report = len(words & content_words(b.report.text))
+        return len(words & title) / max(1, len(title)), shared_report, b.report.timestamp
 
     return max(candidates, key=closeness)
 
@@ -275,8 +291,7 @@ def bug_records(ctx: RuleContext) -> list[BugRecord]:
         bugs = read_reports(ctx)
         vocabulary = component_vocabulary(bugs, ctx.product.name)
         for bug in bugs:
-            key = item_component(bug.report.text, vocabulary)
-            bug.component = vocabulary[key] if key else None
+            bug.component = item_component(bug.report.text, vocabulary)
         read_lifecycle(ctx, bugs)
         ctx.facts["bugs"] = bugs
     return ctx.facts["bugs"]
