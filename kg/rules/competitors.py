@@ -1,9 +1,9 @@
 """Competitor intelligence from Slack: which competitor products the team discussed, their strengths and
 weaknesses (with who gave the insight), and the competitors' demo links team members shared.
 
-HERB's teams discuss each competitor in a thread that opens "I was reading about <Name> …": one thread on its
-features (strengths), one on its weaknesses. Demo links are external `…/demo` URLs posted with the competitor's
-name ("see how QuoteMaster Pro works: https://www.quotemasterpro.com/demo").
+HERB's teams discuss each competitor in a thread that opens "I was reading about <Name> …": one thread on
+its features (strengths), one on its weaknesses. Demo links are external `…/demo` URLs posted with the
+competitor's name ("see how QuoteMaster Pro works: https://www.quotemasterpro.com/demo").
 Documented for data stewards in mappings/rules/competitors.md.
 """
 
@@ -39,17 +39,16 @@ INSIGHT_ON = term("ekg:insightOn")
 DEMO_LINK = term("ekg:demoLink")
 SHARED_BY = term("ekg:sharedBy")
 EKG_URL = term("ekg:url")
-EKG_TEXT = term("ekg:text")
 RDFS_LABEL = term("rdfs:label")
 ATTRIBUTED_TO = term("prov:wasAttributedTo")
-WAS_DERIVED_FROM = term("prov:wasDerivedFrom")
 XSD_ANYURI = term("xsd:anyURI")
 
 
 def threads(channel: list[Message]) -> list[list[Message]]:
     """A channel's conversations. HERB numbers a conversation's messages 0, 1, 2, … on one day
-    (`YYYYMMDD-i-hash`), and unrelated posts can fall between them, so a message with index i joins the latest
-    open conversation of its day whose last index is i-1; index 0 or no such conversation starts a new one."""
+    (`YYYYMMDD-i-hash`), and unrelated posts can fall between them, so a message with index i joins the
+    conversation of its day whose last message has index i-1 and came latest; index 0 or no such conversation
+    starts a new one."""
     runs: list[list[Message]] = []
     open_by_day: dict[str, list[list[Message]]] = defaultdict(list)
     for msg in channel:
@@ -60,7 +59,7 @@ def threads(channel: list[Message]) -> list[list[Message]]:
         day, index = match.group(1), int(match.group(2))
         candidates = [run for run in open_by_day[day] if _index(run[-1]) == index - 1] if index else []
         if candidates:
-            candidates[-1].append(msg)
+            max(candidates, key=lambda run: run[-1].position).append(msg)
         else:
             runs.append([msg])
             open_by_day[day].append(runs[-1])
@@ -148,14 +147,25 @@ def competitor_of_demo(url: str, text: str, competitors: dict[str, str]) -> str 
       "artifact.")
 def competitor_demos(ctx: RuleContext) -> None:
     competitors = ctx.facts.get("competitors", {})
-    url_ids = {str(r["link"]).rstrip("/"): r["id"] for r in ctx.records("urls") if isinstance(r.get("link"), str)}
     for msg in ctx.messages:
         for url in demo_urls(msg.text):
             name = competitor_of_demo(url, msg.text, competitors)
-            if name is None:
-                continue
-            sources = [msg.id] + ([url_ids[url.rstrip("/")]] if url.rstrip("/") in url_ids else [])
-            demo = ctx.derived("demo", slug(url), "ekg:DemoLink", sources)
-            ctx.add(demo, EKG_URL, Literal(url, datatype=XSD_ANYURI))
-            ctx.add(demo, SHARED_BY, ctx.agent(msg.author))
-            ctx.add(competitor_node(ctx, name, [msg.id]), DEMO_LINK, demo)
+            if name is not None:
+                ctx.add(competitor_node(ctx, name, [msg.id]), DEMO_LINK, shared_demo(ctx, url, msg))
+
+
+def url_artifact_ids(ctx: RuleContext) -> dict[str, str]:
+    """The product's url artifacts: link (without trailing slash) -> HERB id."""
+    if "url_ids" not in ctx.facts:
+        ctx.facts["url_ids"] = {str(r["link"]).rstrip("/"): str(r["id"]) for r in ctx.records("urls")
+                                if isinstance(r.get("link"), str)}
+    return ctx.facts["url_ids"]
+
+
+def shared_demo(ctx: RuleContext, url: str, msg: Message) -> NamedNode:
+    """The ekg:DemoLink node for a URL shared in a message, derived from the message and the url artifact."""
+    artifact = url_artifact_ids(ctx).get(url.rstrip("/"))
+    demo = ctx.derived("demo", slug(url), "ekg:DemoLink", [msg.id] + ([artifact] if artifact else []))
+    ctx.add(demo, EKG_URL, Literal(url, datatype=XSD_ANYURI))
+    ctx.add(demo, SHARED_BY, ctx.agent(msg.author))
+    return demo
