@@ -1,0 +1,158 @@
+"""A SPARQL 1.1 tokenizer: enough grammar to find keywords and IRIs, never fooled by strings or comments.
+
+The endpoint uses it to see which graphs a query names and whether it calls SERVICE; the remote client uses it
+to find the outermost WHERE group when inlining a VALUES block. It is a lexer, not a parser: it never decides
+whether a query is valid (Oxigraph does that), only where the tokens are.
+
+The one context-sensitive token is `<`: an IRI start or the less-than operator. Inside parentheses, right
+after an operand, it is the operator (`FILTER(?a<?b*'>"')` is a comparison, not an IRI), as in the grammar.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+_PN_CHARS_BASE = (
+    "A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D"
+    "\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\U00010000-\U000EFFFF"
+)
+_VAR_CHARS = _PN_CHARS_BASE + "_0-9\u00B7\u0300-\u036F\u203F-\u2040"
+_PN_CHARS = _VAR_CHARS + "\\-"
+_PLX = r"%[0-9A-Fa-f]{2}|\\[_~.\-!$&'()*+,;=/?#@%]"
+_PN_PREFIX = rf"[{_PN_CHARS_BASE}](?:[{_PN_CHARS}.]*[{_PN_CHARS}])?"
+_PN_LOCAL = rf"(?:[{_PN_CHARS}:]|{_PLX})(?:(?:[{_PN_CHARS}.:]|{_PLX})*(?:[{_PN_CHARS}:]|{_PLX}))?"
+_UCHAR = r"\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}"
+
+_TOKEN = re.compile(
+    rf"""
+    (?P<ws>[ \t\r\n]+)
+  | (?P<comment>\#[^\r\n]*)
+  | (?P<iri><(?:[^<>"{{}}|^`\\\x00-\x20]|{_UCHAR})*>)
+  | (?P<string>'''(?:(?:'|'')?(?:[^'\\]|\\.))*'''|\"\"\"(?:(?:"|"")?(?:[^"\\]|\\.))*\"\"\"
+               |'(?:[^'\\\n\r]|\\.)*'|"(?:[^"\\\n\r]|\\.)*")
+  | (?P<var>[?$][{_VAR_CHARS}]+)
+  | (?P<bnode>_:[{_PN_CHARS}.]*)
+  | (?P<pname>(?:{_PN_PREFIX})?:(?:{_PN_LOCAL})?)
+  | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<number>[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)
+  | (?P<langtag>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
+    """
+    r"""| (?P<punct><=|>=|!=|&&|\|\||\^\^|<<|>>|\{\||\|\}|.)""",
+    re.VERBOSE | re.DOTALL,
+)
+_OPERAND_END = {"var", "string", "number", "iri", "pname", "word", "bnode", "langtag"}
+_LESS_THAN = re.compile(r"<=|<")
+_ESCAPE = re.compile(_UCHAR)
+_LOCAL_ESCAPE = re.compile(r"\\(.)")
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # iri, string, var, bnode, pname, word, number, langtag or punct (no whitespace, comments)
+    text: str
+    start: int
+
+    def is_keyword(self, *words: str) -> bool:
+        return self.kind == "word" and self.text.upper() in words
+
+
+def tokens(query: str) -> Iterator[Token]:
+    """The query's significant tokens, in order."""
+    pos, depth, previous = 0, 0, None
+    while pos < len(query):
+        if query[pos] == "<" and depth and previous is not None and _ends_operand(previous):
+            match = _LESS_THAN.match(query, pos)
+        else:
+            match = _TOKEN.match(query, pos)
+        assert match is not None  # the last alternative matches any character
+        kind = match.lastgroup or "punct"
+        pos = match.end()
+        if kind in ("ws", "comment"):
+            continue
+        token = Token(kind, match.group(), match.start())
+        depth += token.text == "(" and kind == "punct"
+        depth -= token.text == ")" and kind == "punct" and depth > 0
+        previous = token
+        yield token
+
+
+def _ends_operand(token: Token) -> bool:
+    return token.kind in _OPERAND_END or token.text in (")", "]")
+
+
+def iri_value(token: Token) -> str:
+    """The IRI an `<...>` token denotes, with `\\uXXXX` escapes decoded."""
+    return _ESCAPE.sub(lambda m: chr(int(m.group()[2:], 16)), token.text[1:-1])
+
+
+@dataclass
+class Shape:
+    """What a query's text says it reads: the graphs it names and whether it calls out with SERVICE."""
+
+    service: bool = False
+    from_default: list[str] = field(default_factory=list)  # FROM <g>
+    from_named: list[str] = field(default_factory=list)  # FROM NAMED <g>
+    graph_names: list[str] = field(default_factory=list)  # GRAPH <g> (also with a prefixed name)
+
+    def named_graphs(self) -> set[str]:
+        return {*self.from_default, *self.from_named, *self.graph_names}
+
+
+def shape(query: str) -> Shape:
+    """The graphs named by FROM, FROM NAMED and GRAPH (resolved through BASE and PREFIX), and any SERVICE."""
+    toks = list(tokens(query))
+    result, base, prefixes = Shape(), None, {}
+    for i, tok in enumerate(toks):
+        nxt = toks[i + 1: i + 3]
+        if tok.is_keyword("SERVICE"):
+            result.service = True
+        elif tok.is_keyword("BASE") and nxt and nxt[0].kind == "iri":
+            base = _resolve(nxt[0], base, prefixes)
+        elif tok.is_keyword("PREFIX") and len(nxt) == 2 and nxt[0].kind == "pname" and nxt[1].kind == "iri":
+            prefixes[nxt[0].text.rstrip(":")] = _resolve(nxt[1], base, prefixes)
+        elif tok.is_keyword("FROM") and nxt:
+            named = nxt[0].is_keyword("NAMED")
+            target = nxt[1:2] if named else nxt[:1]
+            if target and (iri := _resolve(target[0], base, prefixes)):
+                (result.from_named if named else result.from_default).append(iri)
+        elif tok.is_keyword("GRAPH") and nxt and (iri := _resolve(nxt[0], base, prefixes)):
+            result.graph_names.append(iri)
+    return result
+
+
+def _resolve(token: Token, base: str | None, prefixes: dict[str, str | None]) -> str | None:
+    """The full IRI of an IRI or prefixed-name token; None for other tokens and undeclared prefixes."""
+    if token.kind == "iri":
+        value = iri_value(token)
+        return urljoin(base, value) if base else value
+    if token.kind != "pname":
+        return None
+    prefix, _, local = token.text.partition(":")
+    namespace = prefixes.get(prefix)
+    return None if namespace is None else namespace + _LOCAL_ESCAPE.sub(r"\1", local)
+
+
+def where_group_start(query: str) -> int:
+    """Offset just inside the `{` that opens the query's outermost WHERE group (where VALUES can go first)."""
+    braces, parens, form, opened = 0, 0, None, []
+    toks = list(tokens(query))
+    for i, tok in enumerate(toks):
+        if form is None and tok.is_keyword("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
+            form = tok.text.upper()
+        if braces == 0 and parens == 0 and tok.is_keyword("WHERE"):
+            if form == "CONSTRUCT" and i and toks[i - 1].is_keyword("CONSTRUCT"):
+                raise ValueError("CONSTRUCT WHERE {..} cannot take bindings: use CONSTRUCT {..} WHERE {..}")
+            if i + 1 < len(toks) and toks[i + 1].text == "{":
+                return toks[i + 1].start + 1
+        if tok.kind == "punct":
+            if tok.text == "{" and braces == 0 and parens == 0:
+                opened.append(tok.start + 1)
+            braces += (tok.text == "{") - (tok.text == "}")
+            parens += (tok.text == "(") - (tok.text == ")")
+    wanted = 2 if form == "CONSTRUCT" else 1
+    if len(opened) < wanted:
+        raise ValueError("the query has no WHERE group to bind parameters in")
+    return opened[wanted - 1]
