@@ -14,7 +14,15 @@ from pathlib import Path
 import pandas as pd
 
 SOURCES = (
-    "confluence", "fireflies", "github", "gmail", "google_drive", "hubspot", "jira", "linear", "slack",
+    "confluence",
+    "fireflies",
+    "github",
+    "gmail",
+    "google_drive",
+    "hubspot",
+    "jira",
+    "linear",
+    "slack",
 )
 
 # Export bookkeeping, not source schema: they describe the record (its id, which key holds the title and
@@ -139,7 +147,9 @@ def load_corpus(erb: Path, sources: list[str] | None = None) -> Corpus:
             continue
         n_fields = len({f for r in records for f in r.values})
         if n_fields == 1:
-            corpus.warnings.append(f"{folder}: only one field, so {source} can map at most one field per pair")
+            corpus.warnings.append(
+                f"{folder}: only one field, so {source} can map at most one field per pair"
+            )
         corpus.records[source] = records
     return corpus
 
@@ -163,12 +173,28 @@ def inventory(corpus: Corpus, min_records: int = 2) -> pd.DataFrame:
                 n_values[path] += len(values)
                 as_list[path] += len(values) != 1
         rows += [
-            {"source": source, "field": path, "records": present[path], "of_records": len(records),
-             "fill_rate": round(present[path] / len(records), 3), "values": n_values[path],
-             "multi_valued_records": as_list[path], "status": field_status(path, present[path], min_records)}
+            {
+                "source": source,
+                "field": path,
+                "records": present[path],
+                "of_records": len(records),
+                "fill_rate": round(present[path] / len(records), 3),
+                "values": n_values[path],
+                "multi_valued_records": as_list[path],
+                "status": field_status(path, present[path], min_records),
+            }
             for path in sorted(present)
         ]
-    columns = ["source", "field", "records", "of_records", "fill_rate", "values", "multi_valued_records", "status"]
+    columns = [
+        "source",
+        "field",
+        "records",
+        "of_records",
+        "fill_rate",
+        "values",
+        "multi_valued_records",
+        "status",
+    ]
     return pd.DataFrame(rows, columns=columns)
 
 

@@ -1,0 +1,65 @@
+"""Precision, recall and F1 of produced mappings against a curated reference alignment (SSSOM/TSV)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from sssom.parsers import parse_sssom_table
+
+EXACT = "skos:exactMatch"
+
+
+def reference_frame(path: Path) -> pd.DataFrame:
+    """The reference's rows (subject_id, predicate_id, object_id), parsed by sssom-py."""
+    return parse_sssom_table(str(path)).df[["subject_id", "predicate_id", "object_id"]]
+
+
+def source_of(curie: str) -> str:
+    return curie.split(":", 1)[0]
+
+
+def pair_key(subject: str, obj: str) -> tuple[str, str]:
+    """Orientation-free key of a correspondence."""
+    return (subject, obj) if subject <= obj else (obj, subject)
+
+
+def scores(found: pd.DataFrame, reference: pd.DataFrame, exact_only: bool = True) -> dict[str, float]:
+    """P/R/F1 restricted to the source pairs the reference covers (it is only curated for those).
+
+    With `exact_only`, both sides keep only skos:exactMatch rows: the exact-match correspondences.
+    """
+    if exact_only:
+        found = found[found["predicate_id"] == EXACT]
+        reference = reference[reference["predicate_id"] == EXACT]
+    covered = {
+        frozenset((source_of(s), source_of(o)))
+        for s, o in zip(reference.subject_id, reference.object_id, strict=True)
+    }
+    gold = {pair_key(s, o) for s, o in zip(reference.subject_id, reference.object_id, strict=True)}
+    got = {
+        pair_key(s, o)
+        for s, o in zip(found.subject_id, found.object_id, strict=True)
+        if frozenset((source_of(s), source_of(o))) in covered
+    }
+    hits = len(gold & got)
+    precision = hits / len(got) if got else 0.0
+    recall = hits / len(gold) if gold else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {
+        "found": len(got),
+        "reference": len(gold),
+        "correct": hits,
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+    }
+
+
+def score_table(mappings: dict[str, pd.DataFrame], reference: pd.DataFrame) -> pd.DataFrame:
+    """One row per method and scope: exact-match correspondences, and any predicate."""
+    rows = []
+    for method, found in mappings.items():
+        for scope, exact in (("exact", True), ("any", False)):
+            rows.append({"method": method, "scope": scope, **scores(found, reference, exact)})
+    return pd.DataFrame(rows)

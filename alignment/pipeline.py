@@ -1,0 +1,232 @@
+"""End to end: records, profiles, similarity, selection per source pair, mapping rows with evidence."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from alignment.fields import Corpus, load_corpus
+from alignment.profile import TEMPORAL
+from alignment.profile import profiles as build_profiles
+from alignment.select import METHODS
+from alignment.similarity import SIMILARITY_MEASURE, Similarity, similarity
+from alignment.target import target_rows
+
+DEFAULT_THRESHOLD = 0.5
+EXACT_SCORE = 0.6
+CLOSE_SCORE = 0.56
+EXACT_SUPPORT = 3  # records a field must appear in before its profile can justify an exactMatch
+# The instance evidence alone must reach this share of the threshold: a matching name cannot lift a pair
+# whose values disagree.
+INSTANCE_FLOOR = 0.85
+
+MAPPING_COLUMNS = [
+    "subject_id",
+    "subject_label",
+    "predicate_id",
+    "object_id",
+    "object_label",
+    "mapping_justification",
+    "confidence",
+    "similarity_score",
+    "similarity_measure",
+    "mapping_cardinality",
+    "curation_rule",
+    "comment",
+    "subject_source",
+    "object_source",
+    "method",
+]
+
+
+@dataclass
+class Alignment:
+    """Everything one run produced: the inputs' profiles, one mapping frame per method, the pair summary."""
+
+    profiles: pd.DataFrame
+    mappings: dict[str, pd.DataFrame]
+    pairs: pd.DataFrame
+    warnings: list[str] = field(default_factory=list)
+    threshold: float = DEFAULT_THRESHOLD
+    target: pd.DataFrame | None = None
+
+
+def source_pairs(sources: list[str]) -> list[tuple[str, str]]:
+    """Every unordered pair of sources, subject first in alphabetical order (36 for the nine ERB sources)."""
+    return list(combinations(sorted(sources), 2))
+
+
+def eligible_block(sim: Similarity, rows: np.ndarray, cols: np.ndarray, threshold: float) -> np.ndarray:
+    """Pairs scoring at least the threshold whose instance evidence alone nearly does too."""
+    block = np.ix_(rows, cols)
+    return (sim.score[block] >= threshold) & (sim.instance[block] >= INSTANCE_FLOOR * threshold)
+
+
+def predicate(score: float, evidence: dict[str, float], support: int, mutual_best: bool) -> str:
+    """exactMatch: the same format, no role conflict, single vs list alike, enough records to judge, a
+    known place among the record's dates for date fields, and a high score or a mutual best pair that is
+    fair or shares a declared role; closeMatch: a fair score with compatible formats; else relatedMatch."""
+    consistent = (
+        evidence["format"] == 1.0
+        and evidence["role"] >= 0.6
+        and evidence["list"] >= 0.8
+        and support >= EXACT_SUPPORT
+        and evidence["dated"]
+    )
+    mutual = mutual_best and (score >= CLOSE_SCORE or evidence["role"] == 1.0)
+    if consistent and (score >= EXACT_SCORE or mutual):
+        return "skos:exactMatch"
+    if score >= CLOSE_SCORE and evidence["format"] >= 0.5:
+        return "skos:closeMatch"
+    return "skos:relatedMatch"
+
+
+def evidence(p: pd.DataFrame, sim: Similarity, i: int, j: int) -> str:
+    """The comment: what in the instances supports the pair, in words."""
+    a, b = p.iloc[i], p.iloc[j]
+    parts = []
+    shared = int(sim.shared_values[i, j])
+    if shared:
+        parts.append(f"{shared} of {a['distinct']} subject values also occur in object")
+    if sim.cosine[i, j] >= 0.05:
+        parts.append(f"value-token TF-IDF cosine {sim.cosine[i, j]:.2f}")
+    if a["format"] == b["format"]:
+        parts.append(f"both {a['format']} formatted")
+    else:
+        parts.append(f"subject {a['format']}, object {b['format']}")
+    for role, column in (("title", "title_share"), ("body", "body_share")):
+        if a[column] >= 0.5 and b[column] >= 0.5:
+            parts.append(f"both the records' declared {role} field")
+    for word, low, high in (("earliest", 0.0, 0.2), ("latest", 0.8, 1.0)):
+        if low <= a["time_position"] <= high and low <= b["time_position"] <= high:
+            parts.append(f"both the {word} date in their records")
+    parts.append(f"mean length {a['mean_length']:.0f} vs {b['mean_length']:.0f} chars")
+    if sim.name[i, j] > 0:
+        parts.append(f"field names share tokens (name similarity {sim.name[i, j]:.2f})")
+    return "; ".join(parts)
+
+
+def alias_note(side: str, key: str, members: tuple[str, ...]) -> str:
+    """Says that a key was aligned together with its within-source aliases."""
+    if len(members) == 1:
+        return ""
+    others = ", ".join(m for m in members if m != key)
+    return f"; {side} key {key} aligned with its alias {others} (same declared role, never in one record)"
+
+
+def mapping_rows(
+    p: pd.DataFrame, sim: Similarity, i: int, j: int, method: str, mutual_best: bool
+) -> list[dict]:
+    """SSSOM rows for one selected field pair, one per combination of the two alias groups' keys."""
+    a, b = p.iloc[i], p.iloc[j]
+    score = round(float(sim.score[i, j]), 3)
+    support = min(int(a["records"]), int(b["records"]))
+    facts = {k: float(sim.features[k][i, j]) for k in ("format", "role", "list")}
+    facts["dated"] = (
+        a["format"] not in TEMPORAL or not np.isnan([a["time_position"], b["time_position"]]).any()
+    )
+    base = {
+        "predicate_id": predicate(score, facts, support, mutual_best),
+        "mapping_justification": "semapv:CompositeMatching"
+        if sim.name[i, j] > 0
+        else "semapv:InstanceBasedMatching",
+        "confidence": round(float(sim.instance[i, j]), 3),
+        "similarity_score": score,
+        "similarity_measure": SIMILARITY_MEASURE,
+        "curation_rule": f"ekgalign:{method}",
+        "comment": evidence(p, sim, i, j),
+        "subject_source": f"ekgsrc:{a['source']}",
+        "object_source": f"ekgsrc:{b['source']}",
+        "method": method,
+    }
+    return [
+        {
+            **base,
+            "subject_id": f"{a['source']}:{sm}",
+            "subject_label": sm,
+            "object_id": f"{b['source']}:{om}",
+            "object_label": om,
+            "comment": base["comment"]
+            + alias_note("subject", sm, a["members"])
+            + alias_note("object", om, b["members"]),
+        }
+        for sm in a["members"]
+        for om in b["members"]
+    ]
+
+
+def with_cardinality(rows: pd.DataFrame) -> pd.DataFrame:
+    """mapping_cardinality from the rows themselves: 1:1 unless a subject or object occurs twice."""
+    if rows.empty:
+        return rows.assign(mapping_cardinality=pd.Series(dtype=str))
+    subj = rows.groupby(["object_source", "subject_id"])["object_id"].transform("count")
+    obj = rows.groupby(["subject_source", "object_id"])["subject_id"].transform("count")
+    card = np.where(subj > 1, "1:n", "1:1")
+    card = np.where(obj > 1, np.where(subj > 1, "n:n", "n:1"), card)
+    return rows.assign(mapping_cardinality=card)
+
+
+def align_corpus(
+    corpus: Corpus,
+    threshold: float = DEFAULT_THRESHOLD,
+    min_records: int = 2,
+    progress: Callable | None = None,
+    target: bool = False,
+) -> Alignment:
+    """Align every source pair with greedy 1-to-1 and, as ablations, top-1 and Hungarian; with `target`,
+    also each source's fields to the ontology properties."""
+    p = build_profiles(corpus, min_records).reset_index(drop=True)
+    if p.empty:
+        return Alignment(
+            p,
+            {m: pd.DataFrame(columns=MAPPING_COLUMNS) for m in METHODS},
+            pd.DataFrame(),
+            corpus.warnings,
+            threshold,
+        )
+    sim = similarity(p)
+    rows: dict[str, list[dict]] = {m: [] for m in METHODS}
+    summary = []
+    pairs = source_pairs(list(p["source"].unique()))
+    for s, t in progress(pairs) if progress else pairs:
+        ri = np.flatnonzero(p["source"].to_numpy() == s)
+        ci = np.flatnonzero(p["source"].to_numpy() == t)
+        eligible = eligible_block(sim, ri, ci, threshold)
+        block = sim.score[np.ix_(ri, ci)]
+        entry = {
+            "subject_source": s,
+            "object_source": t,
+            "subject_fields": len(ri),
+            "object_fields": len(ci),
+            "candidates": int(eligible.sum()),
+        }
+        for method, select in METHODS.items():
+            start = time.perf_counter()
+            chosen = select(block, eligible)
+            entry[f"{method}_seconds"] = time.perf_counter() - start
+            entry[method] = len(chosen)
+            for i, j in chosen:
+                mutual = bool(block[i, j] >= block[i].max() and block[i, j] >= block[:, j].max())
+                rows[method] += mapping_rows(p, sim, int(ri[i]), int(ci[j]), method, mutual)
+        summary.append(entry)
+    mappings = {m: with_cardinality(pd.DataFrame(r, columns=MAPPING_COLUMNS)) for m, r in rows.items()}
+    onto = with_cardinality(target_rows(p)) if target else None
+    return Alignment(p, mappings, pd.DataFrame(summary), corpus.warnings, threshold, onto)
+
+
+def align(
+    erb: Path,
+    sources: list[str] | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+    min_records: int = 2,
+    progress: Callable | None = None,
+    target: bool = False,
+) -> Alignment:
+    """Load the ERB folder and align it: the library entry point behind `kg align`."""
+    return align_corpus(load_corpus(erb, sources), threshold, min_records, progress, target)

@@ -1,0 +1,202 @@
+"""`kg align`: instance-based field alignment of the ERB sources, written as SSSOM (a thin layer over
+`alignment`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from kg.cli.table import format_table
+from kg.errors import KGError
+from kg.paths import erb_path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("align", help="align the ERB sources' fields from their values; write SSSOM")
+    p.add_argument("--erb", metavar="PATH", help="ERB source folder (default: $ERB_DATA, else ../shared/erb)")
+    p.add_argument("--sources", metavar="A,B,...", help="comma-separated sources (default: every sub-folder)")
+    p.add_argument("--out", metavar="FILE", help="output file (default: standard output)")
+    p.add_argument(
+        "--format",
+        choices=["tsv", "json", "owl"],
+        default="tsv",
+        help="SSSOM/TSV with YAML metadata (default), SSSOM/JSON, or OWL in Turtle",
+    )
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        metavar="X",
+        help="minimum similarity for a correspondence, in [0, 1] (default 0.5)",
+    )
+    p.add_argument(
+        "--method",
+        choices=["greedy", "hungarian", "top1"],
+        default="greedy",
+        help="selection written to the output; the other two are reported as ablations",
+    )
+    p.add_argument("--inventory", action="store_true", help="write the field inventory (TSV) instead")
+    p.add_argument(
+        "--target", choices=["ontology"], help="also align fields to the project ontology's properties"
+    )
+    p.add_argument("--reference", metavar="SSSOM", help="score the methods against a reference SSSOM/TSV")
+    p.set_defaults(func=run)
+
+
+def source_list(text: str | None) -> list[str] | None:
+    if not text:
+        return None
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    if not names:
+        raise KGError("--sources needs at least one source name, e.g. --sources jira,linear")
+    return names
+
+
+def threshold_value(value: float | None) -> float:
+    from alignment.pipeline import DEFAULT_THRESHOLD
+
+    if value is None:
+        return DEFAULT_THRESHOLD
+    if not 0.0 <= value <= 1.0:
+        raise KGError(f"--threshold must be between 0 and 1, got {value}")
+    return value
+
+
+def emit(text: str, out: str | None) -> None:
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+def run_inventory(erb: Path, sources: list[str] | None, out: str | None) -> int:
+    from alignment.fields import inventory, load_corpus
+
+    corpus = load_corpus(erb, sources)
+    report_warnings(corpus.warnings)
+    emit(inventory(corpus).to_csv(sep="\t", index=False), out)
+    return 0
+
+
+def report_warnings(warnings: list[str]) -> None:
+    for message in warnings:
+        print(f"kg: warning: {message}", file=sys.stderr)
+
+
+def summary_table(pairs: pd.DataFrame) -> str:
+    """Per source pair: fields on each side, candidate field pairs over the threshold, mappings kept."""
+    header = ["subject", "object", "fields", "candidates", "greedy", "top1", "hungarian"]
+    rows = [
+        [
+            r.subject_source,
+            r.object_source,
+            f"{r.subject_fields}x{r.object_fields}",
+            r.candidates,
+            r.greedy,
+            r.top1,
+            r.hungarian,
+        ]
+        for r in pairs.itertuples()
+    ]
+    totals = [
+        "all",
+        f"{len(pairs)} pairs",
+        "",
+        int(pairs["candidates"].sum()),
+        int(pairs["greedy"].sum()),
+        int(pairs["top1"].sum()),
+        int(pairs["hungarian"].sum()),
+    ]
+    return format_table(header, [*rows, totals])
+
+
+def run(args: argparse.Namespace) -> int:
+    erb = erb_path(args.erb)
+    sources = source_list(args.sources)
+    if args.inventory:
+        return run_inventory(erb, sources, args.out)
+    from tqdm import tqdm
+
+    from alignment.pipeline import align
+    from alignment.sssom_io import mapping_set, validation_errors, write
+
+    result = align(
+        erb,
+        sources,
+        threshold_value(args.threshold),
+        target=args.target == "ontology",
+        progress=lambda pairs: tqdm(pairs, desc="aligning source pairs", delay=1.0, leave=False),
+    )
+    report_warnings(result.warnings)
+    if result.pairs.empty:
+        raise KGError(
+            f"need at least two sources with usable records under {erb}, found "
+            f"{len(set(result.profiles.get('source', [])))}"
+        )
+    rows = result.mappings[args.method].drop(columns="method")
+    if result.target is not None and not result.target.empty:
+        rows = pd.concat([rows, result.target], ignore_index=True)
+    msdf = mapping_set(rows, description(args.method, result.threshold, args.target))
+    problems = validation_errors(msdf)
+    if problems:
+        raise KGError("the mapping set failed SSSOM validation: " + "; ".join(problems[:3]))
+    if args.out:
+        write(msdf, Path(args.out), args.format)
+    else:
+        write_stdout(msdf, args.format)
+    print(summary_table(result.pairs), file=sys.stderr)
+    print(f"{len(rows)} mappings ({args.method}) written to {args.out or 'standard output'}", file=sys.stderr)
+    if args.reference:
+        print_scores(result.mappings, Path(args.reference))
+    return 0
+
+
+def write_stdout(msdf: object, fmt: str) -> None:
+    import tempfile
+
+    from alignment.sssom_io import write
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "alignment"
+        write(msdf, path, fmt)
+        sys.stdout.write(path.read_text(encoding="utf-8"))
+
+
+def description(method: str, threshold: float, target: str | None) -> str:
+    text = (
+        f"Fields of each EnterpriseRAG-Bench source aligned from their values (instance-based). {method} "
+        f"selection per source pair (greedy = best remaining pair first, 1-to-1), threshold {threshold}. "
+        "Within-source alias keys (same declared role, never in one record) are aligned as one field and "
+        "written once per key."
+    )
+    if target:
+        text += " Rows with an ontology property as object align a field to the project ontology."
+    return text
+
+
+def print_scores(mappings: dict[str, pd.DataFrame], reference: Path) -> None:
+    from alignment.evaluate import reference_frame, score_table
+
+    if not reference.is_file():
+        raise KGError(f"reference alignment not found: {reference}")
+    table = score_table(mappings, reference_frame(reference))
+    rows = [
+        [
+            r.method,
+            r.scope,
+            r.found,
+            r.reference,
+            r.correct,
+            f"{r.precision:.3f}",
+            f"{r.recall:.3f}",
+            f"{r.f1:.3f}",
+        ]
+        for r in table.itertuples()
+    ]
+    print(
+        format_table(["method", "scope", "found", "reference", "correct", "P", "R", "F1"], rows),
+        file=sys.stderr,
+    )
