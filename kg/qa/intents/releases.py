@@ -33,7 +33,8 @@ def feedback_kind(q: Question) -> Term | None:
 
 def match_release_contributors(q: Question) -> dict[str, Term] | None:
     """"Find employee IDs of <role>s who worked on the previous release of <P>?" (no role: everyone)."""
-    if not q.matches(PREVIOUS) or q.matches(DEMO) or not q.matches(PERSON) or not q.matches(WORKED):
+    asks_people = q.roles or q.matches(PERSON)
+    if not q.matches(PREVIOUS) or q.matches(DEMO) or not asks_people or not q.matches(WORKED):
         return None
     return {"role": Literal(q.roles[0])} if q.roles else {}
 

@@ -1,0 +1,181 @@
+"""Competitor rules on a small product written here: insight threads (strength vs weakness, who), demo links,
+and the conversation splitter that keeps interleaved posts out of a thread."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kg.herb import Organisation, Product
+from kg.namespaces import ID, expand, product_graph
+from kg.rules import Message, RuleContext, run_rules
+from kg.rules.competitors import competitor_name, demo_urls, threads
+
+RULES = ["competitor-insights", "competitor-demos"]
+
+
+def slack(mid: str, text: str, ts: str, user: str, channel: str = "planning-Demo") -> dict[str, Any]:
+    return {
+        "id": mid,
+        "Channel": {"name": channel, "channelID": f"ch-{channel}"},
+        "Message": {"User": {"userId": user, "timestamp": ts, "text": text, "utterranceID": mid}},
+        "ThreadReplies": [],
+    }
+
+
+FEATURES = (
+    "Hi team, I was reading about a competitor product called PulseWatch. It offers real-time "
+    "monitoring with customizable alerts, predictive modeling, a drag-and-drop interface and a "
+    "scalable distributed architecture for large data volumes."
+)
+WEAKNESSES = (
+    "Hi team, I was reading about PulseWatch and thought it would be useful to discuss some of its "
+    "weaknesses."
+)
+
+
+def context() -> RuleContext:
+    artifacts = {
+        "slack": [
+            slack("20260101-0-aaaaa", FEATURES, "2026-01-01T10:00:00", "eid_aaaaaaaa"),
+            slack(
+                "20260101-1-bbbbb",
+                "How does it handle false positives?",
+                "2026-01-01T10:01:00",
+                "eid_bbbbbbbb",
+            ),
+            slack(
+                "20260101-7-zzzzz",
+                "@here a blog post https://blog.example.com/x",
+                "2026-01-01T10:01:30",
+                "eid_cccccccc",
+            ),
+            slack(
+                "20260101-2-ccccc", "It learns thresholds over time.", "2026-01-01T10:02:00", "eid_aaaaaaaa"
+            ),
+            slack("20260105-0-ddddd", WEAKNESSES, "2026-01-05T09:00:00", "eid_dddddddd", "develop-x-Demo"),
+            slack("20260105-1-eeeee", "Such as?", "2026-01-05T09:01:00", "eid_bbbbbbbb", "develop-x-Demo"),
+            slack(
+                "20260105-2-fffff",
+                "Alert options are limited and it uses a lot of memory.",
+                "2026-01-05T09:02:00",
+                "eid_dddddddd",
+                "develop-x-Demo",
+            ),
+            slack(
+                "20260110-0-ggggg",
+                "@here see how PulseWatch works: https://www.pulsewatch.com/demo",
+                "2026-01-10T09:00:00",
+                "eid_eeeeeeee",
+            ),
+            slack(
+                "20260111-0-hhhhh",
+                "@here our own demo https://sf-internal.slack.com/archives/Demo/demo_1",
+                "2026-01-11T09:00:00",
+                "eid_eeeeeeee",
+            ),
+            slack(
+                "20260112-0-iiiii",
+                "@here unrelated https://www.othertool.com/demo",
+                "2026-01-12T09:00:00",
+                "eid_eeeeeeee",
+            ),
+        ],
+        "urls": [
+            {"id": "www_pulsewatch_com_demo", "link": "https://www.pulsewatch.com/demo", "description": "d"}
+        ],
+    }
+    product = Product("Demo", Path("Demo.json"), [], [], artifacts)
+    return RuleContext(product, Organisation({}, {}, []), product_graph("Demo"))
+
+
+def triples(ctx: RuleContext) -> set[tuple[str, str, str]]:
+    run_rules(ctx, RULES)
+    return {
+        (q.subject.value.removeprefix(ID), q.predicate.value, getattr(q.object, "value", str(q.object)))
+        for q in ctx.out
+    }
+
+
+def objects(found: set[tuple[str, str, str]], subject: str, prop: str) -> set[str]:
+    return {o for s, p, o in found if s == subject and p == expand(prop)}
+
+
+def test_features_thread_is_a_strength_attributed_to_its_opener() -> None:
+    found = triples(context())
+    insight = "competitor-insight/Demo/20260101-0-aaaaa"
+    assert objects(found, insight, "prov:wasAttributedTo") == {ID + "person/eid_aaaaaaaa"}
+    assert objects(found, insight, "ekg:strength") == {FEATURES}
+    assert objects(found, insight, "ekg:insightOn") == {ID + "competitor/Demo/pulsewatch"}
+    assert objects(found, "competitor/Demo/pulsewatch", "rdfs:label") == {"PulseWatch"}
+    assert objects(found, "competitor/Demo/pulsewatch", "ekg:competitorOf") == {ID + "product/Demo"}
+
+
+def test_thread_provenance_excludes_the_interleaved_post() -> None:
+    derived = objects(triples(context()), "competitor-insight/Demo/20260101-0-aaaaa", "prov:wasDerivedFrom")
+    assert derived == {
+        ID + "artifact/20260101-0-aaaaa",
+        ID + "artifact/20260101-1-bbbbb",
+        ID + "artifact/20260101-2-ccccc",
+    }
+
+
+def test_short_weakness_opener_takes_the_authors_replies() -> None:
+    text = objects(triples(context()), "competitor-insight/Demo/20260105-0-ddddd", "ekg:weakness")
+    assert text == {WEAKNESSES + " Alert options are limited and it uses a lot of memory."}
+
+
+def test_demo_of_a_known_competitor_only() -> None:
+    found = triples(context())
+    demo = "demo/Demo/https-www-pulsewatch-com-demo"
+    assert objects(found, "competitor/Demo/pulsewatch", "ekg:demoLink") == {ID + demo}
+    assert objects(found, demo, "ekg:sharedBy") == {ID + "person/eid_eeeeeeee"}
+    assert objects(found, demo, "ekg:url") == {"https://www.pulsewatch.com/demo"}
+    assert objects(found, demo, "prov:wasDerivedFrom") == {
+        ID + "artifact/20260110-0-ggggg",
+        ID + "artifact/www_pulsewatch_com_demo",
+    }
+    assert not any("othertool" in s or "sf-internal" in s for s, _, _ in found)
+
+
+def test_competitor_name_variants() -> None:
+    assert (
+        competitor_name("Hi team, I was reading about SmartSearch for Slack, and I thought")
+        == "SmartSearch for Slack"
+    )
+    assert (
+        competitor_name("I was reading about the VulnGuard API Scanner, and I think")
+        == "VulnGuard API Scanner"
+    )
+    assert competitor_name("Hi team, I was reading about a new product called ChatBrief. It") == "ChatBrief"
+    assert competitor_name("I was reading about how AI changes search") is None
+
+
+def test_demo_urls_are_external_demo_paths() -> None:
+    assert demo_urls(
+        "see https://www.x.com/demo. and https://sf-internal.slack.com/archives/P/demo_1 "
+        "and https://www.x.com/pricing"
+    ) == ["https://www.x.com/demo"]
+
+
+def test_threads_follow_index_chains_per_day() -> None:
+    def msg(mid: str, pos: int) -> Message:
+        return Message(mid, "c", "c", "u", "", "", pos)
+
+    channel = [
+        msg("20260821-0-a", 0),
+        msg("20260821-1-b", 1),
+        msg("20260821-6-x", 2),
+        msg("20260821-2-c", 3),
+        msg("20260821-3-d", 4),
+        msg("20260821-4-e", 5),
+        msg("20260821-5-f", 6),
+        msg("20260821-6-g", 7),
+        msg("20260821-7-h", 8),
+        msg("20260822-0-i", 9),
+    ]
+    assert [[m.id[-1] for m in run] for run in threads(channel)] == [
+        ["a", "b", "c", "d", "e", "f", "g", "h"],
+        ["x"],
+        ["i"],
+    ]
