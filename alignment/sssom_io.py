@@ -108,12 +108,15 @@ def validation_errors(msdf: MappingSetDataFrame) -> list[str]:
 
 
 def write(msdf: MappingSetDataFrame, out: Path, fmt: str = "tsv") -> None:
-    """Write SSSOM/TSV (with its YAML metadata block), SSSOM/JSON or OWL (Turtle) through sssom-py."""
+    """Write SSSOM/TSV (with its YAML metadata block), SSSOM/JSON or OWL (Turtle) through sssom-py.
+
+    Columns are not condensed into the metadata block, so every row carries its tool and measure.
+    """
     with out.open("w", encoding="utf-8") as handle:
         if fmt == "tsv":
-            writers.write_table(msdf, handle)
+            writers.write_table(msdf, handle, condense=False)
         elif fmt == "json":
-            writers.write_json(msdf, handle)
+            writers.write_json(msdf, handle, condense=False)
         elif fmt == "owl":
             writers.write_owl(msdf, handle)
         else:

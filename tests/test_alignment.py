@@ -1,0 +1,135 @@
+"""Instance-based field alignment: discovery, profiles, selection methods and bad input (synthetic data)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from alignment.fields import flatten, inventory, load_corpus
+from alignment.pipeline import align
+from alignment.profile import field_format, normalise, value_format
+from alignment.select import greedy, hungarian, top1
+
+PEOPLE = ["Ava Chen", "Marco Silva", "Lena Park", "Diego Ruiz", "Samir Patel", "Maya Lee", "Noah Kim"]
+STATES = ["open", "in progress", "done"]
+
+
+def write_json(path: Path, data: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def tracker_record(i: int, names: dict[str, str]) -> dict:
+    """A ticket whose keys are renamed per source: the values, not the names, have to carry the match."""
+    return {
+        names["title"]: f"Fix the {['cache', 'router', 'billing', 'login'][i % 4]} bug number {i}",
+        names["person"]: PEOPLE[i % len(PEOPLE)],
+        names["created"]: f"2025-0{1 + i % 8}-1{i % 10}",
+        names["updated"]: f"2025-0{2 + i % 8}-2{i % 10}",
+        names["state"]: STATES[i % 3],
+        names["tags"]: ["backend", "sre"] if i % 2 else ["frontend"],
+        "title_field_name": names["title"],
+        "content_field_names": [],
+        "dataset_doc_uuid": f"dsid_{names['title']}_{i}",
+    }
+
+
+ALPHA = {"title": "title", "person": "assignee", "created": "created_at", "updated": "updated_at",
+         "state": "status", "tags": "labels"}
+BETA = {"title": "summary", "person": "owner", "created": "opened", "updated": "modified",
+        "state": "stage", "tags": "topics"}
+
+
+@pytest.fixture
+def erb(tmp_path: Path) -> Path:
+    """Two well-formed sources whose field names share nothing, plus every kind of bad input."""
+    for i in range(8):
+        write_json(tmp_path / "alpha" / f"a{i}.json", tracker_record(i, ALPHA))
+        write_json(tmp_path / "beta" / f"b{i}.json", tracker_record(i + 3, BETA))
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "beta" / "broken.json").write_text('{"summary": "unterminated', encoding="utf-8")
+    write_json(tmp_path / "beta" / "list.json", [1, 2, 3])
+    for i in range(3):
+        write_json(tmp_path / "solo" / f"s{i}.json", {"only": f"value {i}"})
+    return tmp_path
+
+
+def test_flatten_gives_dotted_paths_for_nested_objects_and_lists_of_objects():
+    out: dict[str, list[str]] = {}
+    flatten({"a": {"b": 1, "c": [{"d": "x"}, {"d": "y"}]}, "e": [True, "z"]}, "", out)
+    assert out == {"a.b": ["1"], "a.c.d": ["x", "y"], "e": ["true", "z"]}
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("ava.chen@redwood.ai", "email"),
+        ("Samira Patel <samira.patel@openhealth.co>", "person name"),
+        ("2025-01-28T10:00:00-08:00", "datetime"),
+        ("1699991234", "datetime"),
+        ("2025-02-14", "date"),
+        ("https://github.com/x/y/pull/1", "URL"),
+        ("Ava Chen (CEO)", "person name"),
+        ("612", "number"),
+        ("false", "boolean"),
+        ("INT-331", "code"),
+        ("2026-02-06 (Dev Patel): creating this as a blocker", "short text"),
+    ],
+)
+def test_value_format(value: str, expected: str):
+    assert value_format(value) == expected
+
+
+def test_repeated_short_values_are_an_enum_and_unique_codes_identifiers():
+    assert field_format(Counter({"code": 20}), 3, 20)[0] == "enum"
+    assert field_format(Counter({"code": 20}), 20, 20)[0] == "identifier"
+    assert field_format(Counter({"person name": 21}), 5, 21)[0] == "enum"  # "In Progress", "Closed", ...
+
+
+def test_normalise_unescapes_and_strips_roles_and_handles():
+    assert normalise("Ava Chen (CEO)") == normalise("ava_chen") == "ava chen"
+    assert normalise("line one\\nline two") == "line one line two"
+    assert normalise("1699991234") == normalise("2023-11-14T19:47:14Z") == "2023 11 14"
+
+
+def test_greedy_top1_and_hungarian_differ_as_documented():
+    score = np.array([[0.9, 0.8], [0.85, 0.1]])
+    eligible = score >= 0.5
+    assert greedy(score, eligible) == [(0, 0)]  # best pair first, then row 1 has nothing eligible left
+    assert sorted(hungarian(score, eligible)) == [(0, 1), (1, 0)]  # maximises the total, 1.65 > 0.9
+    assert top1(score, eligible) == [(0, 0), (1, 0)]  # no 1-to-1 constraint: column 0 twice
+
+
+def test_bad_input_is_reported_by_file_and_the_rest_aligns(erb: Path):
+    result = align(erb, ["alpha", "beta", "empty", "missing", "solo"])
+    text = "\n".join(result.warnings)
+    assert "broken.json: skipped, not valid JSON" in text
+    assert "list.json: skipped, expected a JSON object but found list" in text
+    assert f"{erb / 'empty'}: no usable records" in text
+    assert f"{erb / 'missing'}: source folder missing" in text
+    assert f"{erb / 'solo'}: only one field" in text
+    pairs = set(zip(result.pairs.subject_source, result.pairs.object_source, strict=True))
+    assert pairs == {("alpha", "beta"), ("alpha", "solo"), ("beta", "solo")}
+
+
+def test_renamed_fields_align_by_their_values(erb: Path):
+    found = align(erb, ["alpha", "beta"]).mappings["greedy"]
+    got = set(zip(found.subject_id, found.object_id, strict=True))
+    expected = {(f"alpha:{ALPHA[k]}", f"beta:{BETA[k]}") for k in ALPHA}
+    assert expected <= got
+    assert found["mapping_cardinality"].eq("1:1").all()
+    row = found.set_index("subject_id").loc["alpha:assignee"]
+    assert "both person name formatted" in row["comment"]
+    assert row["mapping_justification"] == "semapv:InstanceBasedMatching"  # no name evidence at all
+
+
+def test_inventory_counts_fields_and_marks_bookkeeping(erb: Path):
+    table = inventory(load_corpus(erb, ["alpha"])).set_index("field")
+    assert table.loc["assignee", "records"] == 8
+    assert table.loc["labels", "multi_valued_records"] == 4
+    assert table.loc["dataset_doc_uuid", "status"].startswith("excluded")
+    assert table.loc["title", "status"] == "aligned"

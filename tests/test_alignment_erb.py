@@ -1,0 +1,133 @@
+"""Alignment of the real ERB sample: valid SSSOM (sssom-py's validator and CLI), the CLI, reference scores."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from alignment.evaluate import reference_frame, score_table
+from alignment.fields import SOURCES
+from alignment.pipeline import Alignment, align
+from alignment.sssom_io import mapping_set, validation_errors, write
+from kg.cli import main
+
+ERB = Path(os.environ.get("ERB_DATA") or Path(__file__).resolve().parents[2] / "shared" / "erb")
+REFERENCE = Path(__file__).parent / "data" / "erb_reference.sssom.tsv"
+SSSOM_CLI = Path(sys.executable).parent / "sssom"
+REQUIRED = [
+    "subject_id", "predicate_id", "object_id", "mapping_justification", "confidence", "similarity_score",
+    "similarity_measure", "mapping_tool", "mapping_tool_version", "comment", "mapping_cardinality",
+]
+
+pytestmark = [
+    pytest.mark.erb,
+    pytest.mark.skipif(not (ERB / "jira").is_dir(), reason=f"ERB sample not found at {ERB} (set ERB_DATA)"),
+]
+
+
+@pytest.fixture(scope="module")
+def result() -> Alignment:
+    return align(ERB, target=True)
+
+
+def test_all_nine_sources_and_36_pairs_align(result: Alignment):
+    assert sorted(result.profiles["source"].unique()) == sorted(SOURCES)
+    assert len(result.pairs) == 36
+    assert (result.pairs["greedy"] > 0).all()
+
+
+def test_bookkeeping_fields_are_not_schema_elements(result: Alignment):
+    fields = set(result.profiles["field"])
+    assert not fields & {"dataset_doc_uuid", "title_field_name", "content_field_names", "original_location"}
+
+
+def test_within_source_aliases_are_pooled(result: Alignment):
+    members = result.profiles.set_index(["source", "field"])["members"]
+    assert set(members[("confluence", "content")]) == {"body", "content"}
+    assert {"text", "messages"} <= set(members[("slack", "text")])
+
+
+def test_output_passes_sssom_validation(result: Alignment, tmp_path: Path):
+    msdf = mapping_set(result.mappings["greedy"].drop(columns="method"), "test run")
+    assert validation_errors(msdf) == []
+    out = tmp_path / "erb.sssom.tsv"
+    write(msdf, out)
+    run = subprocess.run([str(SSSOM_CLI), "validate", str(out)], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+
+
+def test_every_row_has_the_required_columns_and_metadata(result: Alignment, tmp_path: Path):
+    msdf = mapping_set(result.mappings["greedy"].drop(columns="method"), "test run")
+    out = tmp_path / "erb.sssom.tsv"
+    write(msdf, out)
+    header = [line for line in out.read_text().splitlines() if not line.startswith("#")][0].split("\t")
+    assert set(REQUIRED) <= set(header)
+    assert msdf.metadata["mapping_set_id"].startswith("https://")
+    assert msdf.metadata["license"].startswith("https://")
+    assert "mapping_date" in msdf.metadata
+    assert set(SOURCES) <= set(msdf.converter.prefix_map)
+    df = msdf.df
+    assert df[[c for c in REQUIRED if c in df.columns]].notna().all().all()
+    assert set(df["predicate_id"]) <= {"skos:exactMatch", "skos:closeMatch", "skos:relatedMatch"}
+    assert set(df["mapping_justification"]) <= {"semapv:InstanceBasedMatching", "semapv:CompositeMatching"}
+
+
+def test_known_correspondences_are_found(result: Alignment):
+    found = set(zip(result.mappings["greedy"].subject_id, result.mappings["greedy"].object_id, strict=True))
+    for pair in [("jira:assignee", "linear:assignee"), ("jira:reporter", "linear:creator"),
+                 ("jira:summary", "linear:title"), ("jira:created_at", "linear:created_at"),
+                 ("gmail:first_email_at", "slack:first_message_ts")]:
+        assert pair in found
+
+
+def test_reference_scores(result: Alignment):
+    """The greedy exact-match F1 against the curated reference (8 source pairs); measured 0.85+."""
+    table = score_table(result.mappings, reference_frame(REFERENCE)).set_index(["method", "scope"])
+    assert table.loc[("greedy", "exact"), "f1"] >= 0.8
+    assert table.loc[("greedy", "exact"), "reference"] >= 60
+
+
+def test_target_ontology_rows(result: Alignment):
+    rows = result.target.set_index("subject_id")["object_id"]
+    assert rows["jira:summary"] == "dct:title"
+    assert rows["confluence:created_at"] == "dct:created"
+    assert rows["jira:assignee"] == "ekg:assignedTo"
+    assert rows["linear:creator"] == "prov:wasAttributedTo"
+
+
+def test_cli_writes_valid_sssom_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    out = tmp_path / "erb.sssom.json"
+    code = main(["align", "--erb", str(ERB), "--sources", "jira,linear", "--format", "json", "--out", str(out)])
+    assert code == 0
+    data = json.loads(out.read_text())
+    assert data["mapping_set_id"].startswith("https://")
+    assert any(m["subject_id"] == "jira:assignee" for m in data["mappings"])
+    assert "jira" in capsys.readouterr().err  # the per-pair summary
+
+
+def test_cli_inventory(capsys: pytest.CaptureFixture[str]):
+    assert main(["align", "--erb", str(ERB), "--sources", "slack", "--inventory"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split("\t")[:3] == ["source", "field", "records"]
+    assert any(line.startswith("slack\tchannel\t22\t") for line in lines)
+
+
+def test_cli_missing_folder_is_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    assert main(["align", "--erb", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert "ERB data not found" in err and "Traceback" not in err
+
+
+def test_cli_single_source_is_a_clear_error(capsys: pytest.CaptureFixture[str]):
+    assert main(["align", "--erb", str(ERB), "--sources", "jira"]) == 2
+    assert "need at least two sources" in capsys.readouterr().err
+
+
+def test_reference_itself_is_valid_sssom():
+    run = subprocess.run([str(SSSOM_CLI), "validate", str(REFERENCE)], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
