@@ -38,10 +38,22 @@ def tracker_record(i: int, names: dict[str, str]) -> dict:
     }
 
 
-ALPHA = {"title": "title", "person": "assignee", "created": "created_at", "updated": "updated_at",
-         "state": "status", "tags": "labels"}
-BETA = {"title": "summary", "person": "owner", "created": "opened", "updated": "modified",
-        "state": "stage", "tags": "topics"}
+ALPHA = {
+    "title": "title",
+    "person": "assignee",
+    "created": "created_at",
+    "updated": "updated_at",
+    "state": "status",
+    "tags": "labels",
+}
+BETA = {
+    "title": "summary",
+    "person": "owner",
+    "created": "opened",
+    "updated": "modified",
+    "state": "stage",
+    "tags": "topics",
+}
 
 
 @pytest.fixture

@@ -20,8 +20,17 @@ ERB = Path(os.environ.get("ERB_DATA") or Path(__file__).resolve().parents[2] / "
 REFERENCE = Path(__file__).parent / "data" / "erb_reference.sssom.tsv"
 SSSOM_CLI = Path(sys.executable).parent / "sssom"
 REQUIRED = [
-    "subject_id", "predicate_id", "object_id", "mapping_justification", "confidence", "similarity_score",
-    "similarity_measure", "mapping_tool", "mapping_tool_version", "comment", "mapping_cardinality",
+    "subject_id",
+    "predicate_id",
+    "object_id",
+    "mapping_justification",
+    "confidence",
+    "similarity_score",
+    "similarity_measure",
+    "mapping_tool",
+    "mapping_tool_version",
+    "comment",
+    "mapping_cardinality",
 ]
 
 pytestmark = [
@@ -65,7 +74,7 @@ def test_every_row_has_the_required_columns_and_metadata(result: Alignment, tmp_
     msdf = mapping_set(result.mappings["greedy"].drop(columns="method"), "test run")
     out = tmp_path / "erb.sssom.tsv"
     write(msdf, out)
-    header = [line for line in out.read_text().splitlines() if not line.startswith("#")][0].split("\t")
+    header = next(line for line in out.read_text().splitlines() if not line.startswith("#")).split("\t")
     assert set(REQUIRED) <= set(header)
     assert msdf.metadata["mapping_set_id"].startswith("https://")
     assert msdf.metadata["license"].startswith("https://")
@@ -79,9 +88,13 @@ def test_every_row_has_the_required_columns_and_metadata(result: Alignment, tmp_
 
 def test_known_correspondences_are_found(result: Alignment):
     found = set(zip(result.mappings["greedy"].subject_id, result.mappings["greedy"].object_id, strict=True))
-    for pair in [("jira:assignee", "linear:assignee"), ("jira:reporter", "linear:creator"),
-                 ("jira:summary", "linear:title"), ("jira:created_at", "linear:created_at"),
-                 ("gmail:first_email_at", "slack:first_message_ts")]:
+    for pair in [
+        ("jira:assignee", "linear:assignee"),
+        ("jira:reporter", "linear:creator"),
+        ("jira:summary", "linear:title"),
+        ("jira:created_at", "linear:created_at"),
+        ("gmail:first_email_at", "slack:first_message_ts"),
+    ]:
         assert pair in found
 
 
@@ -102,7 +115,9 @@ def test_target_ontology_rows(result: Alignment):
 
 def test_cli_writes_valid_sssom_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     out = tmp_path / "erb.sssom.json"
-    code = main(["align", "--erb", str(ERB), "--sources", "jira,linear", "--format", "json", "--out", str(out)])
+    code = main(
+        ["align", "--erb", str(ERB), "--sources", "jira,linear", "--format", "json", "--out", str(out)]
+    )
     assert code == 0
     data = json.loads(out.read_text())
     assert data["mapping_set_id"].startswith("https://")
@@ -129,5 +144,7 @@ def test_cli_single_source_is_a_clear_error(capsys: pytest.CaptureFixture[str]):
 
 
 def test_reference_itself_is_valid_sssom():
-    run = subprocess.run([str(SSSOM_CLI), "validate", str(REFERENCE)], capture_output=True, text=True, check=False)
+    run = subprocess.run(
+        [str(SSSOM_CLI), "validate", str(REFERENCE)], capture_output=True, text=True, check=False
+    )
     assert run.returncode == 0, run.stderr[-2000:]
