@@ -1,0 +1,105 @@
+"""Benchmark `kg align` over all 36 ERB source pairs: stage times, and greedy vs top-1 vs Hungarian side by
+side (selection time over the 36 pairs and P/R/F1 against the curated reference).
+
+    .venv/bin/python bench/bench_alignment.py [--erb PATH] [--repeat N]
+
+The budget is 5 s for all 36 pairs on 2 cores; the end-to-end time includes reading the JSON files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from alignment.evaluate import reference_frame, score_table
+from alignment.fields import load_corpus
+from alignment.pipeline import align_corpus
+from alignment.profile import profiles
+from alignment.similarity import similarity
+from kg.cli.table import format_table
+from kg.paths import erb_path
+
+REFERENCE = Path(__file__).resolve().parents[1] / "tests" / "data" / "erb_reference.sssom.tsv"
+BUDGET_SECONDS = 5.0
+
+
+def timed(fn, *args):
+    start = time.perf_counter()
+    value = fn(*args)
+    return value, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--erb", help="ERB folder (default: $ERB_DATA, else ../shared/erb)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (median reported)")
+    args = parser.parse_args()
+    erb = erb_path(args.erb)
+
+    stage = {"load": [], "profile": [], "similarity": [], "end to end (36 pairs)": []}
+    selection = {"greedy": [], "top1": [], "hungarian": []}
+    for _ in range(args.repeat):
+        corpus, t_load = timed(load_corpus, erb)
+        frame, t_profile = timed(profiles, corpus)
+        _, t_sim = timed(similarity, frame.reset_index(drop=True))
+        start = time.perf_counter()
+        result = align_corpus(load_corpus(erb))
+        stage["end to end (36 pairs)"].append(time.perf_counter() - start)
+        for name, seconds in (("load", t_load), ("profile", t_profile), ("similarity", t_sim)):
+            stage[name].append(seconds)
+        for method in selection:
+            selection[method].append(result.pairs[f"{method}_seconds"].sum())
+
+    print(
+        f"ERB sample at {erb}: {result.pairs.shape[0]} source pairs, {len(result.profiles)} fields, "
+        f"median of {args.repeat} runs"
+    )
+    print(format_table(["stage", "seconds"], [[k, f"{statistics.median(v):.3f}"] for k, v in stage.items()]))
+    total = statistics.median(stage["end to end (36 pairs)"])
+    print(
+        f"budget {BUDGET_SECONDS:.1f} s: {'met' if total <= BUDGET_SECONDS else 'MISSED'} ({total:.2f} s)\n"
+    )
+
+    scores = score_table(result.mappings, reference_frame(REFERENCE)).set_index(["method", "scope"])
+    rows = []
+    for method, times in selection.items():
+        exact, any_ = scores.loc[(method, "exact")], scores.loc[(method, "any")]
+        rows.append(
+            [
+                method,
+                f"{1000 * statistics.median(times):.2f}",
+                int(result.pairs[method].sum()),
+                f"{exact.precision:.3f}",
+                f"{exact.recall:.3f}",
+                f"{exact.f1:.3f}",
+                f"{any_.precision:.3f}",
+                f"{any_.recall:.3f}",
+                f"{any_.f1:.3f}",
+            ]
+        )
+    print(
+        "selection over all 36 pairs; P/R/F1 on the reference's 8 source pairs "
+        "(exact = skos:exactMatch rows only, any = any predicate)"
+    )
+    print(
+        format_table(
+            [
+                "method",
+                "select ms",
+                "pairs kept",
+                "P exact",
+                "R exact",
+                "F1 exact",
+                "P any",
+                "R any",
+                "F1 any",
+            ],
+            rows,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
