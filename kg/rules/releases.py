@@ -31,8 +31,7 @@ QA_REPORT = re.compile(r"\bQA (?:team )?(?:found|reported|identified) (?:some )?
                        r"(?:last|previous|prior) release", re.I)
 QA_SPECIALIST = re.compile(r"\bQA [Ss]pecialist,?\s+@?(eid_[0-9a-f]{8})")
 INLINE_FINDING = re.compile(r"\breported that (.+)$", re.S)
-CUSTOMER_ISSUE = re.compile(r"\bissues? reported (?:for|with|about) \S+ (?:is|was) (?:that )?(.+?)\s*"
-                            r"(?:This|It) was reported by Customer(?: ID)?:?\s*(CUST-\d{4})", re.S)
+CUSTOMER_ISSUE = re.compile(r"\bissues? reported (?:for|with|about) \S+ (?:is|was)\s+(.+)$", re.S)
 CUSTOMER_PRAISE = re.compile(r"\bcustomers? ha(?:ve|s) (?:reported|shared|given) (?:positive|great|good) "
                              r"(?:things|feedback)", re.I)
 CUSTOMER_ID = re.compile(r"\bCUST-\d{4}\b")
@@ -153,18 +152,27 @@ def release_qa_issues(ctx: RuleContext) -> None:
 
 
 @rule("release-customer-issues",
-      "A thread \"one of the common issues reported for <code> is … reported by Customer ID: CUST-…\": an "
-      "ekg:ReleaseFeedback of kind ekg:CustomerIssue with ekg:reportedBy that customer.")
+      "A thread \"one of the common issues reported for <code> is … Customer ID: CUST-…\": an "
+      "ekg:ReleaseFeedback of kind ekg:CustomerIssue (the issue sentence) with ekg:reportedBy that customer.")
 def release_customer_issues(ctx: RuleContext) -> None:
     release = previous_release(ctx)
     if release is None:
         return
     for thread in product_threads(ctx):
         match = CUSTOMER_ISSUE.search(thread[0].text)
-        if match:
-            item = feedback(ctx, release, CUSTOMER_ISSUE_KIND, thread[0].id, match.group(1),
-                            [m.id for m in thread])
-            ctx.add(item, REPORTED_BY, ctx.customer(match.group(2)))
+        customer = CUSTOMER_ID.search(thread[0].text)
+        if match and customer:
+            text = customer_issue_text(match.group(1))
+            item = feedback(ctx, release, CUSTOMER_ISSUE_KIND, thread[0].id, text, [m.id for m in thread])
+            ctx.add(item, REPORTED_BY, ctx.customer(customer.group(0)))
+
+
+def customer_issue_text(rest: str) -> str:
+    """The issue sentence after "… is": "that X." / "X.", or for "from Customer ID: CUST-…" the next one."""
+    sentences = re.split(r"(?<=[.!?])\s+", rest.strip())
+    if sentences[0].casefold().startswith("from customer") and len(sentences) > 1:
+        return sentences[1]
+    return re.sub(r"^that\s+", "", sentences[0])
 
 
 @rule("release-customer-praise",
