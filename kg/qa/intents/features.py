@@ -1,0 +1,196 @@
+"""Feature and pull-request intents: dropped / delayed / added features, a feature's PRs by review outcome,
+reverted PRs, PRs left to close or merge, and the engineer with the most (un)approved feature PRs.
+
+A question names a feature by a free phrase ("integrating predictive analytics"). It is matched to the typed
+ekg:Feature nodes the feature rules derived, by word sets normalised the same way on both sides
+(`kg.rules.features.feature_tokens`): the query returns every feature sharing a word with the phrase, and
+the finisher keeps those naming at least half of the phrase's words and at least three quarters as many as
+the best one. When no feature qualifies the answer is empty and the system abstains; no phrase is ever
+matched to text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+from pyoxigraph import Literal, NamedNode
+
+from kg.namespaces import expand, term
+from kg.qa.answer import term_text
+from kg.qa.intents import Intent, register
+from kg.qa.question import Question
+from kg.rules.features import feature_tokens
+from kg.sparql import Row, Term
+
+XSD_BOOLEAN = NamedNode(expand("xsd:boolean"))
+XSD_INTEGER = NamedNode(expand("xsd:integer"))
+PRS = r"(?:prs?|pull requests?|pr links?|links?)"
+#: The feature phrase of a PR question: "PRs for|related to [the] <phrase> [feature] in <product> that …".
+PR_TOPIC = re.compile(rf"{PRS}\s+(?:for|related to|about|of|on)\s+(?:the\s+)?(.+?)\s+(?:feature\s+)?"
+                      r"in\s+\S+\s+(?:that|which)\b")
+#: "approved PRs for [the] <phrase> [feature] in <product>" with nothing after the product.
+APPROVED_TOPIC = re.compile(rf"approved\s+{PRS}\s+(?:for|related to|about|of|on)\s+(?:the\s+)?(.+?)\s+"
+                            r"(?:feature\s+)?in\s+\S+\s*$")
+ADDED_TOPIC = re.compile(r"\bnew features?\s+(?:related to|about|for|on|regarding)\s+(?:the\s+)?(.+?)\s+"
+                         r"(?:are|is|were|was|have been|has been|got|get)\s+"
+                         r"(?:added|implemented|introduced)\b")
+
+
+def reason_of(q: Question) -> str | None:
+    """The status reason a question names, if any."""
+    if q.has_any("security", "vulnerab"):
+        return "SecurityRisk"
+    if q.has_any("product direction", "direction change", "change in direction", "change of direction",
+                 "priorit", "strategy"):
+        return "ProductDirectionChange"
+    if q.matches(r"\b(bug|error|defect|regression)"):
+        return "IntroducedBugs"
+    return None
+
+
+def topic_bindings(phrase: str) -> dict[str, Term] | None:
+    words = list(dict.fromkeys(feature_tokens(phrase)))
+    if not words:
+        return None
+    return {"topic": Literal(" " + " ".join(words) + " "),
+            "ntok": Literal(str(len(words)), datatype=XSD_INTEGER)}
+
+
+def _bool(value: bool) -> Literal:
+    return Literal("true" if value else "false", datatype=XSD_BOOLEAN)
+
+
+def pr_topic(q: Question) -> str | None:
+    """The feature phrase of a PR question, read from the original-case text's normalised form."""
+    match = PR_TOPIC.search(q.norm) or APPROVED_TOPIC.search(q.norm)
+    return match.group(1) if match else None
+
+
+def is_pr_question(q: Question) -> bool:
+    return q.matches(r"\b(pr|prs|pull request|pull requests|pr link|pr links)\b") is not None
+
+
+def match_feature_dropped(q: Question) -> dict[str, Term] | None:
+    """"What features could not be added / were dropped / were not added to <P> due to <reason>?"."""
+    if is_pr_question(q) or not q.has("feature"):
+        return None
+    if not q.matches(r"\b(could not|couldn't|can ?not|were not|weren't|was not|never)\s+(be\s+)?"
+                     r"(added|implemented|included|shipped|released)|\b(dropped|abandoned|scrapped|removed)\b"):
+        return None
+    reason = reason_of(q)
+    return {"reason": term(f"ekg:{reason}")} if reason else None
+
+
+def match_feature_delayed(q: Question) -> dict[str, Term] | None:
+    """"What features were temporarily delayed due to <reason> but eventually added to <P>?"."""
+    if is_pr_question(q) or not q.has("feature") or not q.has_any("delay", "postpone", "deferred", "on hold"):
+        return None
+    reason = reason_of(q)
+    return {"reason": term(f"ekg:{reason}")} if reason else None
+
+
+def match_feature_added_topic(q: Question) -> dict[str, Term] | None:
+    """"What new features related to|about <topic> are|have been added to <P>?"."""
+    if is_pr_question(q):
+        return None
+    match = ADDED_TOPIC.search(q.norm)
+    return topic_bindings(match.group(1)) if match else None
+
+
+def match_pr_feature_review(q: Question) -> dict[str, Term] | None:
+    """"Links to the approved PRs for <topic> in <P>" / "PRs for <topic> in <P> that were not approved"."""
+    if not is_pr_question(q) or not q.has("approved") or q.has_any("revert", "need to be", "needs to be"):
+        return None
+    phrase = pr_topic(q)
+    bindings = topic_bindings(phrase) if phrase else None
+    if bindings is None:
+        return None
+    unapproved = q.matches(r"\b(not|never|un)\s?approved\b|\bwere(n't| not) approved\b") is not None
+    return {**bindings, "approved": _bool(not unapproved)}
+
+
+def match_pr_reverted(q: Question) -> dict[str, Term] | None:
+    """"Links to PRs for <topic> in <P> that were reverted due to <reason>"."""
+    if not is_pr_question(q) or not q.has("revert"):
+        return None
+    phrase, reason = pr_topic(q), reason_of(q)
+    bindings = topic_bindings(phrase) if phrase else None
+    if bindings is None or reason is None:
+        return None
+    return {**bindings, "reason": term(f"ekg:{reason}")}
+
+
+def match_pr_to_close(q: Question) -> dict[str, Term] | None:
+    """"Links to the approved PRs for <topic> in <P> that need to be closed"."""
+    if not is_pr_question(q) or not q.matches(r"\b(need|needs|should|have) to be closed\b|\bto close\b"):
+        return None
+    phrase = pr_topic(q)
+    return topic_bindings(phrase) if phrase else None
+
+
+def match_pr_to_merge(q: Question) -> dict[str, Term] | None:
+    """"Links to the PRs for <topic> in <P> that need to be merged"."""
+    if not is_pr_question(q) or not q.matches(r"\b(need|needs|should|have) to be merged\b|\bto merge\b"):
+        return None
+    phrase = pr_topic(q)
+    return topic_bindings(phrase) if phrase else None
+
+
+def match_pr_top_author(q: Question) -> dict[str, Term] | None:
+    """"Employee ID of the engineer with the most (un)approved feature development PRs in <P>"."""
+    if not is_pr_question(q) or not q.has_any("highest number", "most", "maximum number", "largest number"):
+        return None
+    if q.has_any("bug", "reopen") or not q.has("approved"):
+        return None
+    unapproved = q.matches(r"\b(unapproved|not approved|non-approved)\b") is not None
+    return {"approved": _bool(not unapproved)}
+
+
+def keep_best_features(rows: list[Row]) -> tuple[list[str], list[str]]:
+    """Answers and citations of the features naming most of the topic's words (see the module docstring)."""
+    hits: dict[str, set[str]] = defaultdict(set)
+    ntok = 0
+    for row in rows:
+        if "feature" in row and "hit" in row:
+            hits[term_text(row["feature"])].add(term_text(row["hit"]))
+        if "ntok" in row:
+            ntok = int(term_text(row["ntok"]))
+    if not hits:
+        return [], []
+    best = max(len(h) for h in hits.values())
+    chosen = {f for f, h in hits.items() if 2 * len(h) >= ntok and 4 * len(h) >= 3 * best}
+    kept = [r for r in rows if term_text(r.get("feature", "")) in chosen]
+    answers = dict.fromkeys(term_text(r["answer"]) for r in kept if "answer" in r)
+    cites = dict.fromkeys(term_text(r["cite"]) for r in kept if "cite" in r)
+    return list(answers), list(cites) if answers else []
+
+
+def keep_top_authors(rows: list[Row]) -> tuple[list[str], list[str]]:
+    """The author(s) with the most distinct PRs, citing every counted PR's evidence."""
+    prs: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        if "answer" in row and "pr" in row:
+            prs[term_text(row["answer"])].add(term_text(row["pr"]))
+    counts = Counter({author: len(p) for author, p in prs.items()})
+    if not counts:
+        return [], []
+    top = max(counts.values())
+    cites = dict.fromkeys(term_text(r["cite"]) for r in rows if "cite" in r)
+    return sorted(a for a, n in counts.items() if n == top), list(cites)
+
+
+for _intent in (
+    Intent("feature_dropped", "content", match_feature_dropped, "feature_dropped", "feature_dropped.ask", 5),
+    Intent("feature_delayed", "content", match_feature_delayed, "feature_delayed", "feature_delayed.ask", 5),
+    Intent("feature_added_topic", "content", match_feature_added_topic, "feature_added_topic",
+           "feature_added_topic.ask", 5, keep_best_features),
+    Intent("pr_reverted", "pr", match_pr_reverted, "pr_reverted", "pr_reverted.ask", 7, keep_best_features),
+    Intent("pr_to_close", "pr", match_pr_to_close, "pr_to_close", "pr_to_close.ask", 7, keep_best_features),
+    Intent("pr_to_merge", "pr", match_pr_to_merge, "pr_to_merge", "pr_to_merge.ask", 7, keep_best_features),
+    Intent("pr_top_author", "person", match_pr_top_author, "pr_top_author", "pr_top_author.ask", 6,
+           keep_top_authors),
+    Intent("pr_feature_review", "pr", match_pr_feature_review, "pr_feature_review",
+           "pr_feature_review.ask", 5, keep_best_features),
+):
+    register(_intent)

@@ -1,0 +1,231 @@
+"""Feature and PR rules on a small product written here: a planning meeting, two sprint reviews, team PRs
+shared in a develop channel, a revert, a held PR, a delayed merge and a product rename; then the feature
+queries run over the resulting graph with the same finisher the QA layer uses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pyoxigraph import Literal, NamedNode, Store
+
+from kg.herb import Organisation, Product
+from kg.namespaces import node, product_graph, term
+from kg.qa.answer import fold_rows
+from kg.qa.intents.features import keep_best_features, keep_top_authors, topic_bindings
+from kg.rules import RuleContext, run_rules
+from kg.rules.features import feature_tokens
+from kg.rules.prs import reason_of
+from kg.sparql import named_query, prefixed
+
+DEV = "develop-alice-Demo"
+ALICE, BOB, CAROL, DAN = "eid_0000000a", "eid_0000000b", "eid_0000000c", "eid_0000000d"
+
+
+def msg(mid: str, author: str, ts: str, text: str, channel: str = DEV) -> dict:
+    return {"id": mid, "Channel": {"name": channel, "channelID": "ch-1"},
+            "Message": {"User": {"userId": author, "timestamp": ts, "text": text, "utterranceID": mid}}}
+
+
+def pr(number: int, title: str, summary: str, author: str, created: str, merged: bool,
+       states: list[str]) -> dict:
+    return {"id": f"github_com_salesforce_Demo_pull_{number}", "number": str(number), "title": title,
+            "summary": summary, "link": f"https://github.com/salesforce/Demo/pull/{number}",
+            "user": {"login": author}, "merged": str(merged), "state": "closed" if merged else "open",
+            "created_at": created, "reviews": [{"state": s, "user": {"login": DAN}} for s in states]}
+
+
+def meeting(mid: str, date: str, lines: list[str]) -> dict:
+    return {"id": mid, "date": date, "document_type": "product-planning",
+            "transcript": "Attendees\nA, B\nTranscript\n" + "\n".join(lines)}
+
+
+MEETINGS = [
+    meeting("product_dev_Demo_1", "2026-01-01T09:00:00", [
+        "Alice: We have two tasks: integrating predictive analytics and expanding security measures."]),
+    meeting("product_dev_Demo_2", "2026-01-02T09:00:00", [
+        "Dan: Let's start with the task of integrating predictive analytics. Alice, you're on it.",
+        "Alice: The PR is 'Train LSTM Forecast Models'. I'll train LSTM forecast models on history.",
+        "Dan: Next, we have the task of expanding security measures. Bob, you're assigned.",
+        "Bob: I'll upgrade TLS to version 1.3 for transport encryption."]),
+    meeting("product_dev_Demo_3", "2026-01-10T09:00:00", [
+        "Dan: First up, the task of integrating predictive analytics. Alice, the CI pipeline work is yours.",
+        "Alice: I'll align the LSTM pipeline with CI deployment.",
+        "Dan: Lastly, the task of expanding security measures. Bob?",
+        "Bob: I'll review the OAuth token flow and rotate secrets."]),
+]
+PRS = [
+    pr(1, "Train LSTM Forecast Models", "Train LSTM forecast models on historical data.", ALICE,
+       "2026-01-03T10:00:00", True, ["APPROVED"]),
+    pr(2, "Upgrade TLS to 1.3", "Upgrade transport encryption to TLS 1.3.", BOB, "2026-01-04T10:00:00", False,
+       ["CHANGES_REQUESTED"]),
+    pr(3, "Upgrade TLS to 1.3", "Upgrade transport encryption to TLS 1.3.", CAROL, "2026-01-05T10:00:00",
+       True, ["APPROVED"]),
+    pr(4, "Revert PR# 3: Address Security Risks in TLS Upgrade",
+       "This revert is needed due to security risks.", CAROL, "2026-01-06T10:00:00", True, ["APPROVED"]),
+    pr(5, "Align LSTM Pipeline with CI", "Align the LSTM pipeline with CI deployment.", ALICE,
+       "2026-01-11T10:00:00", False, ["APPROVED"]),
+    pr(6, "Review OAuth Token Flow", "Review the OAuth token flow and rotate secrets.", BOB,
+       "2026-01-12T10:00:00", False, ["APPROVED"]),
+    pr(7, "Outside work", "Not a team PR.", "EMP_123", "2026-01-12T11:00:00", True, ["APPROVED"]),
+]
+SLACK = [
+    msg("20260101-0-rn000", ALICE, "2026-01-01T08:00:00",
+        "@here I'd like to suggest renaming the product from DemoAIX to Demo. Thoughts?", "planning-Demo"),
+    msg("20260101-1-rn001", BOB, "2026-01-01T08:01:00", "Agreed!", "planning-Demo"),
+    msg("20260103-0-s1000", ALICE, "2026-01-03T10:05:00",
+        "Hi team, please check my PR: https://github.com/salesforce/Demo/pull/1"),
+    msg("20260103-1-s1001", DAN, "2026-01-03T10:06:00", "LGTM, approved!"),
+    msg("20260105-0-s3000", CAROL, "2026-01-05T10:05:00",
+        "Please review https://github.com/salesforce/Demo/pull/3 and https://github.com/salesforce/Demo/pull/2"),
+    msg("20260106-0-d3000", DAN, "2026-01-06T09:00:00",
+        "Hi team, PR# 3 might expose some security risks. Should we revert it?"),
+    msg("20260106-1-d3001", BOB, "2026-01-06T09:01:00", "Yes, let's revert."),
+    msg("20260106-0-s4000", CAROL, "2026-01-06T10:05:00", "https://github.com/salesforce/Demo/pull/4"),
+    msg("20260111-0-s5000", ALICE, "2026-01-11T10:05:00", "PR: https://github.com/salesforce/Demo/pull/5"),
+    msg("20260112-0-s6000", BOB, "2026-01-12T10:05:00", "PR: https://github.com/salesforce/Demo/pull/6"),
+    msg("20260112-1-s6001", DAN, "2026-01-12T10:06:00", "Also see https://github.com/salesforce/Demo/pull/7"),
+    msg("20260113-0-h6000", DAN, "2026-01-13T09:00:00",
+        "Hi team, PR# 6 is approved but not merged yet. Given the change in product direction, "
+        "do we need it?"),
+    msg("20260114-0-m1000", DAN, "2026-01-14T09:00:00",
+        "As part of our updated priorities, we've decided to move forward with merging PRs 1. @here"),
+]
+
+
+@pytest.fixture(scope="module")
+def store() -> Store:
+    product = Product("Demo", Path("Demo.json"), [ALICE, BOB, CAROL, DAN], [],
+                      {"slack": SLACK, "prs": PRS, "meeting_transcripts": MEETINGS})
+    ctx = RuleContext(product, Organisation({}, {}, []), product_graph("Demo"))
+    run_rules(ctx, ["pr-review-conversation", "pr-revert", "pr-decision", "product-rename", "feature-tracks"])
+    s = Store()
+    s.extend(ctx.out)
+    # the plain PR fields the declarative mapping adds (only what the queries read)
+    for rec in PRS:
+        subject = node("artifact", rec["id"])
+        for p, o in (("dct:identifier", Literal(rec["id"])), ("ekg:url", Literal(rec["link"])),
+                     ("ekg:description", Literal(rec["summary"])),
+                     ("prov:wasAttributedTo", node("person", rec["user"]["login"])),
+                     ("ekg:merged", Literal(rec["merged"].lower(), datatype=NamedNode(
+                         "http://www.w3.org/2001/XMLSchema#boolean")))):
+            s.add(_quad(subject, p, o))
+        for i, review in enumerate(rec["reviews"]):
+            rv = node("review", f"{rec['id']}/{i}")
+            s.add(_quad(rv, "ekg:reviewOf", subject))
+            s.add(_quad(rv, "ekg:reviewState", term("ekg:Approved" if review["state"] == "APPROVED"
+                                                     else "ekg:ChangesRequested")))
+    for rec in SLACK + MEETINGS:
+        s.add(_quad(node("artifact", rec["id"]), "dct:identifier", Literal(rec["id"])))
+    return s
+
+
+def _quad(s: NamedNode, p: str, o: NamedNode | Literal):
+    from pyoxigraph import DefaultGraph, Quad
+    return Quad(s, term(p), o, DefaultGraph())
+
+
+def objects(store: Store, s: NamedNode, p: str) -> set:
+    return {q.object for q in store.quads_for_pattern(s, term(p), None)}
+
+
+def select(store: Store, name: str, bindings: dict) -> list[dict]:
+    from pyoxigraph import Variable
+    query = named_query(name)
+    rows = store.query(prefixed(query.text), substitutions={Variable(k): v for k, v in bindings.items()},
+                       use_default_graph_as_union=True)
+    return [{str(v)[1:]: sol[v] for v in rows.variables if sol[v] is not None} for sol in rows]
+
+
+def ask(store: Store, name: str, bindings: dict) -> bool:
+    from pyoxigraph import Variable
+    return bool(store.query(prefixed(named_query(name).text), use_default_graph_as_union=True,
+                            substitutions={Variable(k): v for k, v in bindings.items()}))
+
+
+def artifact(herb_id: str) -> NamedNode:
+    return node("artifact", herb_id)
+
+
+def feature(engineer: str) -> NamedNode:
+    return node("feature", f"Demo/{engineer}")
+
+
+def test_features_are_engineer_tracks_with_review_keywords(store: Store) -> None:
+    alice = {artifact(PRS[0]["id"]), artifact(PRS[4]["id"])}
+    assert objects(store, feature(ALICE), "ekg:implementedBy") == alice
+    # Carol's PR 3 resubmits Bob's task (same title), so it joins Bob's feature; the revert PR joins none
+    assert objects(store, feature(BOB), "ekg:implementedBy") == {artifact(PRS[i]["id"]) for i in (1, 2, 5)}
+    words = {o.value for o in objects(store, feature(ALICE), "ekg:keyword")}
+    assert {"predictive", "analytic"} <= words
+    assert artifact("product_dev_Demo_1") in objects(store, feature(ALICE), "prov:wasDerivedFrom")
+
+
+def test_prs_are_discussed_in_their_share_conversation_and_assignment_review(store: Store) -> None:
+    first = objects(store, artifact(PRS[0]["id"]), "ekg:discussedIn")
+    assert first == {artifact("20260103-0-s1000"), artifact("20260103-1-s1001"),
+                     artifact("product_dev_Demo_2")}
+    # a task and its resubmission share every review that assigned either of them
+    assert artifact("product_dev_Demo_2") in objects(store, artifact(PRS[2]["id"]), "ekg:discussedIn")
+    assert not objects(store, artifact(PRS[6]["id"]), "ekg:discussedIn")  # EMP_ login: not a team PR
+
+
+def test_revert_hold_and_delay_decisions_with_reasons(store: Store) -> None:
+    assert objects(store, artifact(PRS[2]["id"]), "ekg:revertedBy") == {artifact(PRS[3]["id"])}
+    reverted = node("decision", "Demo/3-reverted")
+    assert objects(store, reverted, "ekg:statusReason") == {term("ekg:SecurityRisk")}
+    assert artifact("20260106-1-d3001") in objects(store, reverted, "prov:wasDerivedFrom")
+    held = node("decision", "Demo/6-held")
+    assert objects(store, held, "ekg:statusReason") == {term("ekg:ProductDirectionChange")}
+    delayed = node("decision", "Demo/1-merge-later")
+    assert objects(store, delayed, "ekg:featureStatus") == {term("ekg:Delayed")}
+
+
+def test_rename_conversation_is_a_typed_node(store: Store) -> None:
+    rename = node("rename", "Demo/20260101-0-rn000")
+    assert objects(store, rename, "ekg:formerName") == {Literal("DemoAIX")}
+    assert objects(store, rename, "prov:wasDerivedFrom") == {artifact("20260101-0-rn000"),
+                                                              artifact("20260101-1-rn001")}
+
+
+def test_topic_query_picks_the_feature_naming_the_phrase(store: Store) -> None:
+    bindings = {**topic_bindings("integrating predictive analytics"),
+                "approved": Literal("true", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))}
+    answers, cites = keep_best_features(select(store, "pr_feature_review", bindings))
+    assert set(answers) == {"https://github.com/salesforce/Demo/pull/1", "https://github.com/salesforce/Demo/pull/5"}
+    assert {"product_dev_Demo_1", "20260101-0-rn000", "20260103-1-s1001"} <= set(cites)
+
+
+def test_unrelated_topic_matches_no_feature(store: Store) -> None:
+    bindings = topic_bindings("blockchain ledger for mobile apps")
+    assert not ask(store, "feature_added_topic.ask", bindings)
+    assert keep_best_features(select(store, "feature_added_topic", bindings)) == ([], [])
+
+
+def test_dropped_and_delayed_features(store: Store) -> None:
+    answers, cites = fold_rows(select(store, "feature_dropped", {"reason": term("ekg:SecurityRisk")}))
+    assert answers == ["Upgrade transport encryption to TLS 1.3."]
+    assert {"github_com_salesforce_Demo_pull_4", "20260106-0-d3000", "20260106-0-s4000"} <= set(cites)
+    direction = fold_rows(select(store, "feature_dropped", {"reason": term("ekg:ProductDirectionChange")}))[0]
+    assert direction == ["Review the OAuth token flow and rotate secrets."]
+    delayed = fold_rows(select(store, "feature_delayed", {"reason": term("ekg:ProductDirectionChange")}))[0]
+    assert delayed == ["Train LSTM forecast models on historical data."]
+    assert not ask(store, "feature_delayed.ask", {"reason": term("ekg:SecurityRisk")})
+
+
+def test_close_merge_and_top_author(store: Store) -> None:
+    security = topic_bindings("expanding security measures")
+    to_close = keep_best_features(select(store, "pr_to_close", security))[0]
+    assert to_close == ["https://github.com/salesforce/Demo/pull/6"]
+    analytics = topic_bindings("predictive analytics")
+    to_merge = keep_best_features(select(store, "pr_to_merge", analytics))[0]
+    assert to_merge == ["https://github.com/salesforce/Demo/pull/5"]
+    approved = Literal("true", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))
+    assert keep_top_authors(select(store, "pr_top_author", {"approved": approved}))[0] == [ALICE]
+
+
+def test_tokens_and_reasons() -> None:
+    assert feature_tokens("Integrating the Predictive Analytics") == ["integrat", "predictive", "analytic"]
+    assert reason_of("a change in product direction") == "ProductDirectionChange"
+    assert reason_of("it introduced bugs") == "IntroducedBugs"
+    assert reason_of("security risks and a new direction") == "SecurityRisk"
