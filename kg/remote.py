@@ -29,13 +29,12 @@ from kg.sparql import Row, Term, prefixed
 from kg.sparql_tokens import where_group_start
 
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_IRI_FORBIDDEN = set('<>"{}|^`\\') | {chr(i) for i in range(0x21)}
 _STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 
 
 def iri_term(node: NamedNode) -> str:
-    """`<iri>`, with any character an IRIREF cannot hold written as a \\u escape."""
-    return "<" + "".join(f"\\u{ord(c):04X}" if c in _IRI_FORBIDDEN else c for c in node.value) + ">"
+    """`<iri>` as is: NamedNode already refuses every character an IRIREF cannot hold."""
+    return f"<{node.value}>"
 
 
 def literal_term(literal: Literal) -> str:
