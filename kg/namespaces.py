@@ -40,7 +40,7 @@ def term(curie: str) -> NamedNode:
 
 def node(kind: str, key: str) -> NamedNode:
     """Instance IRI, e.g. node('person', 'eid_1') -> <https://w3id.org/ekg/id/person/eid_1>."""
-    return NamedNode(f"{ID}{kind}/{quote(key, safe='-_.~')}")
+    return NamedNode(f"{ID}{kind}/{quote(key, safe='-_.~/')}")
 
 
 def product_graph(product: str) -> NamedNode:

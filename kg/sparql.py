@@ -112,7 +112,7 @@ class EmbeddedStore:
             return self.store.query(prefixed(query), substitutions=subs, default_graph=graphs)
         except SyntaxError as exc:
             raise KGError(f"SPARQL syntax error: {exc}") from exc
-        except OSError as exc:
+        except (OSError, RuntimeError) as exc:
             raise KGError(f"query failed: {exc}") from exc
 
     def select(self, query: str, bindings: dict[str, Term] | None = None,

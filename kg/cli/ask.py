@@ -37,7 +37,7 @@ def backend(args: argparse.Namespace) -> Backend:
 
 
 def run(args: argparse.Namespace) -> int:
-    if bool(args.batch) == bool(args.question):
+    if (args.batch is None) == (args.question is None):
         raise KGError("give either a question or --batch IN.jsonl")
     answerer = Answerer(backend(args))
     if args.batch:

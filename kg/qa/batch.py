@@ -33,7 +33,8 @@ def read_questions(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
                 yield number, obj["question"], None
 
 
-def run_batch(answerer: Answerer, src: Path, out: TextIO, errors: TextIO = sys.stderr) -> dict[str, int]:
+def run_batch(answerer: Answerer, src: Path, out: TextIO, errors: TextIO | None = None) -> dict[str, int]:
+    errors = errors or sys.stderr
     counts = {"lines": 0, "answered": 0, "abstained": 0, "malformed": 0}
     for number, question, problem in read_questions(src):
         counts["lines"] += 1

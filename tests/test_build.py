@@ -1,0 +1,130 @@
+"""`kg build` on real HERB products: concrete facts, idempotency, per-product rebuild, crash safety."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from pyoxigraph import Store
+
+from kg.build import build
+from kg.errors import KGError
+from kg.namespaces import product_graph
+from kg.sparql import EmbeddedStore, product_dataset
+
+TWO = ["ActionGenie", "ProposalForce"]
+
+
+@pytest.fixture(scope="module")
+def two_products(herb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("two") / "store"
+    build(herb, path, products=TWO, progress=False)
+    return path
+
+
+def count(path: Path, graph: str | None = None) -> int:
+    store = Store.read_only(str(path))
+    query = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"
+    if graph:
+        query = f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}"
+    return int(next(iter(store.query(query)))[0].value)
+
+
+def select_one(path: Path, product: str, query: str) -> list[str]:
+    rows = EmbeddedStore(path).select(query, graphs=product_dataset(product))
+    return sorted(next(iter(r.values())).value for r in rows)
+
+
+def test_each_product_gets_its_own_named_graph_plus_org(two_products: Path) -> None:
+    graphs = {g.value for g in Store.read_only(str(two_products)).named_graphs()}
+    assert {product_graph(p).value for p in TWO} | {"https://w3id.org/ekg/graph/org"} == graphs
+
+
+def test_known_document_author(two_products: Path) -> None:
+    authors = select_one(two_products, "ProposalForce", """
+        SELECT ?a WHERE { ?d dct:identifier "osalaix_market_research_report" ; prov:wasAttributedTo ?a }""")
+    assert authors == ["https://w3id.org/ekg/id/person/eid_5af96a7d"]
+
+
+def test_pr_count_in_a_known_repository_matches_the_source(herb: Path, two_products: Path) -> None:
+    prs = json.loads((herb / "products" / "ProposalForce.json").read_text())["prs"]
+    repo = "jitsi/jitsi-meet"
+    expected = sum(1 for p in prs if f"github.com/{repo}/pull/" in p["link"])
+    got = select_one(two_products, "ProposalForce", f"""
+        SELECT (COUNT(DISTINCT ?pr) AS ?n) WHERE {{ ?pr ekg:inRepository ?r . ?r rdfs:label "{repo}" }}""")
+    assert expected > 0 and got == [str(expected)]
+
+
+def test_every_artifact_is_cited_by_its_herb_id(herb: Path, two_products: Path) -> None:
+    data = json.loads((herb / "products" / "ActionGenie.json").read_text())
+    expected = sum(len(data[k]) for k in ("slack", "documents", "meeting_transcripts", "meeting_chats", "urls", "prs"))
+    got = select_one(two_products, "ActionGenie", """
+        SELECT (COUNT(DISTINCT ?id) AS ?n) WHERE { ?a ekg:aboutProduct ?p ; dct:identifier ?id }""")
+    assert got == [str(expected)]
+
+
+def test_building_again_duplicates_nothing(herb: Path, tmp_path: Path) -> None:
+    path = tmp_path / "store"
+    build(herb, path, products=["ActionGenie"], progress=False)
+    first = count(path)
+    build(herb, path, products=["ActionGenie"], progress=False)
+    assert count(path) == first
+
+
+def test_product_rebuild_keeps_the_other_graphs(herb: Path, tmp_path: Path) -> None:
+    path = tmp_path / "store"
+    build(herb, path, products=TWO, progress=False)
+    before = {p: count(path, product_graph(p).value) for p in TWO}
+    build(herb, path, products=["ActionGenie"], progress=False)
+    assert {p: count(path, product_graph(p).value) for p in TWO} == before
+
+
+def test_malformed_product_file_stops_with_its_name_and_keeps_the_old_store(herb: Path, tmp_path: Path) -> None:
+    path = tmp_path / "store"
+    build(herb, path, products=["ActionGenie"], progress=False)
+    before = count(path)
+    bad = tmp_path / "herb"
+    (bad / "products").mkdir(parents=True)
+    (bad / "metadata").symlink_to(herb / "metadata")
+    (bad / "products" / "Broken.json").write_text('{"team": [], "slack": [')
+    with pytest.raises(KGError, match=r"Broken\.json: not valid JSON"):
+        build(bad, path, progress=False)
+    assert count(path) == before
+
+
+def test_malformed_record_is_skipped_and_reported(herb: Path, tmp_path: Path) -> None:
+    src = tmp_path / "herb"
+    (src / "products").mkdir(parents=True)
+    (src / "metadata").symlink_to(herb / "metadata")
+    data = {"team": [], "customers": [], "slack": [{"id": "x"}, "nonsense"], "documents": [],
+            "meeting_transcripts": [], "meeting_chats": [], "urls": [{"id": "u1", "link": "https://a.b"}], "prs": []}
+    (src / "products" / "Tiny.json").write_text(json.dumps(data))
+    report = build(src, tmp_path / "store", progress=False)
+    assert report.artifacts == 1
+    assert any("slack[0] (x): missing field(s) Channel, Message" in s for s in report.skipped)
+    assert any("slack[1] (not an object)" in s for s in report.skipped)
+
+
+def test_killed_build_leaves_the_previous_store_answering(herb: Path, tmp_path: Path) -> None:
+    path = tmp_path / "store"
+    build(herb, path, products=["ActionGenie"], progress=False)
+    before = count(path)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "kg", "build", "--herb", str(herb), "--store", str(path),
+                             "--quiet"], env=env, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not list(tmp_path.glob(".store.building-*")):
+        time.sleep(0.02)
+    assert list(tmp_path.glob(".store.building-*")), "the build never started writing its temporary store"
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert count(path) == before
+    rows = EmbeddedStore(path).select("SELECT ?d WHERE { ?d a ekg:Document }", graphs=product_dataset("ActionGenie"))
+    assert len(rows) == 15

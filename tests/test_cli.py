@@ -1,0 +1,87 @@
+"""The CLI end to end on a real store: answers with citations, proofs, and clean errors for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kg.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_ask_prints_answer_evidence_intent_and_explain(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "ask", "Who wrote the Market Research Report for ActionGenie?", "--store", str(store),
+                       "--explain")
+    assert code == 0
+    assert "eid_13fdff84" in out and "onforcex_market_research_report" in out
+    assert "intent: document_author" in out and "SELECT" in out
+
+
+@pytest.mark.parametrize(("question", "reason"), [
+    ("", "empty"),
+    ("x" * 1_000_000, "limit"),
+    ("SELECT * WHERE { ?s ?p ?o } ; DROP ALL", "unsupported question"),
+    ("Who wrote the Market Research Report for NoSuchProduct?", "names no product"),
+])
+def test_bad_questions_abstain_with_a_reason(store: Path, capsys: pytest.CaptureFixture[str], question: str,
+                                             reason: str) -> None:
+    code, out, err = run(capsys, "ask", question, "--store", str(store), "--json")
+    got = json.loads(out)
+    assert code == 0 and got["abstain"] is True and reason in got["reason"]
+    assert "Traceback" not in err
+
+
+def test_batch_reports_malformed_lines_and_answers_the_rest(store: Path, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(b'{"question": "Who wrote the Market Research Report for ActionGenie?", "id": 1}\n'
+                    b"{not json\n\xff\xfe\n"
+                    b'{"question": 42}\n'
+                    b'{"question": "What is the meaning of life?"}\n')
+    out = tmp_path / "out.jsonl"
+    code, _, err = run(capsys, "ask", "--batch", str(src), "--out", str(out), "--store", str(store))
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert code == 0 and len(rows) == 5
+    assert rows[0]["answer"] == ["eid_13fdff84"] and rows[0]["citations"]
+    assert [r["abstain"] for r in rows] == [False, True, True, True, True]
+    assert "in.jsonl:2" in err and "in.jsonl:3" in err and "in.jsonl:4" in err
+    assert set(rows[4]) >= {"question", "type", "abstain", "answer", "citations", "intent", "proof"}
+
+
+def test_broken_sparql_is_a_one_line_error(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.rq"
+    bad.write_text("SELECT ?x WHERE { ?x ")
+    code, _, err = run(capsys, "query", str(bad), "--store", str(store))
+    assert code == 2 and err.startswith("kg: error: SPARQL syntax error") and "Traceback" not in err
+
+
+def test_query_formats(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    q = tmp_path / "q.rq"
+    q.write_text("SELECT (COUNT(*) AS ?n) WHERE { ?d a ekg:Document }")
+    code, out, _ = run(capsys, "query", str(q), "--store", str(store), "--product", "ActionGenie", "--format", "json")
+    assert code == 0 and json.loads(out)["results"]["bindings"][0]["n"]["value"] == "15"
+    code, out, _ = run(capsys, "query", str(q), "--store", str(store), "--product", "ActionGenie", "--format", "csv")
+    assert out.splitlines() == ["n", "15"]
+
+
+def test_missing_store_and_missing_data_say_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "stats", "--store", str(tmp_path / "nope"))
+    assert code == 2 and "run `kg build` first" in err
+    code, _, err = run(capsys, "build", "--herb", str(tmp_path / "nowhere"), "--store", str(tmp_path / "s"))
+    assert code == 2 and "HERB_DATA" in err and "--herb" in err
+
+
+def test_stats_and_export(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "stats", "--store", str(store))
+    assert code == 0 and "https://w3id.org/ekg/graph/ActionGenie" in out and "ont#SlackMessage" in out
+    dump = tmp_path / "all.nq"
+    code, _, _ = run(capsys, "export", "--store", str(store), "--out", str(dump))
+    first = dump.open().readline()
+    assert code == 0 and first.rstrip().endswith("> .") and "<https://w3id.org/ekg/graph/" in first

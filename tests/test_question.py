@@ -1,0 +1,79 @@
+"""Question parsing: normalisation, slots, and input validation; plus a hypothesis fuzz of the whole path."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kg.errors import KGError
+from kg.qa.answer import Answerer
+from kg.qa.question import Vocabulary, clean_text, normalise, parse
+
+VOCAB = Vocabulary(products={"actiongenie": "ActionGenie", "searchflow": "SearchFlow", "searchforce": "SearchForce"},
+                   roles={"qa specialist": "QA Specialist", "engineering lead": "Engineering Lead"},
+                   companies={"techcorp": "TechCorp", "bluewave": "BlueWave"})
+
+
+def test_normalise_unifies_quotes_dashes_and_case() -> None:
+    assert normalise("Didn’t  NEED—fixes?") == "didn't need-fixes"
+
+
+@pytest.mark.parametrize("text", [
+    "Find employee IDs of QA Specialists who reviewed the Product Vision Document for ActionGenie?",
+    "which eids belong to qa specialists reviewing actiongenie's product vision document",
+    "Who among the QA specialist(s) reviewed ActionGenie’s PVD?",
+])
+def test_slots_survive_paraphrase(text: str) -> None:
+    q = parse(text, VOCAB)
+    assert q.product == "ActionGenie"
+    assert q.doc_kind == "ProductVisionDocument"
+    assert q.roles == ["QA Specialist"]
+
+
+def test_longest_product_name_wins_and_possessive_is_handled() -> None:
+    assert parse("What did SearchForce's team ship?", VOCAB).product == "SearchForce"
+    assert parse("bugs in searchflow", VOCAB).product == "SearchFlow"
+
+
+def test_companies_eids_and_customer_ids_are_slots() -> None:
+    q = parse("PR links submitted by eid_1a2b3c4d for bugs reported by TechCorp (CUST-0042) in ActionGenie", VOCAB)
+    assert q.companies == ["TechCorp"]
+    assert q.eids == ["eid_1a2b3c4d"]
+    assert q.customer_ids == ["CUST-0042"]
+
+
+@pytest.mark.parametrize(("raw", "message"), [
+    ("", "empty"),
+    ("   \n\t", "empty"),
+    ("x" * 1_000_000, "limit"),
+    (b"\xff\xfe\x00bad", "not valid UTF-8"),
+    ("hello\x00world", "control characters"),
+])
+def test_bad_input_is_a_clear_error(raw: str | bytes, message: str) -> None:
+    with pytest.raises(KGError, match=message):
+        clean_text(raw)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.text(max_size=400), st.binary(max_size=200)))
+def test_parse_never_raises_anything_but_kgerror(raw: str | bytes) -> None:
+    try:
+        q = parse(raw, VOCAB)
+    except KGError:
+        return
+    assert q.norm == normalise(q.text)
+    assert q.product in (None, "ActionGenie", "SearchFlow", "SearchForce")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from([
+    "find", "employee", "ids", "who", "PRs", "pull requests", "bugs", "ActionGenie", "reviewed", "the",
+    "Market Research Report", "QA Specialists", "TechCorp", "not", "approved", "?", "'", "SELECT * WHERE {",
+    "} ; DROP ALL", "eid_1a2b3c4d", "competitor", "previous release", "features", "CUST-0001", "\"", "<", ">",
+]), max_size=14).map(" ".join))
+def test_answerer_always_returns_an_answer_or_a_reasoned_abstention(answerer: Answerer, text: str) -> None:
+    got = answerer.ask(text)
+    assert got.abstain or got.answer
+    if got.abstain:
+        assert got.reason and got.answer is None

@@ -1,0 +1,79 @@
+"""Message-text rules on a small product written here: mentions, customers, links, conversations, repos."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kg.herb import Organisation, Product
+from kg.namespaces import ID, expand, product_graph
+from kg.rules import RuleContext, run_rules
+from kg.rules.messages import normalise_url
+
+
+def slack(mid: str, text: str, ts: str, user: str = "eid_aaaaaaaa", channel: str = "bug-x-Demo") -> dict[str, Any]:
+    return {"id": mid, "Channel": {"name": channel, "channelID": f"ch-{channel}"},
+            "Message": {"User": {"userId": user, "timestamp": ts, "text": text, "utterranceID": mid}},
+            "ThreadReplies": []}
+
+
+def context() -> RuleContext:
+    artifacts = {
+        "slack": [
+            slack("20260101-0-aaaaa", "Hi @eid_bbbbbbbb, CUST-0042 reports a crash", "2026-01-01T10:00:00"),
+            slack("20260101-1-bbbbb", "See <https://sf-internal.slack.com/archives/docs/demo_prd|PRD> and "
+                  "https://github.com/acme/demo/pull/7 and https://www.example.com/demo/.", "2026-01-01T10:05:00"),
+            slack("20260101-2-ccccc", "Also https://unknown.example.org/x", "2026-01-01T10:06:00"),
+            slack("20260102-0-ddddd", "Next day, new thread", "2026-01-02T09:00:00"),
+        ],
+        "documents": [{"id": "demo_prd", "content": "c", "type": "Product Requirements Document",
+                       "document_link": "https://sf-internal.slack.com/archives/docs/demo_prd"}],
+        "prs": [{"id": "github_com_acme_demo_pull_7", "link": "https://github.com/acme/demo/pull/7",
+                 "user": {"login": "eid_aaaaaaaa"}}],
+        "urls": [{"id": "www_example_com_demo", "link": "https://www.example.com/demo", "description": "A demo"}],
+    }
+    product = Product("Demo", Path("Demo.json"), ["eid_aaaaaaaa"], ["CUST-0042"], artifacts)
+    org = Organisation({}, {"CUST-0042": {"id": "CUST-0042", "company": "Acme"}}, [])
+    return RuleContext(product, org, product_graph("Demo"))
+
+
+def edges(ctx: RuleContext, rules: list[str]) -> set[tuple[str, str, str]]:
+    return {(q.subject.value, q.predicate.value, q.object.value) for q in run_rules(ctx, rules)}
+
+
+def art(i: str) -> str:
+    return ID + "artifact/" + i
+
+
+def test_mentions_and_customer_ids() -> None:
+    got = edges(context(), ["mentions", "customer-mentions"])
+    assert got == {(art("20260101-0-aaaaa"), expand("ekg:mentions"), ID + "person/eid_bbbbbbbb"),
+                   (art("20260101-0-aaaaa"), expand("ekg:mentionsCustomer"), ID + "customer/CUST-0042")}
+
+
+def test_links_resolve_to_documents_prs_url_artifacts_or_bare_urls() -> None:
+    got = edges(context(), ["links"])
+    msg = art("20260101-1-bbbbb")
+    assert (msg, expand("ekg:linksTo"), art("demo_prd")) in got
+    assert (msg, expand("ekg:linksTo"), art("github_com_acme_demo_pull_7")) in got
+    assert (msg, expand("ekg:sharesLink"), art("www_example_com_demo")) in got
+    assert (art("20260101-2-ccccc"), expand("ekg:mentionsURL"), "https://unknown.example.org/x") in got
+
+
+def test_conversations_split_on_index_zero_and_carry_provenance() -> None:
+    got = edges(context(), ["conversations"])
+    first = ID + "conversation/Demo/20260101-0-aaaaa"
+    second = ID + "conversation/Demo/20260102-0-ddddd"
+    members = {s for s, p, o in got if p == expand("ekg:inConversation") and o == first}
+    assert members == {art("20260101-0-aaaaa"), art("20260101-1-bbbbb"), art("20260101-2-ccccc")}
+    assert (art("20260102-0-ddddd"), expand("ekg:inConversation"), second) in got
+    assert (first, expand("prov:wasDerivedFrom"), art("20260101-2-ccccc")) in got
+
+
+def test_pr_repository_from_link() -> None:
+    got = edges(context(), ["pr-repository"])
+    assert (art("github_com_acme_demo_pull_7"), expand("ekg:inRepository"), ID + "repo/acme/demo") in got
+
+
+def test_url_normalisation_ignores_scheme_www_and_trailing_punctuation() -> None:
+    assert normalise_url("https://www.Example.com/demo/.") == normalise_url("http://example.com/demo")
