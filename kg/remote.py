@@ -75,6 +75,13 @@ def bind(query: str, bindings: dict[str, Term] | None) -> str:
     return f"{query[:at]} {values_block(bindings)} {query[at:]}"
 
 
+def protocol_form(query: str, bindings: dict[str, Term] | None = None,
+                  graphs: list[NamedNode] | None = None) -> list[tuple[str, str]]:
+    """The SPARQL 1.1 Protocol form fields for a library query: bound text plus the product's dataset."""
+    dataset = [("default-graph-uri", g.value) for g in graphs or []]
+    return [("query", bind(prefixed(query), bindings)), *dataset]
+
+
 class RemoteEndpoint:
     """Any SPARQL 1.1 Protocol endpoint (kg serve, Fuseki, GraphDB, Virtuoso, QLever), optional token."""
 
@@ -118,8 +125,7 @@ class RemoteEndpoint:
 
     def _post(self, query: str, bindings: dict[str, Term] | None, graphs: list[NamedNode] | None,
               accept: str) -> bytes:
-        data = [("query", bind(prefixed(query), bindings))]
-        data += [("default-graph-uri", g.value) for g in graphs or []]
+        data = protocol_form(query, bindings, graphs)
         try:
             response = self.session.post(self.url, data=data, headers={"Accept": accept},
                                          timeout=self.timeout)
