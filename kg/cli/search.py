@@ -1,0 +1,91 @@
+"""`kg search "text"`: ranked evidence (HERB ids) with each signal's rank and contribution."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from kg.cli import add_store_option
+from kg.cli.table import print_table
+from kg.paths import store_path
+from kg.search import MODES, Facets, Searcher, SearchResult
+from kg.search.facets import KIND_CLASSES
+from kg.search.index import index_dir
+
+SIGNAL_COLUMNS = ("bm25", "bm25_context", "dense", "dense_context", "ppr")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("search", help="hybrid evidence search (BM25 + dense, RRF, graph PPR rerank)")
+    add_store_option(p)
+    p.add_argument("text", help="what to look for (a question or keywords)")
+    p.add_argument(
+        "--product", help="search this product only (default: the products the text names, else all)"
+    )
+    p.add_argument("--kind", choices=sorted(KIND_CLASSES), help="only artifacts of this kind")
+    p.add_argument("--channel", help="only Slack messages of this channel (its name)")
+    p.add_argument("--author", metavar="EID", help="only artifacts attributed to this employee id")
+    p.add_argument("--role", help="only artifacts whose author holds this role (e.g. 'Engineering Lead')")
+    p.add_argument("--since", metavar="DATE", help="only artifacts created on or after DATE (YYYY-MM-DD)")
+    p.add_argument("--until", metavar="DATE", help="only artifacts created on or before DATE (YYYY-MM-DD)")
+    p.add_argument("--k", type=int, default=20, help="how many hits (default 20)")
+    p.add_argument("--mode", choices=list(MODES), default="rrf+ppr", help="signals to fuse (default rrf+ppr)")
+    p.add_argument("--explain", action="store_true", help="each signal's contribution, anchors, timings")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--no-dense", action="store_true", help="lexical + graph only, even with the dense extra")
+    p.add_argument("--log", metavar="FILE", help="signal log (default: <store>.search/search-log.jsonl)")
+    p.add_argument("--no-log", action="store_true", help="do not log this query's signals")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    store = store_path(args.store)
+    log = None if args.no_log else (args.log or index_dir(store) / "search-log.jsonl")
+    searcher = Searcher(store, log_path=Path(log) if log else None, use_dense=not args.no_dense)
+    facets = Facets(
+        kind=args.kind,
+        channel=args.channel,
+        author=args.author,
+        role=args.role,
+        since=args.since,
+        until=args.until,
+    )
+    result = searcher.search(args.text, product=args.product, facets=facets, k=args.k, mode=args.mode)
+    if args.json:
+        print(json.dumps(result.to_json(), ensure_ascii=False, indent=1))
+        return 0
+    show(result, args.explain)
+    return 0
+
+
+def show(result: SearchResult, explain: bool) -> None:
+    for note in result.notes:
+        print(f"note: {note}")
+    if not result.hits:
+        print("no artifact matches")
+        return
+    if explain:
+        header = ["#", "id", "kind", "product", "score", *(f"{s} rank:contrib" for s in SIGNAL_COLUMNS)]
+        rows = [
+            [
+                h.rank,
+                h.id,
+                h.kind,
+                h.product,
+                f"{h.score:.4f}",
+                *(
+                    f"{h.signals[s]['rank']}:{h.signals[s]['contribution']:.4f}" if s in h.signals else "-"
+                    for s in SIGNAL_COLUMNS
+                ),
+            ]
+            for h in result.hits
+        ]
+    else:
+        header = ["#", "id", "kind", "product", "score", "text"]
+        rows = [[h.rank, h.id, h.kind, h.product, f"{h.score:.4f}", h.snippet[:70]] for h in result.hits]
+    print_table(header, rows)
+    if explain:
+        print(f"\nscope: {', '.join(result.products)}   mode: {result.mode}   facets: {result.facets or '-'}")
+        print("anchors: " + (", ".join(f"{n} -> {len(i)} node(s)" for n, i in result.anchors.items()) or "-"))
+        print("ms: " + ", ".join(f"{k} {v:.1f}" for k, v in result.millis.items()))

@@ -1,0 +1,231 @@
+"""`kg index`: the on-disk search index beside the store, one folder per product.
+
+For each product: the artifacts (HERB ids and kinds), two BM25 indexes — over each artifact's own text and
+over its context (the whole conversation a message belongs to, via ekg:inConversation) —, the product graph's
+typed edges for PPR, the names of its nodes for anchoring questions, and, with the `[dense]` extra, sentence
+embeddings computed here once and cached as .npy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+from pyoxigraph import Store
+from tqdm import tqdm
+
+from kg.errors import KGError
+from kg.herb import load_product, product_names
+from kg.namespaces import expand, node
+from kg.search import dense
+from kg.search.graph import ProductGraph, read_graph, read_labels
+from kg.search.lexical import LexicalIndex
+from kg.search_text import artifact_texts
+from kg.sparql import product_dataset
+
+INDEX_VERSION = 1
+#: Predicates whose object groups artifacts into one reading context (a conversation of messages).
+CONTEXT_PREDICATES = ("ekg:inConversation",)
+#: HERB's artifact kinds as the search reports them.
+KIND_NAMES = {
+    "slack": "slack",
+    "documents": "document",
+    "meeting_transcripts": "meeting",
+    "meeting_chats": "meeting_chat",
+    "urls": "url",
+    "prs": "pr",
+}
+
+
+def index_dir(store: Path) -> Path:
+    """The search index lives beside the store: `<store>.search/`."""
+    return store.with_name(store.name + ".search")
+
+
+@dataclass
+class Corpus:
+    """One product's artifacts, aligned: HERB id, kind, own text."""
+
+    ids: list[str]
+    kinds: list[str]
+    texts: list[str]
+
+
+def product_corpus(herb: Path, product: str) -> Corpus:
+    data = load_product(herb, product)
+    corpus = Corpus([], [], [])
+    for kind, records in data.artifacts.items():
+        for rec in records:
+            corpus.ids.append(rec["id"])
+            corpus.kinds.append(KIND_NAMES.get(kind, kind))
+            corpus.texts.append(artifact_texts(kind, rec))
+    return corpus
+
+
+def artifact_nodes(graph: ProductGraph, ids: list[str]) -> np.ndarray:
+    """Each artifact's node index in the graph, -1 when the graph does not hold it."""
+    return np.array([graph.index.get(node("artifact", i).value, -1) for i in ids], dtype=np.int64)
+
+
+def context_groups(graph: ProductGraph, nodes: np.ndarray) -> list[list[int]]:
+    """Artifacts (by row) grouped by the context node they share (their conversation)."""
+    row_of = {int(n): r for r, n in enumerate(nodes) if n >= 0}
+    wanted = {i for i, p in enumerate(graph.predicates) if p in {expand(c) for c in CONTEXT_PREDICATES}}
+    groups: dict[int, list[int]] = defaultdict(list)
+    for s, o, p in zip(graph.src.tolist(), graph.dst.tolist(), graph.pred.tolist(), strict=True):
+        if p in wanted and s in row_of:
+            groups[o].append(row_of[s])
+    return [sorted(set(g)) for g in groups.values()]
+
+
+def context_texts(texts: list[str], groups: list[list[int]]) -> list[str]:
+    """Each artifact's text in context: its whole conversation for a message, its own text otherwise."""
+    out = list(texts)
+    for members in groups:
+        joined = "\n".join(texts[m] for m in members)
+        for m in members:
+            out[m] = joined
+    return out
+
+
+@dataclass
+class ProductIndex:
+    """Everything search needs about one product, loaded from its index folder."""
+
+    product: str
+    folder: Path
+    ids: list[str]
+    kinds: list[str]
+    graph: ProductGraph
+    labels: dict[str, list[str]]
+    has_dense: bool
+
+    @cached_property
+    def lexical(self) -> LexicalIndex:
+        return LexicalIndex.load(self.folder / "bm25", len(self.ids))
+
+    @cached_property
+    def lexical_context(self) -> LexicalIndex:
+        return LexicalIndex.load(self.folder / "bm25-context", len(self.ids))
+
+    @cached_property
+    def embeddings(self) -> np.ndarray:
+        return np.load(self.folder / "dense.npy")
+
+    @cached_property
+    def embeddings_context(self) -> np.ndarray:
+        return np.load(self.folder / "dense-context.npy")
+
+    @cached_property
+    def texts(self) -> list[str]:
+        return json.loads((self.folder / "texts.json").read_text(encoding="utf-8"))
+
+    @cached_property
+    def nodes(self) -> np.ndarray:
+        return artifact_nodes(self.graph, self.ids)
+
+    @cached_property
+    def row(self) -> dict[str, int]:
+        return {i: r for r, i in enumerate(self.ids)}
+
+    @classmethod
+    def load(cls, folder: Path, product: str) -> ProductIndex:
+        meta = json.loads((folder / "artifacts.json").read_text(encoding="utf-8"))
+        labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+        return cls(
+            product,
+            folder,
+            meta["ids"],
+            meta["kinds"],
+            ProductGraph.load(folder),
+            labels,
+            (folder / "dense.npy").exists(),
+        )
+
+
+@dataclass
+class IndexReport:
+    products: list[str] = field(default_factory=list)
+    artifacts: int = 0
+    dense: str | None = None  # why dense is off, None when on
+    seconds: float = 0.0
+
+
+def build_product(
+    store: Store, herb: Path, product: str, folder: Path, encoder: dense.Encoder | None
+) -> tuple[int, list[str]]:
+    """Write one product's index folder; returns its artifact count and the names the product goes by."""
+    corpus = product_corpus(herb, product)
+    graphs = product_dataset(product)
+    graph = read_graph(store, graphs)
+    groups = context_groups(graph, artifact_nodes(graph, corpus.ids))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "artifacts.json").write_text(
+        json.dumps({"ids": corpus.ids, "kinds": corpus.kinds}), encoding="utf-8"
+    )
+    (folder / "texts.json").write_text(json.dumps(corpus.texts), encoding="utf-8")
+    labels = read_labels(store, graphs)
+    (folder / "labels.json").write_text(json.dumps(labels), encoding="utf-8")
+    graph.save(folder)
+    LexicalIndex.build(corpus.texts).save(folder / "bm25")
+    LexicalIndex.build(context_texts(corpus.texts, groups)).save(folder / "bm25-context")
+    if encoder is not None:
+        vectors = encoder.encode(corpus.texts)
+        np.save(folder / "dense.npy", vectors)
+        np.save(folder / "dense-context.npy", dense.group_means(vectors, groups))
+    product_iri = node("product", product).value
+    return len(corpus.ids), sorted(name for name, iris in labels.items() if product_iri in iris)
+
+
+def build_index(
+    store_path: Path,
+    herb: Path,
+    products: list[str] | None = None,
+    use_dense: bool = True,
+    progress: bool = True,
+) -> IndexReport:
+    """Index the given products (default: all of HERB's) of the store at `store_path`."""
+    started = time.perf_counter()
+    if not store_path.exists():
+        raise KGError(f"no store at {store_path}: run `kg build` first (or pass --store PATH / set KG_STORE)")
+    names = products or product_names(herb)
+    unknown = sorted(set(names) - set(product_names(herb)))
+    if unknown:
+        raise KGError(f"unknown product(s): {', '.join(unknown)}")
+    report = IndexReport(dense=dense.unavailable() if use_dense else "dense retrieval off: --no-dense")
+    encoder = dense.Encoder() if report.dense is None else None
+    root = index_dir(store_path)
+    manifest = read_manifest(root)
+    try:
+        store = Store.read_only(str(store_path))
+    except OSError as exc:
+        raise KGError(f"cannot open the store at {store_path}: {exc}") from exc
+    for product in tqdm(names, desc="kg index", unit="product", disable=not progress):
+        count, names = build_product(store, herb, product, root / product, encoder)
+        report.artifacts += count
+        report.products.append(product)
+        manifest["products"][product] = {"dense": encoder is not None, "names": names, "artifacts": count}
+    manifest.update(
+        version=INDEX_VERSION,
+        dense_model=dense.MODEL_NAME if encoder else None,
+        store_mtime=os.stat(store_path).st_mtime,
+    )
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def read_manifest(root: Path) -> dict:
+    path = root / "manifest.json"
+    if not path.exists():
+        return {"version": INDEX_VERSION, "products": {}}
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    if manifest.get("version") != INDEX_VERSION:
+        return {"version": INDEX_VERSION, "products": {}}
+    return manifest
