@@ -32,7 +32,8 @@ GROUPS: list[tuple[str, str, list[str]]] = [
     ("artifacts: prov:Entity with a HERB id (dct:identifier)", "#dcefd9",
      ["Artifact", "Document", "MeetingArtifact", "MeetingTranscript", "MeetingChat", "SlackMessage",
       "PullRequest", "WebLink"]),
-    ("structure (prov:Entity)", "#e8e0f3", ["SlackChannel", "Conversation", "PullRequestReview", "Repository"]),
+    ("structure (prov:Entity)", "#e8e0f3",
+     ["SlackChannel", "Conversation", "PullRequestReview", "Repository"]),
     ("derived knowledge: prov:Entity with prov:wasDerivedFrom its artifacts", "#f9d9d9",
      ["Bug", "BugEvent", "Feature", "FeatureDecision", "Suggestion", "DocumentReview", "DemoLink",
       "CompetitorInsight", "Contribution", "ReleaseFeedback", "ProductRename"]),
@@ -62,7 +63,7 @@ def vocabularies(g: Graph) -> set[str]:
 
 def subclass_edges(g: Graph, drawn: set[str]) -> Iterator[tuple[str, str]]:
     for sub, sup in g.subject_objects(RDFS.subClassOf):
-        if isinstance(sub, URIRef) and isinstance(sup, URIRef) and short(sub) in drawn and short(sup) in drawn:
+        if isinstance(sub, URIRef) and isinstance(sup, URIRef) and {short(sub), short(sup)} <= drawn:
             yield short(sub), short(sup)
 
 
@@ -112,14 +113,15 @@ def dot_source(g: Graph) -> str:
              '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=15];',
              '  edge [fontname="Helvetica", fontsize=12];']
     for i, (title, colour, names) in enumerate(GROUPS):
-        lines.append(f'  subgraph cluster_{i} {{ label="{title}"; fontsize=18; style="rounded"; color="#999999";')
+        lines.append(f'  subgraph cluster_{i} {{ label="{title}"; fontsize=18; style=rounded; color=gray60;')
         lines.extend(f"    {node_id(n)} [fillcolor=\"{colour}\", label={node_label(g, n, attributes[n])}];"
                      for n in names)
         lines.append("  }")
     for sub, sup in sorted(set(subclass_edges(g, drawn))):
         lines.append(f'  {node_id(sub)} -> {node_id(sup)} [color="#888888", arrowhead=empty, penwidth=1.6];')
     for d, r, label in sorted(set(edges)):
-        lines.append(f'  {node_id(d)} -> {node_id(r)} [label="{label}", color="#3b6ea8", fontcolor="#1f3f66"];')
+        style = 'color="#3b6ea8", fontcolor="#1f3f66"'
+        lines.append(f'  {node_id(d)} -> {node_id(r)} [label="{label}", {style}];')
     lines.append("}")
     return "\n".join(lines) + "\n"
 
