@@ -51,6 +51,11 @@ def test_delayed_features_by_reason(text: str, reason: str) -> None:
     ("What new features about the self-service analytics module have been added to DemoForce",
      "self service analytic module"),
     ("what new feature about dynamic scaling was added to DemoForce?", "dynamic scal"),
+    ("What new security enhancements for authentication are added to DemoForce?",
+     "security enhance authenticat"),
+    ("Which new capabilities regarding real-time collaboration have been implemented in DemoForce",
+     "capabiliti real time collaborat"),
+    ("what new dashboard widgets were shipped in DemoForce?", "dashboard widget"),
 ])
 def test_added_features_about_a_topic(text: str, words: str) -> None:
     name, bindings = intent_of(text)

@@ -32,9 +32,12 @@ PR_TOPIC = re.compile(rf"{PRS}\s+(?:for|related to|about|of|on)\s+(?:the\s+)?(.+
 #: "approved PRs for [the] <phrase> [feature] in <product>" with nothing after the product.
 APPROVED_TOPIC = re.compile(rf"approved\s+{PRS}\s+(?:for|related to|about|of|on)\s+(?:the\s+)?(.+?)\s+"
                             r"(?:feature\s+)?in\s+\S+\s*$")
-ADDED_TOPIC = re.compile(r"\bnew features?\s+(?:related to|about|for|on|regarding)\s+(?:the\s+)?(.+?)\s+"
-                         r"(?:are|is|were|was|have been|has been|got|get)\s+"
-                         r"(?:added|implemented|introduced)\b")
+#: "new <what> [related to|about|for <topic>] are|have been added to|implemented in|shipped in <product>".
+ADDED_TOPIC = re.compile(r"\bnew\s+(.+?)\s+(?:are|is|were|was|have been|has been|had been|got|get|been)\s+"
+                         r"(?:added|implemented|introduced|shipped|released|delivered|built|rolled out)\s+"
+                         r"(?:to|in|into|for|on|with)\b")
+#: Words that only link the noun of an "added" question to its topic ("features related to X").
+TOPIC_LINKS = re.compile(r"\b(?:features?|related to|relating to|regarding|about|concerning|around)\b")
 
 
 def reason_of(q: Question) -> str | None:
@@ -91,11 +94,12 @@ def match_feature_delayed(q: Question) -> dict[str, Term] | None:
 
 
 def match_feature_added_topic(q: Question) -> dict[str, Term] | None:
-    """"What new features related to|about <topic> are|have been added to <P>?"."""
+    """"What new <features related to X | security enhancements for X> are added to / implemented in <P>?";
+    the topic is everything the question says the new things are, minus the linking words."""
     if is_pr_question(q):
         return None
     match = ADDED_TOPIC.search(q.norm)
-    return topic_bindings(match.group(1)) if match else None
+    return topic_bindings(TOPIC_LINKS.sub(" ", match.group(1))) if match else None
 
 
 def match_pr_feature_review(q: Question) -> dict[str, Term] | None:
