@@ -105,8 +105,8 @@ def _literal(text: str, datatype: NamedNode | None) -> Literal:
 
 
 def _safe(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9\-_.~/]", lambda m: "%%%02X" % ord(m.group()) if ord(m.group()) < 128 else
-                  "".join("%%%02X" % b for b in m.group().encode()), text)
+    """Percent-encode everything but unreserved characters and `/`, so any value makes a valid IRI."""
+    return re.sub(r"[^A-Za-z0-9\-_.~/]", lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), text)
 
 
 @dataclass(frozen=True)

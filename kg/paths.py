@@ -7,7 +7,10 @@ from pathlib import Path
 
 from kg.errors import DataNotFound
 
-HERB_URL = "https://huggingface.co/datasets/Salesforce/HERB (or the data/ folder of github.com/SalesforceAIResearch/HERB)"
+HERB_URL = (
+    "https://huggingface.co/datasets/Salesforce/HERB "
+    "(or the data/ folder of github.com/SalesforceAIResearch/HERB)"
+)
 ERB_URL = "https://github.com/onyx-dot-app/EnterpriseRAG-Bench (generated_data/sources/)"
 
 
@@ -46,5 +49,6 @@ def qa_path(flag: str | os.PathLike | None = None) -> Path:
     """The question folder for `kg eval`: --qa, else <HERB>/qa/dev."""
     path = Path(flag) if flag else herb_path() / "qa" / "dev"
     if not (path / "answerable.jsonl").is_file():
-        raise DataNotFound(f"No answerable.jsonl in {path}. Pass --qa DIR holding answerable.jsonl and unanswerable.jsonl.")
+        raise DataNotFound(f"No answerable.jsonl in {path}. Pass --qa DIR holding answerable.jsonl "
+                           "and unanswerable.jsonl.")
     return path

@@ -9,7 +9,8 @@ from typing import Any
 from kg.herb import Organisation, Product
 from kg.namespaces import ID, expand, product_graph
 from kg.rules import Message, RuleContext, run_rules
-from kg.rules.competitors import competitor_name, demo_urls, threads
+from kg.rules.competitors import competitor_name, demo_urls
+from kg.rules.messages import conversations as threads
 
 RULES = ["competitor-insights", "competitor-demos"]
 

@@ -1,13 +1,13 @@
 """Named, deterministic rules that turn artifact text into typed, provenance-carrying edges.
 
-A rule is a function `rule(ctx: RuleContext) -> None` registered with `@rule("name")`. It reads the product's
-records through `ctx` (indexed views below) and writes triples with `ctx.add(s, p, o)` into the product's named
-graph. Every node a rule derives (a bug, a suggestion, a feature, ...) must carry `prov:wasDerivedFrom` the
-artifact(s) it came from — use `ctx.derived(kind, key, cls, source_ids)` which does that for you. Edges whose
-subject is the artifact itself (a message mentions a person) carry their provenance in their subject.
+A rule is a function `rule(ctx: RuleContext) -> None` registered with `@rule("name")`. It reads the
+product's records through `ctx` (indexed views below) and writes triples with `ctx.add(s, p, o)` into the
+product's named graph. Every node a rule derives (a bug, a suggestion, a feature, ...) must carry
+`prov:wasDerivedFrom` the artifact(s) it came from — `ctx.derived(kind, key, cls, source_ids)` does that.
+Edges whose subject is the artifact itself (a message mentions a person) carry provenance in that subject.
 
-Rules run in registration order (module import order in `RULE_MODULES`), one product at a time; a rule may read
-what earlier rules derived through `ctx.facts` (a dict the rules share, keyed by the rule's own name).
+Rules run in registration order (module import order in `RULE_MODULES`), one product at a time; a rule may
+read what earlier rules derived through `ctx.facts` (a dict the rules share, keyed by the rule's own name).
 Each rule is documented for data stewards in `mappings/rules/<module>.md` and unit-tested on small fixtures.
 
 Minimal example::

@@ -10,14 +10,13 @@ Documented for data stewards in mappings/rules/competitors.md.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 
 from pyoxigraph import Literal, NamedNode
 
 from kg.namespaces import term
 from kg.rules import Message, RuleContext, rule, slug
+from kg.rules.messages import product_conversations
 
-MESSAGE_INDEX = re.compile(r"^(\d{8})-(\d+)-")
 URL = re.compile(r"https?://[^\s<>|)\"']+")
 
 #: "I was reading about [a new competitor product called] <Name>" — the name is a run of capitalised words,
@@ -42,40 +41,6 @@ EKG_URL = term("ekg:url")
 RDFS_LABEL = term("rdfs:label")
 ATTRIBUTED_TO = term("prov:wasAttributedTo")
 XSD_ANYURI = term("xsd:anyURI")
-
-
-def threads(channel: list[Message]) -> list[list[Message]]:
-    """A channel's conversations. HERB numbers a conversation's messages 0, 1, 2, … on one day
-    (`YYYYMMDD-i-hash`), and unrelated posts can fall between them, so a message with index i joins the
-    conversation of its day whose last message has index i-1 and came latest; index 0 or no such conversation
-    starts a new one."""
-    runs: list[list[Message]] = []
-    open_by_day: dict[str, list[list[Message]]] = defaultdict(list)
-    for msg in channel:
-        match = MESSAGE_INDEX.match(msg.id)
-        if not match:
-            runs.append([msg])
-            continue
-        day, index = match.group(1), int(match.group(2))
-        candidates = [run for run in open_by_day[day] if _index(run[-1]) == index - 1] if index else []
-        if candidates:
-            max(candidates, key=lambda run: run[-1].position).append(msg)
-        else:
-            runs.append([msg])
-            open_by_day[day].append(runs[-1])
-    return runs
-
-
-def _index(msg: Message) -> int:
-    match = MESSAGE_INDEX.match(msg.id)
-    return int(match.group(2)) if match else -1
-
-
-def product_threads(ctx: RuleContext) -> list[list[Message]]:
-    """Every conversation of the product, computed once and shared with later rules through ctx.facts."""
-    if "threads" not in ctx.facts:
-        ctx.facts["threads"] = [run for channel in ctx.channels.values() for run in threads(channel)]
-    return ctx.facts["threads"]
 
 
 def competitor_name(text: str) -> str | None:
@@ -110,7 +75,7 @@ def insight_text(thread: list[Message]) -> str:
       "(weaknesses thread) text, derived from every message of the thread.")
 def competitor_insights(ctx: RuleContext) -> None:
     found: dict[str, str] = {}
-    for thread in product_threads(ctx):
+    for thread in product_conversations(ctx):
         name = competitor_name(thread[0].text)
         if name is None:
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from functools import cached_property
 
 from pyoxigraph import Literal, NamedNode
@@ -93,26 +94,45 @@ def links(ctx: RuleContext) -> None:
 
 
 def conversations(channel: list[Message]) -> list[list[Message]]:
-    """Split a channel's messages into conversations: HERB numbers each conversation's messages 0, 1, 2, …
-    within a day (`YYYYMMDD-i-hash`), so a new conversation starts at index 0 or on a new day."""
+    """A channel's conversations. HERB numbers a conversation's messages 0, 1, 2, … on one day
+    (`YYYYMMDD-i-hash`), and unrelated posts can fall between them, so a message with index i joins the
+    conversation of its day whose last message has index i-1 and came latest; index 0 or no such conversation
+    starts a new one."""
     runs: list[list[Message]] = []
-    last_day = None
+    open_by_day: dict[str, list[list[Message]]] = defaultdict(list)
     for msg in channel:
         match = MESSAGE_INDEX.match(msg.id)
-        day, index = (match.group(1), int(match.group(2))) if match else (None, -1)
-        if not runs or index == 0 or day != last_day:
-            runs.append([])
-        runs[-1].append(msg)
-        last_day = day
+        if not match:
+            runs.append([msg])
+            continue
+        day, index = match.group(1), int(match.group(2))
+        candidates = [run for run in open_by_day[day] if _index(run[-1]) == index - 1] if index else []
+        if candidates:
+            max(candidates, key=lambda run: run[-1].position).append(msg)
+        else:
+            runs.append([msg])
+            open_by_day[day].append(runs[-1])
     return runs
 
 
-@rule("conversations", "Consecutive messages of one channel numbered 0, 1, 2, … on one day form an "
-                       "ekg:Conversation; each message ekg:inConversation it.")
+def _index(msg: Message) -> int:
+    match = MESSAGE_INDEX.match(msg.id)
+    return int(match.group(2)) if match else -1
+
+
+def product_conversations(ctx: RuleContext) -> list[list[Message]]:
+    """Every conversation of the product, computed once and shared with later rules through ctx.facts."""
+    if "conversations" not in ctx.facts:
+        ctx.facts["conversations"] = [run for chan in ctx.channels.values() for run in conversations(chan)]
+    return ctx.facts["conversations"]
+
+
+@rule("conversations", "Messages of one channel numbered 0, 1, 2, … on one day (each joining the latest run "
+                       "ending at the previous number) form an ekg:Conversation; each message "
+                       "ekg:inConversation it.")
 def conversation_rule(ctx: RuleContext) -> None:
-    for channel in ctx.channels.values():
-        for run in conversations(channel):
-            conv = ctx.derived("conversation", run[0].id, "ekg:Conversation", [m.id for m in run])
-            ctx.add(conv, CONVERSATION_IN, node("channel", run[0].channel_id))
-            for msg in run:
-                ctx.add(ctx.artifact(msg.id), IN_CONVERSATION, conv)
+    for run in product_conversations(ctx):
+        conv = ctx.derived("conversation", run[0].id, "ekg:Conversation", [m.id for m in run])
+        ctx.add(conv, CONVERSATION_IN, node("channel", run[0].channel_id))
+        for msg in run:
+            ctx.add(ctx.artifact(msg.id), IN_CONVERSATION, conv)

@@ -18,7 +18,8 @@ from pyoxigraph import Literal, NamedNode
 
 from kg.namespaces import term
 from kg.rules import Message, RuleContext, rule
-from kg.rules.competitors import URL, product_threads, shared_demo
+from kg.rules.competitors import URL, shared_demo
+from kg.rules.messages import product_conversations
 
 KICKOFF = re.compile(r"documents from the (?:last|previous|prior) release", re.I)
 DOC_LINK = re.compile(r"/archives/docs/([A-Za-z0-9_\-]+)")
@@ -81,7 +82,7 @@ def previous_release(ctx: RuleContext) -> NamedNode | None:
 def release_kickoff(ctx: RuleContext) -> None:
     doc_ids = {str(r["id"]) for r in ctx.records("documents")}
     authors = {str(r["id"]): str(r["author"]) for r in ctx.records("documents") if r.get("author")}
-    for thread in product_threads(ctx):
+    for thread in product_conversations(ctx):
         if not KICKOFF.search(thread[0].text):
             continue
         thread_ids = [m.id for m in thread]
@@ -137,7 +138,7 @@ def release_qa_issues(ctx: RuleContext) -> None:
     release = previous_release(ctx)
     if release is None:
         return
-    for thread in product_threads(ctx):
+    for thread in product_conversations(ctx):
         if not QA_REPORT.search(thread[0].text):
             continue
         finding = qa_finding(thread)
@@ -158,7 +159,7 @@ def release_customer_issues(ctx: RuleContext) -> None:
     release = previous_release(ctx)
     if release is None:
         return
-    for thread in product_threads(ctx):
+    for thread in product_conversations(ctx):
         match = CUSTOMER_ISSUE.search(thread[0].text)
         customer = CUSTOMER_ID.search(thread[0].text)
         if match and customer:
@@ -182,7 +183,7 @@ def release_customer_praise(ctx: RuleContext) -> None:
     release = previous_release(ctx)
     if release is None:
         return
-    for thread in product_threads(ctx):
+    for thread in product_conversations(ctx):
         if not CUSTOMER_PRAISE.search(thread[0].text):
             continue
         ids = [m.id for m in thread]
