@@ -20,7 +20,7 @@ from pyoxigraph import Literal
 
 from kg.namespaces import node, term
 from kg.rules import Message, RuleContext, rule
-from kg.rules.competitors import threads
+from kg.rules.messages import conversations as threads
 
 DEVELOP_CHANNEL = "develop-"
 PR_LINK = re.compile(r"https://github\.com/[\w.-]+/[\w.-]+/pull/\d+")
