@@ -24,6 +24,7 @@ RDF_TYPE = term("rdf:type")
 RDFS_LABEL = term("rdfs:label")
 DCT_IDENTIFIER = term("dct:identifier")
 ABOUT_PRODUCT = term("ekg:aboutProduct")
+ACCOUNT = term("ekg:Account")
 EID = re.compile(r"^eid_[0-9a-f]+$")
 _TEMPLATE_FIELD = re.compile(r"\{([^}]+)\}")
 
@@ -33,7 +34,14 @@ def agent_node(login: str) -> NamedNode:
     return node("person", login) if EID.match(login) else node("account", login)
 
 
-RESOLVERS: dict[str, Callable[[str], NamedNode]] = {"agent": agent_node}
+def typed_agent(login: str) -> tuple[NamedNode, NamedNode | None]:
+    """The `agent` resolver with the class to assert: accounts are typed where they are used; people are
+    typed ekg:Employee once, in the organisation graph."""
+    found = agent_node(login)
+    return found, None if EID.match(login) else ACCOUNT
+
+
+RESOLVERS: dict[str, Callable[[str], tuple[NamedNode, NamedNode | None]]] = {"agent": typed_agent}
 
 
 def dig(record: dict[str, Any], path: str) -> Any:
@@ -68,7 +76,7 @@ class FieldMap:
     node_class: NamedNode | None
     node_label: str | None
     lookup: dict[str, NamedNode] | None
-    resolver: Callable[[str], NamedNode] | None
+    resolver: Callable[[str], tuple[NamedNode, NamedNode | None]] | None
     split: bool
 
     def objects(self, record: dict[str, Any], emit: Callable[[NamedNode, NamedNode, Any], None]) -> list[Any]:
@@ -80,7 +88,10 @@ class FieldMap:
         for value in values:
             text = value if isinstance(value, str) else str(value)
             if self.resolver:
-                out.append(self.resolver(text))
+                obj, cls = self.resolver(text)
+                if cls is not None:
+                    emit(obj, RDF_TYPE, cls)
+                out.append(obj)
             elif self.lookup is not None:
                 if text in self.lookup:
                     out.append(self.lookup[text])

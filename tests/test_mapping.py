@@ -72,3 +72,11 @@ def test_malformed_mapping_file_is_a_clear_error(tmp_path: Path) -> None:
     bad.write_text("artifacts: [unclosed")
     with pytest.raises(KGError, match="cannot read mapping"):
         load_mapping(bad)
+
+
+def test_accounts_are_typed_where_used_and_people_are_not_retyped() -> None:
+    rec = {"id": "pr1", "link": "https://github.com/a/b/pull/2", "user": {"login": "EMP_7"},
+           "reviews": [{"state": "PENDING", "user": {"login": "eid_0000abcd"}}]}
+    got = triples(map_artifact(load_mapping(), "prs", rec, G, P))
+    assert (ID + "account/EMP_7", expand("rdf:type"), expand("ekg:Account")) in got
+    assert not any(s == ID + "person/eid_0000abcd" and p == expand("rdf:type") for s, p, _ in got)

@@ -77,3 +77,8 @@ def test_pr_repository_from_link() -> None:
 
 def test_url_normalisation_ignores_scheme_www_and_trailing_punctuation() -> None:
     assert normalise_url("https://www.Example.com/demo/.") == normalise_url("http://example.com/demo")
+
+
+def test_channel_purpose_from_the_name_prefix() -> None:
+    got = edges(context(), ["channel-purpose"])
+    assert got == {(ID + "channel/ch-bug-x-Demo", expand("ekg:channelPurpose"), expand("ekg:BugChannel"))}

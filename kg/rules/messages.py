@@ -67,6 +67,20 @@ def mentions(ctx: RuleContext) -> None:
             ctx.add(ctx.artifact(msg.id), MENTIONS, ctx.person(eid))
 
 
+CHANNEL_PURPOSE = term("ekg:channelPurpose")
+PURPOSES = {"planning": term("ekg:PlanningChannel"), "develop": term("ekg:DevelopChannel"),
+            "bug": term("ekg:BugChannel")}
+
+
+@rule("channel-purpose", "A channel named planning-…, develop-… or bug-…: ekg:channelPurpose ekg:PlanningChannel, "
+                         "ekg:DevelopChannel or ekg:BugChannel.")
+def channel_purpose(ctx: RuleContext) -> None:
+    for name, channel in ctx.channels.items():
+        purpose = PURPOSES.get(name.split("-", 1)[0].casefold())
+        if purpose is not None:
+            ctx.add(node("channel", channel[0].channel_id), CHANNEL_PURPOSE, purpose)
+
+
 @rule("customer-mentions", "A `CUST-nnnn` in a message: the message ekg:mentionsCustomer that customer.")
 def customer_mentions(ctx: RuleContext) -> None:
     for msg in ctx.messages:
