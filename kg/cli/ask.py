@@ -14,6 +14,8 @@ from kg.qa.answer import Answer, Answerer
 from kg.qa.batch import run_batch
 from kg.sparql import Backend, EmbeddedStore
 
+MAX_SHOWN_CITATIONS = 20
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("ask", help="answer a question with citations, or abstain with a proof")
@@ -64,7 +66,10 @@ def render(a: Answer, explain: bool) -> str:
         answers = a.answer if isinstance(a.answer, list) else [a.answer or ""]
         lines.append("A:")
         lines += [f"  - {x}" for x in answers]
-        lines.append(f"evidence ({len(a.citations)} artifacts): {', '.join(a.citations)}")
+        shown = ", ".join(a.citations[:MAX_SHOWN_CITATIONS])
+        more = f", … (+{len(a.citations) - MAX_SHOWN_CITATIONS} more; --json lists all)" \
+            if len(a.citations) > MAX_SHOWN_CITATIONS else ""
+        lines.append(f"evidence ({len(a.citations)} artifacts): {shown}{more}")
     lines.append(f"intent: {a.intent or '-'}  type: {a.type}  slots: {json.dumps(a.slots, ensure_ascii=False)}")
     if a.proof:
         lines.append(f"proof: {a.proof['query']} with {json.dumps(a.proof['bindings'])} -> {a.proof['result']}")
