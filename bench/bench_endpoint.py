@@ -43,6 +43,7 @@ from kg.qa.batch import read_questions
 from kg.remote import protocol_form
 from kg.serve import free_port, matching_oxigraph
 from kg.sparql import EmbeddedStore, Row, Term
+from kg.sparql_tokens import tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -79,8 +80,8 @@ class Recorder:
         return self.store.ask(query, bindings, graphs)
 
 
-def recorded_calls(store: Path, herb: Path) -> list[Call]:
-    """Every product-scoped query `kg ask` sends for the HERB dev questions, deduplicated."""
+def recorded_calls(store: Path, herb: Path, asks_only: bool = False) -> list[Call]:
+    """Every product-scoped query `kg ask` sends for the HERB dev questions, deduplicated (or just the ASKs)."""
     recorder = Recorder(EmbeddedStore(store))
     answerer = Answerer(recorder)
     answerer.vocabulary  # noqa: B018 - its query is not a question query: keep it out of the workload
@@ -89,7 +90,12 @@ def recorded_calls(store: Path, herb: Path) -> list[Call]:
         for _, question, _ in read_questions(herb / "qa" / "dev" / name):
             if question:
                 answerer.ask(question)
-    return [c for c in dict.fromkeys(recorder.calls) if c.product]
+    calls = [c for c in dict.fromkeys(recorder.calls) if c.product]
+    return [c for c in calls if is_ask(c.query)] if asks_only else calls
+
+
+def is_ask(query: str) -> bool:
+    return any(t.is_keyword("ASK") for t in tokens(query))
 
 
 @dataclass(frozen=True)
@@ -111,7 +117,8 @@ def requests_for(calls: list[Call], tokens: dict[str, str], seed: int = 7) -> li
         token = tokens[call.product]
         out.append(Request("valid", 200, token, urlencode(form).encode()))
         if i % 8 == 0:
-            broken = [("query", form[0][1].rstrip().rstrip("}")), *form[1:]]
+            text = form[0][1]
+            broken = [("query", text[:text.rindex("}")]), *form[1:]]  # the WHERE group never closes
             out.append(Request("malformed", 400, token, urlencode(broken).encode()))
         if i % 8 == 4:
             other = product_graph(rng.choice([p for p in products if p != call.product])).value
@@ -237,11 +244,13 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=30.0, help="seconds per run (default: 30)")
     ap.add_argument("--clients", default="1,4,16", help="comma-separated client counts (default: 1,4,16)")
     ap.add_argument("--max-requests", type=int, default=100_000, help="cap on requests per run")
+    ap.add_argument("--asks-only", action="store_true",
+                    help="replay only the ASK proofs (cheap queries: measures the proxy rather than the engine)")
     ap.add_argument("--no-baseline", action="store_true", help="skip the bare-Oxigraph comparison runs")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args()
     store = store_path(args.store)
-    calls = recorded_calls(store, herb_path(args.herb))
+    calls = recorded_calls(store, herb_path(args.herb), args.asks_only)
     products = sorted({c.product for c in calls if c.product})
     tokens = {p: f"bench-{i}-{p}" for i, p in enumerate(products)}
     mix = requests_for(calls, tokens)
