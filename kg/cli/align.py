@@ -185,6 +185,7 @@ def print_scores(mappings: dict[str, pd.DataFrame], reference: Path) -> None:
     table = score_table(mappings, reference_frame(reference))
     rows = [
         [
+            r.split,
             r.method,
             r.scope,
             r.found,
@@ -197,6 +198,6 @@ def print_scores(mappings: dict[str, pd.DataFrame], reference: Path) -> None:
         for r in table.itertuples()
     ]
     print(
-        format_table(["method", "scope", "found", "reference", "correct", "P", "R", "F1"], rows),
+        format_table(["split", "method", "scope", "found", "reference", "correct", "P", "R", "F1"], rows),
         file=sys.stderr,
     )
