@@ -16,20 +16,25 @@ from pathlib import Path
 
 from kg.errors import KGError
 from kg.paths import qa_path, store_path
+from kg.qa.answer import Answerer
 from kg.qa.evaluate import read_jsonl
-from kg.qa.metrics import recall_precision
-from kg.search import Searcher
+from kg.qa.metrics import recall_precision, token_f1
+from kg.qa.question import parse
+from kg.search import MODES, Searcher
+from kg.search.fallback import fallback_answer
+from kg.sparql import EmbeddedStore
 
 KS = (10, 100, 500)
 #: (row label, signals fused). The first four are the issue's comparison; the rest show what each part adds.
 ROWS = [
-    ("BM25 alone", ("bm25",)),
-    ("dense alone", ("dense",)),
-    ("RRF (bm25, bm25_context, dense, dense_context)", ("bm25", "bm25_context", "dense", "dense_context")),
-    ("RRF + PPR (full pipeline)", ("bm25", "bm25_context", "dense", "dense_context", "ppr")),
+    ("BM25 alone (artifact text)", MODES["bm25"]),
+    ("dense alone (artifact text)", MODES["dense"]),
+    ("RRF (bm25_context, dense_context)", MODES["rrf"]),
+    ("RRF + PPR (full pipeline)", MODES["rrf+ppr"]),
     ("BM25 over conversation context alone", ("bm25_context",)),
-    ("RRF lexical only (no dense)", ("bm25", "bm25_context")),
-    ("RRF + PPR lexical only (degraded mode)", ("bm25", "bm25_context", "ppr")),
+    ("dense over conversation context alone", ("dense_context",)),
+    ("RRF + PPR lexical only (degraded mode)", ("bm25_context", "ppr")),
+    ("RRF of message- and context-level lists + PPR", ("bm25", "bm25_context", "dense", "dense_context", "ppr")),
     ("PPR alone (seeded by RRF top + anchors)", ("ppr",)),
 ]
 
@@ -72,6 +77,31 @@ def latency(searcher: Searcher, questions: list[dict], k: int = 20) -> tuple[flo
     return statistics.median(times), quantiles[-1]
 
 
+def fallback_effect(searcher: Searcher, qa_dir: Path) -> None:
+    """Token F1 on answerable questions no intent covers, without (abstain) and with the search fallback;
+    and how often the fallback answers an unanswerable question no intent covers (it should abstain)."""
+    answerer = Answerer(EmbeddedStore(searcher.store_path))
+    f1s, answered = [], []
+    for split in ("answerable", "unanswerable"):
+        path = qa_dir / f"{split}.jsonl"
+        for q in read_jsonl(path) if path.exists() else []:
+            if answerer.ask(q["question"]).intent is not None:
+                continue
+            found = fallback_answer(searcher, parse(q["question"], answerer.vocabulary))
+            if split == "answerable":
+                f1s.append(token_f1(found.answer, str(q["ground_truth"])) if found else 0.0)
+            else:
+                answered.append(found is not None)
+    print(f"\nQA fallback: {len(f1s)} answerable questions no intent covers: token F1 without fallback 0.000 "
+          f"(abstains), with fallback {statistics.mean(f1s) if f1s else 0:.3f}; "
+          f"{sum(answered)} of {len(answered)} unanswerable questions no intent covers answered (should abstain)")
+    content = [q for q in read_jsonl(qa_dir / "answerable.jsonl") if q.get("type") == "content"]
+    stress = [fallback_answer(searcher, parse(q["question"], answerer.vocabulary)) for q in content]
+    scores = [token_f1(f.answer, str(q["ground_truth"])) if f else 0.0 for f, q in zip(stress, content, strict=True)]
+    print(f"stress test, the fallback alone on all {len(content)} content questions (intents ignored): "
+          f"token F1 {statistics.mean(scores):.3f}, abstained on {sum(f is None for f in stress)}")
+
+
 def print_table(results: dict[str, dict[int, tuple[float, float]]], n: int) -> None:
     head = " | ".join(f"R@{k} | P@{k}" for k in KS)
     print(f"\n{n} answerable dev questions, product scope\n")
@@ -88,9 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--store", help="store directory (its index beside it, from `kg index`)")
     p.add_argument("--qa", help="folder with answerable.jsonl (default: <HERB>/qa/dev)")
     p.add_argument("--no-dense", action="store_true", help="run without the dense extra (degraded mode)")
+    p.add_argument("--fallback", action="store_true", help="also score the QA fallback on uncovered questions")
     args = p.parse_args(argv)
     try:
-        questions = read_jsonl((Path(args.qa) if args.qa else qa_path()) / "answerable.jsonl")
+        qa_dir = Path(args.qa) if args.qa else qa_path()
+        questions = read_jsonl(qa_dir / "answerable.jsonl")
         searcher = Searcher(store_path(args.store), use_dense=not args.no_dense)
         if searcher.dense_off:
             print(searcher.dense_off)
@@ -104,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
             lexical = Searcher(store_path(args.store), use_dense=False)
             p50, p90 = latency(lexical, questions)
             print(f"search latency (lexical + graph, no query encoding): p50 {p50:.1f} ms, p90 {p90:.1f} ms")
+        if args.fallback:
+            fallback_effect(searcher, qa_dir)
     except KGError as exc:
         print(f"bench_search: {exc}", file=sys.stderr)
         return 2

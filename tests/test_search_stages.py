@@ -157,3 +157,14 @@ def test_facets_bind_values_and_reject_bad_ones():
         Facets(author="Ada").constraints()
     with pytest.raises(KGError, match="expected a date"):
         Facets(since="last tuesday").constraints()
+
+
+def test_dense_encoder_loads_offline_and_embeds_similar_texts_closer():
+    from kg.search import dense
+
+    if dense.unavailable():
+        pytest.skip(dense.unavailable())
+    vectors = dense.Encoder().encode(["slow data ingestion", "ingestion is lagging", "team lunch on friday"])
+    assert vectors.shape == (3, dense.DIMENSIONS)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+    assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]

@@ -13,8 +13,6 @@ from kg.search import MODES, Facets, Searcher, SearchResult
 from kg.search.facets import KIND_CLASSES
 from kg.search.index import index_dir
 
-SIGNAL_COLUMNS = ("bm25", "bm25_context", "dense", "dense_context", "ppr")
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("search", help="hybrid evidence search (BM25 + dense, RRF, graph PPR rerank)")
@@ -66,7 +64,8 @@ def show(result: SearchResult, explain: bool) -> None:
         print("no artifact matches")
         return
     if explain:
-        header = ["#", "id", "kind", "product", "score", *(f"{s} rank:contrib" for s in SIGNAL_COLUMNS)]
+        columns = MODES[result.mode]
+        header = ["#", "id", "kind", "product", "score", *(f"{s} rank:contrib" for s in columns)]
         rows = [
             [
                 h.rank,
@@ -76,7 +75,7 @@ def show(result: SearchResult, explain: bool) -> None:
                 f"{h.score:.4f}",
                 *(
                     f"{h.signals[s]['rank']}:{h.signals[s]['contribution']:.4f}" if s in h.signals else "-"
-                    for s in SIGNAL_COLUMNS
+                    for s in columns
                 ),
             ]
             for h in result.hits

@@ -8,6 +8,7 @@ embeddings computed here once and cached as .npy.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -149,6 +150,19 @@ class ProductIndex:
         )
 
 
+def cached_embeddings(folder: Path, texts: list[str], encoder: dense.Encoder) -> np.ndarray:
+    """The texts' embeddings: reused from dense.npy when the same model saw the same texts, else computed."""
+    digest = hashlib.sha256("\x00".join(texts).encode("utf-8")).hexdigest()
+    stamp = {"model": dense.MODEL_NAME, "texts_sha256": digest}
+    stamp_path = folder / "dense.json"
+    if stamp_path.exists() and json.loads(stamp_path.read_text(encoding="utf-8")) == stamp:
+        return np.load(folder / "dense.npy")
+    vectors = encoder.encode(texts)
+    np.save(folder / "dense.npy", vectors)
+    stamp_path.write_text(json.dumps(stamp), encoding="utf-8")
+    return vectors
+
+
 @dataclass
 class IndexReport:
     products: list[str] = field(default_factory=list)
@@ -176,8 +190,7 @@ def build_product(
     LexicalIndex.build(corpus.texts).save(folder / "bm25")
     LexicalIndex.build(context_texts(corpus.texts, groups)).save(folder / "bm25-context")
     if encoder is not None:
-        vectors = encoder.encode(corpus.texts)
-        np.save(folder / "dense.npy", vectors)
+        vectors = cached_embeddings(folder, corpus.texts, encoder)
         np.save(folder / "dense-context.npy", dense.group_means(vectors, groups))
     product_iri = node("product", product).value
     return len(corpus.ids), sorted(name for name, iris in labels.items() if product_iri in iris)
@@ -207,18 +220,20 @@ def build_index(
     except OSError as exc:
         raise KGError(f"cannot open the store at {store_path}: {exc}") from exc
     for product in tqdm(names, desc="kg index", unit="product", disable=not progress):
-        count, names = build_product(store, herb, product, root / product, encoder)
+        count, aliases = build_product(store, herb, product, root / product, encoder)
         report.artifacts += count
         report.products.append(product)
-        manifest["products"][product] = {"dense": encoder is not None, "names": names, "artifacts": count}
-    manifest.update(
-        version=INDEX_VERSION,
-        dense_model=dense.MODEL_NAME if encoder else None,
-        store_mtime=os.stat(store_path).st_mtime,
-    )
-    (root / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+        manifest["products"][product] = {"dense": encoder is not None, "names": aliases, "artifacts": count}
+        manifest["store_mtime"] = os.stat(store_path).st_mtime
+        write_manifest(root, manifest)  # after each product, so an interrupted run leaves usable indexes
     report.seconds = time.perf_counter() - started
     return report
+
+
+def write_manifest(root: Path, manifest: dict) -> None:
+    tmp = root / "manifest.json.tmp"
+    tmp.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    tmp.replace(root / "manifest.json")
 
 
 def read_manifest(root: Path) -> dict:
