@@ -63,6 +63,26 @@ def test_added_features_about_a_topic(text: str, words: str) -> None:
     assert bindings["ntok"] == Literal(str(len(words.split())), datatype=bindings["ntok"].datatype)
 
 
+@pytest.mark.parametrize("text", [
+    "Find features for DemoForce that were discussed but not implemented?",
+    "Which features of DemoForce were discussed but never implemented",
+    "what feature was discussed in planning for DemoForce but wasn't built?",
+    "Features for DemoForce that were planned but have not been implemented.",
+])
+def test_discussed_not_implemented_features(text: str) -> None:
+    assert intent_of(text) == ("feature_discussed", {})
+
+
+@pytest.mark.parametrize("text", [
+    "Find employee IDs of team members who were responsible for features in DemoForce that were discussed but "
+    "not implemented?",
+    "eids of the people responsible for the features of DemoForce that were discussed but never implemented",
+    "Who was responsible for the feature in DemoForce that was discussed but not developed?",
+])
+def test_people_behind_discussed_not_implemented_features(text: str) -> None:
+    assert intent_of(text) == ("feature_discussed_people", {})
+
+
 @pytest.mark.parametrize(("text", "approved", "words"), [
     ("Can you provide links to the approved PRs for integrating predictive analytics in DemoForce?", "true",
      "integrat predictive analytic"),
@@ -121,6 +141,7 @@ def test_top_author_of_approved_prs(text: str, approved: str) -> None:
     "Find the employee IDs of engineers who authored maximum number of PRs in DemoForce for bug fixes that "
     "are now reopened by customers.",
     "What are the unique features of DemoForce's competitor products?",
+    "Which suggestions were discussed for the DemoForce market research report but not implemented?",
 ])
 def test_other_families_wordings_are_not_feature_intents(text: str) -> None:
     assert not (intent_of(text)[0] or "").startswith(("feature_", "pr_feature", "pr_to_", "pr_reverted",

@@ -14,7 +14,7 @@ from kg.namespaces import node, product_graph, term
 from kg.qa.answer import fold_rows
 from kg.qa.intents.features import keep_best_features, keep_top_authors, topic_bindings
 from kg.rules import RuleContext, run_rules
-from kg.rules.features import feature_tokens
+from kg.rules.features import change_summary, feature_name, feature_tokens
 from kg.rules.prs import reason_of
 from kg.sparql import named_query, prefixed
 
@@ -40,9 +40,27 @@ def meeting(mid: str, date: str, lines: list[str]) -> dict:
             "transcript": "Attendees\nA, B\nTranscript\n" + "\n".join(lines)}
 
 
+ERIN_1, ERIN_2 = "eid_0000000e", "eid_0000000f"
+NAMES = {ALICE: "Alice Smith", BOB: "Bob Jones", CAROL: "Carol White", DAN: "Dan Brown", ERIN_1: "Erin Gray",
+         ERIN_2: "Erin Gray"}
+ORG = Organisation({eid: {"name": name, "role": "Engineer"} for eid, name in NAMES.items()}, {}, [])
+#: The planning meeting discusses three features; the sprint reviews below assign only the last two.
+PLANNING = [
+    "Dan Brown: Team, let's get started. We have three tasks: real-time alerts, integrating predictive "
+    "analytics and expanding security measures.",
+    "Dan Brown: Let's start with real-time alerts. Carol, any thoughts on the API?",
+    "Carol White: Sure, Dan. We should consider WebSockets to push alerts to the dashboard.",
+    "Erin Gray: I'll define a JSON format for these alerts.",
+    "Bob Jones: And we should ensure the alerts are non-intrusive. What do you think?",
+    "Dan Brown: Moving on to predictive analytics. Alice?",
+    "Alice Smith: I'll train LSTM forecast models on history.",
+    "Dan Brown: Next, expanding security measures.",
+    "Bob Jones: I'll upgrade TLS to version 1.3.",
+    "Dan Brown: Now, let's discuss task prioritization. Who leads the real-time alerts feature?",
+    "Alice Smith: I can take the lead on the real-time alerts feature.",
+]
 MEETINGS = [
-    meeting("product_dev_Demo_1", "2026-01-01T09:00:00", [
-        "Alice: We have two tasks: integrating predictive analytics and expanding security measures."]),
+    meeting("product_dev_Demo_1", "2026-01-01T09:00:00", PLANNING),
     meeting("product_dev_Demo_2", "2026-01-02T09:00:00", [
         "Dan: Let's start with the task of integrating predictive analytics. Alice, you're on it.",
         "Alice: The PR is 'Train LSTM Forecast Models'. I'll train LSTM forecast models on history.",
@@ -95,10 +113,11 @@ SLACK = [
 
 @pytest.fixture(scope="module")
 def store() -> Store:
-    product = Product("Demo", Path("Demo.json"), [ALICE, BOB, CAROL, DAN], [],
+    product = Product("Demo", Path("Demo.json"), list(NAMES), [],
                       {"slack": SLACK, "prs": PRS, "meeting_transcripts": MEETINGS})
-    ctx = RuleContext(product, Organisation({}, {}, []), product_graph("Demo"))
-    run_rules(ctx, ["pr-review-conversation", "pr-revert", "pr-decision", "product-rename", "feature-tracks"])
+    ctx = RuleContext(product, ORG, product_graph("Demo"))
+    run_rules(ctx, ["pr-review-conversation", "pr-revert", "pr-decision", "product-rename", "feature-tracks",
+                    "pr-change-summary", "feature-discussed"])
     s = Store()
     s.extend(ctx.out)
     # the plain PR fields the declarative mapping adds (only what the queries read)
@@ -229,3 +248,59 @@ def test_tokens_and_reasons() -> None:
     assert reason_of("a change in product direction") == "ProductDirectionChange"
     assert reason_of("it introduced bugs") == "IntroducedBugs"
     assert reason_of("security risks and a new direction") == "SecurityRisk"
+
+
+def discussed(name: str) -> NamedNode:
+    return node("feature", f"Demo/discussed/{name}")
+
+
+def test_planned_feature_no_review_assigns_is_discussed_not_implemented(store: Store) -> None:
+    alerts = discussed("real-time-alerts")
+    assert objects(store, alerts, "ekg:featureStatus") == {term("ekg:Discussed")}
+    assert objects(store, alerts, "prov:wasDerivedFrom") == {artifact("product_dev_Demo_1")}
+    assert not objects(store, alerts, "ekg:implementedBy")
+    # the assigned features (predictive analytics, security measures) are not re-derived as discussed ones
+    assert {q.subject for q in store.quads_for_pattern(None, term("ekg:featureStatus"), term("ekg:Discussed"))} \
+        == {alerts}
+    text = next(iter(objects(store, alerts, "ekg:text"))).value
+    assert text.startswith("Real-time alerts\n- ") and "WebSockets" in text and "What do you think" not in text
+
+
+def test_responsible_are_who_took_it_on_and_ambiguous_names_are_not_guessed(store: Store) -> None:
+    alerts = discussed("real-time-alerts")
+    # Carol accepted in the discussion, Alice volunteered when it came up again; Bob only commented
+    assert objects(store, alerts, "ekg:responsible") == {node("person", CAROL), node("person", ALICE)}
+    # two team members are called Erin Gray: the name stays ambiguous on the meeting, no eid is chosen
+    assert Literal("Erin Gray") in objects(store, artifact("product_dev_Demo_1"), "ekg:ambiguousName")
+    assert not {node("person", ERIN_1), node("person", ERIN_2)} & objects(store, alerts, "ekg:responsible")
+
+
+def test_discussed_feature_queries_answer_and_cite_the_absence_evidence(store: Store) -> None:
+    assert ask(store, "feature_discussed.ask", {}) and ask(store, "feature_discussed_people.ask", {})
+    answers, cites = fold_rows(select(store, "feature_discussed", {}))
+    assert len(answers) == 1 and answers[0].startswith("Real-time alerts")
+    assert {"product_dev_Demo_1", "product_dev_Demo_2", "github_com_salesforce_Demo_pull_1",
+            "20260103-0-s1000", "20260101-0-rn000"} <= set(cites)
+    people = fold_rows(select(store, "feature_discussed_people", {}))[0]
+    assert sorted(people) == sorted([ALICE, CAROL])
+
+
+def test_every_planned_feature_assigned_means_no_discussed_feature() -> None:
+    planning = meeting("product_dev_Demo_1", "2026-01-01T09:00:00", PLANNING[5:9])
+    product = Product("Demo", Path("Demo.json"), list(NAMES), [],
+                      {"slack": SLACK, "prs": PRS, "meeting_transcripts": [planning, *MEETINGS[1:]]})
+    ctx = RuleContext(product, ORG, product_graph("Demo"))
+    run_rules(ctx, ["feature-discussed"])
+    s = Store()
+    s.extend(ctx.out)
+    assert not ask(s, "feature_discussed.ask", {})
+
+
+def test_feature_names_and_change_summaries() -> None:
+    assert feature_name("Great. Moving on to predictive analytics, we want forecasts.") == "predictive analytics"
+    assert feature_name("Absolutely, Emma. The first feature we need to discuss is enhancing the AI-driven "
+                        "suggestions.") == "enhancing the AI-driven suggestions"
+    assert feature_name("Now, let's talk about task prioritization.") is None  # names no feature
+    assert feature_name("We could use Kafka here.") is None
+    assert change_summary("This PR introduces JWT for sessions. It ensures scalability. Tokens expire hourly.") \
+        == "JWT for sessions. Tokens expire hourly."

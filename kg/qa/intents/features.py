@@ -102,6 +102,32 @@ def match_feature_added_topic(q: Question) -> dict[str, Term] | None:
     return topic_bindings(TOPIC_LINKS.sub(" ", match.group(1))) if match else None
 
 
+def is_discussed_not_implemented(q: Question) -> bool:
+    """"… features … discussed (in planning) but not / never implemented (built, developed, shipped)"."""
+    return q.has("feature") and q.matches(
+        r"\b(discussed|planned|proposed|talked about)\b.*(\bnot|\bnever|n't|\bwithout being)\s+"
+        r"(been\s+|being\s+)?(implemented|built|developed|shipped|delivered|added)") is not None
+
+
+def asks_for_people(q: Question) -> bool:
+    return q.matches(r"\b(employee ids?|eids?|who|whom|team members?|people|persons?|engineers?|"
+                     r"responsible)\b") is not None
+
+
+def match_feature_discussed(q: Question) -> dict[str, Term] | None:
+    """"Find features for <P> that were discussed but not implemented"."""
+    if is_pr_question(q) or not is_discussed_not_implemented(q) or asks_for_people(q):
+        return None
+    return {}
+
+
+def match_feature_discussed_people(q: Question) -> dict[str, Term] | None:
+    """"Employee IDs of team members responsible for features in <P> that were discussed, not implemented"."""
+    if is_pr_question(q) or not is_discussed_not_implemented(q) or not asks_for_people(q):
+        return None
+    return {}
+
+
 def match_pr_feature_review(q: Question) -> dict[str, Term] | None:
     """"Links to the approved PRs for <topic> in <P>" / "PRs for <topic> in <P> that were not approved"."""
     if not is_pr_question(q) or not q.has("approved") or q.has_any("revert", "need to be", "needs to be"):
@@ -187,6 +213,10 @@ def keep_top_authors(rows: list[Row]) -> tuple[list[str], list[str]]:
 for _intent in (
     Intent("feature_dropped", "content", match_feature_dropped, "feature_dropped", "feature_dropped.ask", 5),
     Intent("feature_delayed", "content", match_feature_delayed, "feature_delayed", "feature_delayed.ask", 5),
+    Intent("feature_discussed", "content", match_feature_discussed, "feature_discussed",
+           "feature_discussed.ask", 6),
+    Intent("feature_discussed_people", "person", match_feature_discussed_people, "feature_discussed_people",
+           "feature_discussed_people.ask", 6),
     Intent("feature_added_topic", "content", match_feature_added_topic, "feature_added_topic",
            "feature_added_topic.ask", 5, keep_best_features),
     Intent("pr_reverted", "pr", match_pr_reverted, "pr_reverted", "pr_reverted.ask", 7, keep_best_features),
