@@ -18,8 +18,9 @@ from alignment.select import METHODS
 from alignment.similarity import SIMILARITY_MEASURE, Similarity, similarity
 from alignment.target import target_rows
 
-DEFAULT_THRESHOLD = 0.5
-EXACT_SCORE = 0.6
+DEFAULT_THRESHOLD = 0.47
+EXACT_SCORE = 0.7
+MUTUAL_SCORE = 0.56  # a mutual best pair with consistent evidence needs only this much for exactMatch
 CLOSE_SCORE = 0.56
 EXACT_SUPPORT = 3  # records a field must appear in before its profile can justify an exactMatch
 # The instance evidence alone must reach this share of the threshold: a matching name cannot lift a pair
@@ -71,7 +72,7 @@ def eligible_block(sim: Similarity, rows: np.ndarray, cols: np.ndarray, threshol
 def predicate(score: float, evidence: dict[str, float], support: int, mutual_best: bool) -> str:
     """exactMatch: the same format, no role conflict, single vs list alike, enough records to judge, a
     known place among the record's dates for date fields, and a high score or a mutual best pair that is
-    fair or shares a declared role; closeMatch: a fair score with compatible formats; else relatedMatch."""
+    fair (MUTUAL_SCORE) or shares a declared role; closeMatch: a fair score with compatible formats; else relatedMatch."""
     consistent = (
         evidence["format"] == 1.0
         and evidence["role"] >= 0.6
@@ -79,7 +80,7 @@ def predicate(score: float, evidence: dict[str, float], support: int, mutual_bes
         and support >= EXACT_SUPPORT
         and evidence["dated"]
     )
-    mutual = mutual_best and (score >= CLOSE_SCORE or evidence["role"] == 1.0)
+    mutual = mutual_best and (score >= MUTUAL_SCORE or evidence["role"] == 1.0)
     if consistent and (score >= EXACT_SCORE or mutual):
         return "skos:exactMatch"
     if score >= CLOSE_SCORE and evidence["format"] >= 0.5:

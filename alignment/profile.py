@@ -19,21 +19,96 @@ from alignment.fields import Corpus, Record
 
 EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[a-z]{2,}$", re.I)
 NAMED_EMAIL = re.compile(r"^[^<>@]*<\s*[^@\s<>]+@[^@\s<>]+\s*>$")
-DATETIME = re.compile(
-    r"^\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2}|[A-Z]{2,4})?$"
-)
+DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2}|[A-Z]{2,4})?$")
 EPOCH = re.compile(r"^1\d{9}(\.\d+)?$")  # Unix seconds 2001..2033, as Slack's *_ts fields hold
-DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+MONTH = re.compile(r"^\d{4}-\d{2}$")  # a month, as forecast or billing-period fields hold: coarser than a date
 URL = re.compile(r"^(https?://|www\.)\S+$", re.I)
 NUMBER = re.compile(r"^[-+]?\d+(\.\d+)?$")
 BOOLEAN = {"true", "false", "yes", "no"}
 PERSON = re.compile(r"^[A-Z][\w'’-]+(?: [A-Z][\w'’.-]+){1,2}(?: \([^)]*\))?$")
+# Words that mark a name as an organisation's ("Acme Health", "FinApps Inc"), so company fields are not taken
+# for person fields: legal forms and the generic trade words company names end in.
+ORG_WORDS = frozenset(
+    {
+        "inc",
+        "llc",
+        "ltd",
+        "corp",
+        "corporation",
+        "co",
+        "company",
+        "gmbh",
+        "ag",
+        "plc",
+        "sa",
+        "group",
+        "labs",
+        "lab",
+        "health",
+        "healthcare",
+        "bank",
+        "capital",
+        "analytics",
+        "solutions",
+        "systems",
+        "technologies",
+        "tech",
+        "financial",
+        "finance",
+        "services",
+        "payments",
+        "cloud",
+        "ai",
+        "networks",
+        "partners",
+        "holdings",
+        "insights",
+        "metrics",
+        "works",
+        "software",
+        "data",
+        "logistics",
+        "media",
+        "energy",
+        "pharma",
+        "bio",
+        "therapeutics",
+        "ventures",
+        "industries",
+        "international",
+        "global",
+        "enterprises",
+        "university",
+        "edu",
+        "retail",
+        "insurance",
+        "securities",
+        "markets",
+        "platforms",
+        "robotics",
+        "dynamics",
+        "medical",
+        "clinic",
+        "hospital",
+        "foundation",
+        "institute",
+    }
+)
+NAME_WORD = re.compile(r"^[A-Z][\w&'’.-]*$")
+CAMEL = re.compile(r"^[A-Z][a-z]+[A-Z]\w*$")  # OpenHealth, QuantaPlane: one-word brand names
 PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
 TOKEN = re.compile(r"[a-z0-9]+")
+SHAPE_MAX = 40  # longer values are prose; their character shape says nothing
 
 # How compatible two field formats are, beyond "identical" (1.0).
 FAMILY = {
     frozenset({"date", "datetime"}): 0.8,
+    frozenset({"month", "date"}): 0.5,
+    frozenset({"month", "datetime"}): 0.4,
+    frozenset({"organisation", "person name"}): 0.3,
+    frozenset({"organisation", "short text"}): 0.3,
+    frozenset({"organisation", "enum"}): 0.3,
     frozenset({"free text", "short text"}): 0.5,
     frozenset({"person name", "email"}): 0.5,
     frozenset({"identifier", "enum"}): 0.4,
@@ -41,7 +116,7 @@ FAMILY = {
     frozenset({"boolean", "enum"}): 0.3,
     frozenset({"identifier", "URL"}): 0.3,
 }
-TEMPORAL = {"date", "datetime"}
+TEMPORAL = {"date", "datetime", "month"}
 
 
 def unescape(text: str) -> str:
@@ -57,12 +132,33 @@ def normalise(value: str) -> str:
     Dates, datetimes and Unix seconds all become their day, so a Slack `*_ts` meets an ISO `*_at`.
     """
     text = unescape(value).strip()
-    if DATETIME.match(text) or EPOCH.match(text) or DATE.match(text):
+    if DATETIME.match(text) or EPOCH.match(text) or DATE.match(text) or MONTH.match(text):
         text = sortable_time(text)
     if NAMED_EMAIL.match(text):
         text = text.split("<", 1)[0].strip().strip('"') or text.split("<", 1)[1].rstrip(">")
     text = PARENTHETICAL.sub("", text)
     return " ".join(re.sub(r"[_\-]+", " ", text.lower()).split())
+
+
+def is_organisation(text: str) -> bool:
+    """A short capitalised name with an organisation word ("Northstar Bank", "FinApps Inc") or a one-word
+    CamelCase brand ("QuantaPlane"): company fields hold these, person fields do not."""
+    words = PARENTHETICAL.sub("", text).split()
+    if not 1 <= len(words) <= 5 or not all(NAME_WORD.match(w) for w in words):
+        return False
+    if len(words) == 1:
+        return bool(CAMEL.match(words[0]))
+    return any(w.lower().strip(".,") in ORG_WORDS for w in words[1:])
+
+
+def value_shape(value: str) -> str:
+    """The value's character-class signature: `SUP-100012` -> `A-9`, `1712345678.123456` -> `9.9`,
+    `Ava Chen` -> `Aa Aa`; prose is just `text`. Identifier fields of two systems share these shapes."""
+    text = unescape(value).strip()
+    if len(text) > SHAPE_MAX:
+        return "text"
+    classes = re.sub(r"[A-Z]", "A", re.sub(r"[a-z]", "a", re.sub(r"\d", "9", text)))
+    return re.sub(r"(.)\1+", r"\1", re.sub(r"\s+", " ", classes))
 
 
 def value_format(value: str) -> str:
@@ -71,10 +167,12 @@ def value_format(value: str) -> str:
     checks = (
         (DATETIME.match(text) or EPOCH.match(text), "datetime"),
         (DATE.match(text), "date"),
+        (MONTH.match(text), "month"),
         (URL.match(text), "URL"),
         (EMAIL.match(text), "email"),
         (NUMBER.match(text), "number"),
         (text.lower() in BOOLEAN, "boolean"),
+        (is_organisation(text), "organisation"),
         (PERSON.match(text) or NAMED_EMAIL.match(text), "person name"),
     )
     for hit, name in checks:
@@ -124,22 +222,46 @@ def sortable_time(value: str) -> str:
     return value.strip()[:10]
 
 
+def instant(value: str) -> float | None:
+    """The value as Unix seconds when it carries a time of day (ISO datetime with offset, Unix seconds), else
+    None: a bare day cannot be ordered against a time on that same day."""
+    text = value.strip()
+    if EPOCH.match(text):
+        return float(text)
+    if not DATETIME.match(text):
+        return None
+    try:
+        parsed = datetime.fromisoformat(text.replace(" ", "T", 1))
+    except ValueError:
+        return None
+    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
+
+
+def record_times(dated: dict[str, str]) -> pd.Series:
+    """Sort keys for one record's dates: exact instants when every date has a time of day, else days."""
+    instants = {f: instant(v) for f, v in dated.items()}
+    if all(t is not None for t in instants.values()):
+        return pd.Series(instants, dtype=float)
+    return pd.Series({f: sortable_time(v) for f, v in dated.items()})
+
+
 def time_positions(records: list[Record], formats: dict[str, str]) -> dict[str, tuple[float, float]]:
     """Where each date field sits among the dates of the same record, as (mean rank, share of ties).
 
-    Rank 0 is the earliest date (created), 1 the latest (updated, due); a tie means the same day as another
-    date of the record (merged on the day of the last update)."""
+    Rank 0 is the earliest date (created), 1 the latest (updated, due); a tie means the same instant (or day,
+    when a date has no time) as another date of the record (merged on the day of the last update)."""
     ranks: dict[str, list[float]] = defaultdict(list)
     ties: dict[str, list[bool]] = defaultdict(list)
     for record in records:
-        dated = {f: sortable_time(v[0]) for f, v in record.values.items() if formats.get(f) in TEMPORAL and v}
+        dated = {f: v[0] for f, v in record.values.items() if formats.get(f) in TEMPORAL and v}
         if len(dated) < 2:
             continue
-        days = pd.Series(dated)
-        order = days.rank(method="average")
-        repeated = days.duplicated(keep=False)
+        times = record_times(dated)
+        order = times.rank(method="dense")  # two fields holding one instant are one event, not two
+        repeated = times.duplicated(keep=False)
+        top = max(order.max() - 1, 1)
         for f, r in order.items():
-            ranks[f].append((r - 1) / (len(dated) - 1))
+            ranks[f].append((r - 1) / top)
             ties[f].append(bool(repeated[f]))
     return {f: (float(np.mean(ranks[f])), float(np.mean(ties[f]))) for f in ranks}
 
@@ -211,9 +333,7 @@ def source_profiles(source: str, records: list[Record], min_records: int) -> lis
     return rows
 
 
-def group_profile(
-    source: str, name: str, values: list[str], present: int, n_records: int, roles: Counter[str]
-) -> dict:
+def group_profile(source: str, name: str, values: list[str], present: int, n_records: int, roles: Counter[str]) -> dict:
     """The instance profile of one field (alias group) from its pooled values."""
     normalised = [normalise(v) for v in values]
     distinct = {v for v in normalised if v}
@@ -237,16 +357,13 @@ def group_profile(
         "content_share": (roles["body"] + roles["content"]) / present,
         "value_set": frozenset(distinct),
         "tokens": Counter(TOKEN.findall(" ".join(normalised))),
+        "shapes": Counter(value_shape(v) for v in values if v.strip()),
     }
 
 
 def profiles(corpus: Corpus, min_records: int = 2) -> pd.DataFrame:
     """One row per (source, field) with the instance profile used for matching."""
-    rows = [
-        row
-        for source, records in corpus.records.items()
-        for row in source_profiles(source, records, min_records)
-    ]
+    rows = [row for source, records in corpus.records.items() for row in source_profiles(source, records, min_records)]
     return with_person_handles(pd.DataFrame(rows))
 
 

@@ -18,18 +18,22 @@ from alignment.profile import FAMILY, TEMPORAL
 
 # Weights of the instance evidence; each measure is in [0, 1].
 WEIGHTS = {
-    "content": 0.35,  # value overlap or TF-IDF cosine, whichever is stronger
-    "role": 0.20,  # the title / body role the export declares
-    "format": 0.15,
-    "length": 0.10,
-    "shape": 0.10,  # distinct ratio and values per record (enum vs id vs list)
-    "time": 0.10,  # position among the record's dates: created vs updated
+    "content": 0.25,  # value overlap or TF-IDF cosine, whichever is stronger
+    "role": 0.15,  # the title / body role the export declares
+    "format": 0.10,
+    "specific": 0.15,  # format agreement weighted by how rare the format is among all fields
+    "pattern": 0.10,  # character-class shapes of the values (`A-9` for SUP-1842)
+    "length": 0.08,
+    "shape": 0.07,  # distinct ratio and values per record (enum vs id vs list)
+    "fill": 0.03,  # share of records carrying the field: an optional date is not an always-present one
+    "time": 0.07,  # position among the record's dates: created vs updated
 }
 NAME_WEIGHT = 0.15
 SIMILARITY_MEASURE = (
-    "weighted mean of instance evidence: max(value containment, TF-IDF cosine of value tokens) 0.35, "
-    "declared title/body role 0.20, format compatibility 0.15, value length 0.10, cardinality shape 0.10, "
-    "date position in record 0.10; halved when formats are incompatible; times 0.85, "
+    "weighted mean of instance evidence: max(value containment, TF-IDF cosine of value tokens) 0.25, "
+    "declared title/body role 0.15, format compatibility 0.10, format agreement x format rarity 0.15, "
+    "TF-IDF cosine of value character shapes 0.10, value length 0.08, cardinality shape 0.07, fill rate 0.03, "
+    "date position in record 0.07; halved when formats are incompatible; times 0.85, "
     "plus 0.15 x field-name token Jaccard"
 )
 
@@ -58,9 +62,9 @@ def incidence(bags: list[dict[str, float]]) -> sparse.csr_matrix:
     return sparse.csr_matrix((data, (rows, cols)), shape=(len(bags), max(1, len(vocab))))
 
 
-def tfidf_cosine(profiles: pd.DataFrame) -> np.ndarray:
-    """Cosine of sublinear TF-IDF token vectors, IDF over fields, computed as one sparse product."""
-    counts = incidence([dict(t) for t in profiles["tokens"]])
+def tfidf_cosine(bags: pd.Series) -> np.ndarray:
+    """Cosine of sublinear TF-IDF vectors of per-field term counts, IDF over fields, as one sparse product."""
+    counts = incidence([dict(t) for t in bags])
     counts.data = 1.0 + np.log(counts.data)
     df = np.asarray((counts > 0).sum(axis=0)).ravel()
     idf = np.log((1 + counts.shape[0]) / (1 + df)) + 1.0
@@ -99,6 +103,14 @@ def format_compatibility(formats: pd.Series) -> np.ndarray:
     return out
 
 
+def format_specificity(formats: pd.Series, compatibility: np.ndarray) -> np.ndarray:
+    """Format agreement weighted by the rarer format's rarity: two organisation-name fields agreeing says more
+    than two short-text fields agreeing, because few fields hold organisation names."""
+    counts = formats.map(formats.value_counts()).to_numpy(dtype=float)
+    rarity = 1.0 - np.log(counts) / np.log(max(2, len(formats)))
+    return compatibility * np.minimum.outer(rarity, rarity)
+
+
 def closeness(values: np.ndarray, scale: float) -> np.ndarray:
     """1 when equal, falling linearly to 0 at a difference of `scale`."""
     return np.clip(1.0 - np.abs(np.subtract.outer(values, values)) / scale, 0.0, 1.0)
@@ -116,10 +128,10 @@ def role_similarity(profiles: pd.DataFrame) -> np.ndarray:
 
 
 def time_similarity(profiles: pd.DataFrame) -> np.ndarray:
-    """Agreement of the fields' rank and tie share among a record's dates; neutral 0.5 when unknown."""
+    """Agreement of the fields' rank (mostly) and tie share among a record's dates; neutral 0.5 when unknown."""
     pos = profiles["time_position"].to_numpy(dtype=float)
     ties = profiles["time_ties"].to_numpy(dtype=float)
-    sim = 0.5 * closeness(np.nan_to_num(pos, nan=0.5), 1.0) + 0.5 * closeness(np.nan_to_num(ties), 1.0)
+    sim = 0.75 * closeness(np.nan_to_num(pos, nan=0.5), 1.0) + 0.25 * closeness(np.nan_to_num(ties), 1.0)
     unknown = np.isnan(pos)
     return np.where(np.logical_or.outer(unknown, unknown), 0.5, sim)
 
@@ -147,7 +159,7 @@ def name_similarity(fields: pd.Series) -> np.ndarray:
 def similarity(profiles: pd.DataFrame) -> Similarity:
     """Every field-to-field similarity at once; pairs within one source are zeroed."""
     shared = shared_value_counts(profiles)
-    cosine = tfidf_cosine(profiles)
+    cosine = tfidf_cosine(profiles["tokens"])
     sizes = profiles["distinct"].to_numpy(dtype=float)
     log_len = np.log10(1 + profiles["mean_length"].to_numpy(dtype=float))
     temporal = profiles["format"].isin(TEMPORAL).to_numpy()
@@ -160,11 +172,14 @@ def similarity(profiles: pd.DataFrame) -> Similarity:
             both_temporal, time, np.maximum(containment(shared, sizes), cosine) * small_set_damping(sizes)
         ),
         "format": format_compatibility(profiles["format"]),
+        "pattern": tfidf_cosine(profiles["shapes"]),
+        "fill": closeness(profiles["fill_rate"].to_numpy(dtype=float), 1.0),
         "length": closeness(log_len, 1.5),
         "role": role_similarity(profiles),
         "list": list_similarity(profiles),
         "time": time,
     }
+    features["specific"] = format_specificity(profiles["format"], features["format"])
     features["shape"] = (
         0.5 * closeness(profiles["distinct_ratio"].to_numpy(dtype=float), 1.0) + 0.5 * features["list"]
     )

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from alignment.fields import flatten, inventory, load_corpus
+from alignment.fields import Record, flatten, inventory, load_corpus
 from alignment.pipeline import align
-from alignment.profile import field_format, normalise, value_format
+from alignment.profile import field_format, normalise, time_positions, value_format, value_shape
 from alignment.select import greedy, hungarian, top1
 
 PEOPLE = ["Ava Chen", "Marco Silva", "Lena Park", "Diego Ruiz", "Samir Patel", "Maya Lee", "Noah Kim"]
@@ -90,10 +90,34 @@ def test_flatten_gives_dotted_paths_for_nested_objects_and_lists_of_objects():
         ("false", "boolean"),
         ("INT-331", "code"),
         ("2026-02-06 (Dev Patel): creating this as a blocker", "short text"),
+        ("2026-06", "month"),
+        ("Northstar Bank", "organisation"),
+        ("FinApps Inc", "organisation"),
+        ("QuantaPlane", "organisation"),
     ],
 )
 def test_value_format(value: str, expected: str):
     assert value_format(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "shape"),
+    [("SUP-100012", "A-9"), ("C0123ABC", "A9A"), ("1712345678.123456", "9.9"), ("Ava Chen", "Aa Aa")],
+)
+def test_value_shape_is_the_character_class_signature(value: str, shape: str):
+    assert value_shape(value) == shape
+
+
+def test_time_positions_order_by_instant_and_count_one_instant_once():
+    """Slack keeps a thread's ts twice (thread_ts = first_message_ts); the last message is minutes later on
+    the same day, so it must still rank last, and the duplicated instant ranks first, not in the middle."""
+    record = Record(
+        Path("x.json"),
+        {"thread_ts": ["1699991234"], "first_ts": ["1699991234"], "last_ts": ["1699991600"]},
+    )
+    positions = time_positions([record], dict.fromkeys(record.values, "datetime"))
+    assert positions["last_ts"] == (1.0, 0.0)
+    assert positions["first_ts"] == positions["thread_ts"] == (0.0, 1.0)
 
 
 def test_repeated_short_values_are_an_enum_and_unique_codes_identifiers():
