@@ -63,6 +63,8 @@ EMPTY_GRAPH = "urn:x-kg:empty-graph"
 #: Responses are buffered so a query cut off mid-stream gets an error status, not a truncated 200.
 MAX_RESPONSE = 64 * 1024 * 1024
 START_SECONDS = 60.0
+#: Reconnect to Oxigraph after this long idle: well under its smallest idle timeout (1 s).
+MAX_IDLE = 0.5
 
 
 class HttpError(Exception):
@@ -162,7 +164,6 @@ def load_access(path: Path) -> dict[str, Grant]:
 # --- query checks ------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
 def service_reason(query: str) -> str | None:
     """Why the query is refused as a SERVICE call, or None.
 
@@ -176,6 +177,7 @@ def service_reason(query: str) -> str | None:
     return _rdflib_service_reason(query)
 
 
+@lru_cache(maxsize=64)  # small: its keys are whole query texts
 def _rdflib_service_reason(query: str) -> str | None:
     from pyparsing import ParseException
     from rdflib.plugins.sparql.parser import parseQuery
@@ -321,13 +323,18 @@ class Oxigraph:
         return Reply(response.status, content_type, b"".join(chunks))
 
     def _connection(self, upstream: Upstream) -> http.client.HTTPConnection:
-        """This thread's keep-alive connection to the current process."""
+        """This thread's keep-alive connection to the current process, unless it sat idle too long.
+
+        Oxigraph applies its --timeout-s to idle keep-alive connections too, and then writes an unsolicited
+        `500 Resource temporarily unavailable` on them: the next request would read that stale reply.
+        """
         cached = getattr(self._local, "conn", None)
-        if cached is None or cached[0] != upstream.generation:
-            if cached:
-                cached[1].close()
-            self._local.conn = (upstream.generation, NoDelayConnection("127.0.0.1", upstream.port))
-        return self._local.conn[1]
+        now = time.monotonic()
+        if cached is None or cached[0] != upstream.generation or now - cached[2] > MAX_IDLE:
+            self._drop_connection()
+            cached = (upstream.generation, NoDelayConnection("127.0.0.1", upstream.port), now)
+        self._local.conn = (cached[0], cached[1], now)
+        return cached[1]
 
     def _drop_connection(self) -> None:
         cached = getattr(self._local, "conn", None)
