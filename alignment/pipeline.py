@@ -72,7 +72,8 @@ def eligible_block(sim: Similarity, rows: np.ndarray, cols: np.ndarray, threshol
 def predicate(score: float, evidence: dict[str, float], support: int, mutual_best: bool) -> str:
     """exactMatch: the same format, no role conflict, single vs list alike, enough records to judge, a
     known place among the record's dates for date fields, and a high score or a mutual best pair that is
-    fair (MUTUAL_SCORE) or shares a declared role; closeMatch: a fair score with compatible formats; else relatedMatch."""
+    fair (MUTUAL_SCORE) or shares a declared role; closeMatch: a fair score with compatible formats; else
+    relatedMatch."""
     consistent = (
         evidence["format"] == 1.0
         and evidence["role"] >= 0.6
