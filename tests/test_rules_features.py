@@ -123,7 +123,8 @@ def store() -> Store:
     # the plain PR fields the declarative mapping adds (only what the queries read)
     for rec in PRS:
         subject = node("artifact", rec["id"])
-        for p, o in (("dct:identifier", Literal(rec["id"])), ("ekg:url", Literal(rec["link"])),
+        for p, o in (("rdf:type", term("ekg:PullRequest")),
+                     ("dct:identifier", Literal(rec["id"])), ("ekg:url", Literal(rec["link"])),
                      ("ekg:description", Literal(rec["summary"])),
                      ("prov:wasAttributedTo", node("person", rec["user"]["login"])),
                      ("ekg:merged", Literal(rec["merged"].lower(), datatype=NamedNode(
@@ -131,6 +132,7 @@ def store() -> Store:
             s.add(_quad(subject, p, o))
         for i, review in enumerate(rec["reviews"]):
             rv = node("review", f"{rec['id']}/{i}")
+            s.add(_quad(rv, "rdf:type", term("ekg:PullRequestReview")))
             s.add(_quad(rv, "ekg:reviewOf", subject))
             s.add(_quad(rv, "ekg:reviewState", term("ekg:Approved" if review["state"] == "APPROVED"
                                                      else "ekg:ChangesRequested")))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cache, cached_property
 
 from kg.errors import KGError
 
@@ -59,6 +60,11 @@ class Vocabulary:
     roles: dict[str, str]
     companies: dict[str, str]
 
+    @cached_property
+    def singular_roles(self) -> dict[str, str]:
+        """Roles keyed by their singularised form, as questions are matched against singularised text."""
+        return {_singular_phrase(k): v for k, v in self.roles.items()}
+
 
 @dataclass
 class Question:
@@ -71,6 +77,7 @@ class Question:
     companies: list[str] = field(default_factory=list)
     eids: list[str] = field(default_factory=list)
     customer_ids: list[str] = field(default_factory=list)
+    _seen: dict[str, re.Match[str] | None] = field(default_factory=dict, repr=False, compare=False)
 
     def has(self, *phrases: str) -> bool:
         """True when every phrase occurs (in the plain or the singularised text)."""
@@ -80,8 +87,10 @@ class Question:
         return any(p in self.norm or p in self.sing for p in phrases)
 
     def matches(self, pattern: str) -> re.Match[str] | None:
-        """Regex over the singularised text (then the plain one)."""
-        return re.search(pattern, self.sing) or re.search(pattern, self.norm)
+        """Regex over the singularised text (then the plain one); remembered, as matchers share patterns."""
+        if pattern not in self._seen:
+            self._seen[pattern] = re.search(pattern, self.sing) or re.search(pattern, self.norm)
+        return self._seen[pattern]
 
     def slots(self) -> dict[str, object]:
         return {k: v for k, v in {
@@ -107,11 +116,16 @@ def clean_text(raw: str | bytes) -> str:
     return text
 
 
+@cache
+def _whole_words(phrase: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)")
+
+
 def _find_longest(norm: str, vocab: dict[str, str]) -> list[str]:
     """Vocabulary entries occurring as whole words, longest first, not overlapping one another."""
     found: list[tuple[int, int, str]] = []
-    for key in sorted(vocab, key=len, reverse=True):
-        for m in re.finditer(rf"(?<![\w]){re.escape(key)}(?![\w])", norm):
+    for key in sorted((k for k in vocab if k in norm), key=len, reverse=True):
+        for m in _whole_words(key).finditer(norm):
             if not any(m.start() < e and s < m.end() for s, e, _ in found):
                 found.append((m.start(), m.end(), vocab[key]))
     return [name for _, _, name in sorted(found)]
@@ -124,11 +138,11 @@ def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     products = _find_longest(norm, vocab.products) or _find_longest(norm.replace("'s", ""), vocab.products)
     q.product = products[0] if products else None
     for kind, names in DOC_KINDS.items():
-        if any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", q.sing) or
-               re.search(rf"(?<!\w){re.escape(n)}(?!\w)", norm) for n in names):
+        if any((n in q.sing and _whole_words(n).search(q.sing)) or (n in norm and _whole_words(n).search(norm))
+               for n in names):
             q.doc_kind = kind
             break
-    q.roles = _find_longest(q.sing, {_singular_phrase(k): v for k, v in vocab.roles.items()})
+    q.roles = _find_longest(q.sing, vocab.singular_roles)
     q.companies = _find_longest(norm, vocab.companies)
     q.eids = list(dict.fromkeys(re.findall(r"\beid_[0-9a-f]{8}\b", norm)))
     q.customer_ids = list(dict.fromkeys(re.findall(r"\bcust-\d{4}\b", norm)))

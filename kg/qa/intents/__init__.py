@@ -31,6 +31,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from kg.qa.question import Question
 from kg.sparql import Row, Term
@@ -62,19 +63,31 @@ def register(intent: Intent) -> Intent:
     if intent.name in INTENTS:
         raise ValueError(f"intent {intent.name!r} registered twice")
     INTENTS[intent.name] = intent
+    _by_priority.cache_clear()
     return intent
+
+
+@cache
+def _import_families() -> None:
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+
+
+@cache
+def _by_priority() -> tuple[Intent, ...]:
+    """Sorted once per registration, not per question (matching runs for every question)."""
+    _import_families()
+    return tuple(sorted(INTENTS.values(), key=lambda i: -i.priority))
 
 
 def load_intents() -> list[Intent]:
     """Import every family module in this package; intents sorted by priority, highest first."""
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
-    return sorted(INTENTS.values(), key=lambda i: -i.priority)
+    return list(_by_priority())
 
 
 def match_intent(q: Question) -> tuple[Intent, dict[str, Term]] | None:
     """The highest-priority intent whose matcher accepts the question, with its bindings."""
-    for intent in load_intents():
+    for intent in _by_priority():
         bindings = intent.match(q)
         if bindings is not None:
             return intent, bindings
