@@ -20,40 +20,57 @@ from kg.qa.answer import Answerer
 from kg.qa.evaluate import read_jsonl
 from kg.qa.metrics import recall_precision, token_f1
 from kg.qa.question import parse
-from kg.search import MODES, Searcher
+from kg.search import MODES, Searcher, Signals
 from kg.search.fallback import fallback_answer
 from kg.sparql import EmbeddedStore
 
 KS = (10, 100, 500)
-#: (row label, signals fused). The first four are the issue's comparison; the rest show what each part adds.
+#: (row label, signals fused, with the dense retrievers on). The first four are the issue's comparison (with
+#: dense); the default pipeline is lexical + graph; the rest show what each part adds. With dense on, the PPR
+#: seeds come from the fused lexical and dense lists; with it off, from the lexical list alone.
 ROWS = [
-    ("BM25 alone (artifact text)", MODES["bm25"]),
-    ("dense alone (artifact text)", MODES["dense"]),
-    ("RRF (bm25_context, dense_context)", MODES["rrf"]),
-    ("RRF + PPR (full pipeline)", MODES["rrf+ppr"]),
-    ("BM25 over conversation context alone", ("bm25_context",)),
-    ("dense over conversation context alone", ("dense_context",)),
-    ("RRF + PPR lexical only (degraded mode)", ("bm25_context", "ppr")),
-    ("RRF of message- and context-level lists + PPR", ("bm25", "bm25_context", "dense", "dense_context", "ppr")),
-    ("PPR alone (seeded by RRF top + anchors)", ("ppr",)),
+    ("BM25 alone (artifact text)", MODES["bm25"], True),
+    ("dense alone (artifact text)", MODES["dense"], True),
+    ("RRF (bm25_context, dense_context)", MODES["rrf"], True),
+    ("RRF + PPR (bm25_context, dense_context, ppr)", MODES["rrf+ppr"], True),
+    ("default: BM25 context + PPR (no dense)", ("bm25_context", "ppr"), False),
+    ("BM25 over conversation context alone", ("bm25_context",), False),
+    ("dense over conversation context alone", ("dense_context",), True),
+    ("RRF of message- and context-level lists + PPR", ("bm25", "bm25_context", "dense", "dense_context", "ppr"),
+     True),
+    ("PPR alone (seeded by BM25 context top + anchors)", ("ppr",), False),
 ]
 
 
-def measure(searcher: Searcher, questions: list[dict]) -> dict[str, dict[int, tuple[float, float]]]:
+def measure(searchers: dict[bool, Searcher], questions: list[dict]) -> dict[str, dict[int, tuple[float, float]]]:
     """Mean citation recall and precision at each k, per row, over the questions."""
     scores: dict[str, dict[int, list[tuple[float, float]]]] = {
-        label: {k: [] for k in KS} for label, _ in ROWS
+        label: {k: [] for k in KS} for label, _, _ in ROWS
     }
     for q in questions:
-        vector = searcher.encoder.encode_query(q["question"]) if searcher.encoder else None
-        signals = searcher.signals(q["question"], q["product"], query_vector=vector)
-        for label, used in ROWS:
-            if not all(u in signals.rankings for u in used):
-                continue
-            ranked = [signals.index.ids[r] for r in signals.order(used)]
-            for k in KS:
-                recall, precision = recall_precision(ranked[:k], q["citations"])
-                scores[label][k].append((recall, precision or 0.0))
+        for with_dense, searcher in searchers.items():
+            vector = searcher.encoder.encode_query(q["question"]) if searcher.encoder else None
+            signals = searcher.signals(q["question"], q["product"], query_vector=vector)
+            rows = [(label, used) for label, used, d in ROWS if d == with_dense]
+            score_rows(scores, rows, signals, q)
+    return {
+        label: {
+            k: (statistics.mean(r for r, _ in v), statistics.mean(p for _, p in v))
+            for k, v in per_k.items()
+            if v
+        }
+        for label, per_k in scores.items()
+    }
+
+
+def score_rows(scores: dict, rows: list[tuple[str, tuple[str, ...]]], signals: Signals, q: dict) -> None:
+    for label, used in rows:
+        if not all(u in signals.rankings for u in used):
+            continue
+        ranked = [signals.index.ids[r] for r in signals.order(used)]
+        for k in KS:
+            recall, precision = recall_precision(ranked[:k], q["citations"])
+            scores[label][k].append((recall, precision or 0.0))
     return {
         label: {
             k: (statistics.mean(r for r, _ in v), statistics.mean(p for _, p in v))
@@ -117,27 +134,28 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--store", help="store directory (its index beside it, from `kg index`)")
     p.add_argument("--qa", help="folder with answerable.jsonl (default: <HERB>/qa/dev)")
-    p.add_argument("--no-dense", action="store_true", help="run without the dense extra (degraded mode)")
+    p.add_argument("--no-dense", action="store_true", help="skip the dense rows (as without the extra)")
     p.add_argument("--fallback", action="store_true", help="also score the QA fallback on uncovered questions")
     args = p.parse_args(argv)
     try:
         qa_dir = Path(args.qa) if args.qa else qa_path()
         questions = read_jsonl(qa_dir / "answerable.jsonl")
-        searcher = Searcher(store_path(args.store), use_dense=not args.no_dense)
-        if searcher.dense_off:
-            print(searcher.dense_off)
-        print_table(measure(searcher, questions), len(questions))
-        p50, p90 = latency(searcher, questions)
-        print(
-            f"\nsearch latency ({'full, with query encoding' if searcher.encoder else 'lexical + graph'}, "
-            f"k=20, {len(questions)} queries): p50 {p50:.1f} ms, p90 {p90:.1f} ms"
-        )
-        if searcher.encoder is not None:
-            lexical = Searcher(store_path(args.store), use_dense=False)
-            p50, p90 = latency(lexical, questions)
-            print(f"search latency (lexical + graph, no query encoding): p50 {p50:.1f} ms, p90 {p90:.1f} ms")
+        lexical = Searcher(store_path(args.store))
+        searchers = {False: lexical}
+        if not args.no_dense:
+            searchers[True] = Searcher(store_path(args.store), use_dense=True)
+            if searchers[True].dense_off:
+                print(f"{searchers[True].dense_off}: dense rows left out")
+        print_table(measure(searchers, questions), len(questions))
+        print()
+        for with_dense, searcher in searchers.items():
+            if with_dense and searcher.encoder is None:
+                continue
+            p50, p90 = latency(searcher, questions)
+            what = "with dense, query encoding included" if with_dense else "default, lexical + graph"
+            print(f"search latency ({what}, k=20, {len(questions)} queries): p50 {p50:.1f} ms, p90 {p90:.1f} ms")
         if args.fallback:
-            fallback_effect(searcher, qa_dir)
+            fallback_effect(lexical, qa_dir)
     except KGError as exc:
         print(f"bench_search: {exc}", file=sys.stderr)
         return 2

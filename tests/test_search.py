@@ -179,15 +179,25 @@ def test_facets_filter_before_ranking(searcher):
     assert leads.ids() == ["tiny_tech_spec"]
 
 
-def test_degraded_mode_says_dense_is_off(searcher, monkeypatch):
-    result = searcher.search("ingestion", product="Tiny")
-    assert any("dense retrieval off" in n for n in result.notes)
-    assert all("dense" not in h.signals for h in result.hits)
+def test_without_the_dense_extra_search_degrades_to_lexical_and_graph_and_says_so(tiny_store, monkeypatch):
     real = dense.importlib.util.find_spec
     monkeypatch.setattr(
         dense.importlib.util, "find_spec", lambda name, *a: None if name == dense.PACKAGE else real(name, *a)
     )
-    assert dense.PACKAGE in (dense.unavailable() or "")
+    searcher = Searcher(tiny_store, use_dense=True)
+    assert searcher.encoder is None
+    result = searcher.search("ingestion latency", product="Tiny", k=3)
+    assert any(f"dense retrieval off: {dense.PACKAGE} is not installed" in n for n in result.notes)
+    assert set(result.ids()) == {"20260101-0-aaaaa", "20260101-1-bbbbb", "20260101-2-ccccc"}
+    assert all(set(h.signals) <= {"bm25_context", "ppr"} for h in result.hits)
+
+
+def test_dense_requested_on_an_index_without_embeddings_says_so(tiny_store):
+    if dense.unavailable():
+        pytest.skip(dense.unavailable())
+    result = Searcher(tiny_store, use_dense=True).search("ingestion", product="Tiny", k=3)
+    assert any("the index has no embeddings" in n for n in result.notes)
+    assert all("dense_context" not in h.signals for h in result.hits)
 
 
 def test_every_query_logs_its_signals(searcher):

@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--mode", choices=list(MODES), default="rrf+ppr", help="signals to fuse (default rrf+ppr)")
     p.add_argument("--explain", action="store_true", help="each signal's contribution, anchors, timings")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--no-dense", action="store_true", help="lexical + graph only, even with the dense extra")
+    p.add_argument("--dense", action="store_true",
+                   help="also fuse the dense retrievers (needs the [dense] extra and embeddings in the index)")
     p.add_argument("--log", metavar="FILE", help="signal log (default: <store>.search/search-log.jsonl)")
     p.add_argument("--no-log", action="store_true", help="do not log this query's signals")
     p.set_defaults(func=run)
@@ -40,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     store = store_path(args.store)
     log = None if args.no_log else (args.log or index_dir(store) / "search-log.jsonl")
-    searcher = Searcher(store, log_path=Path(log) if log else None, use_dense=not args.no_dense)
+    searcher = Searcher(store, log_path=Path(log) if log else None, use_dense=args.dense)
     facets = Facets(
         kind=args.kind,
         channel=args.channel,
@@ -64,7 +65,7 @@ def show(result: SearchResult, explain: bool) -> None:
         print("no artifact matches")
         return
     if explain:
-        columns = MODES[result.mode]
+        columns = [s for s in MODES[result.mode] if any(s in h.signals for h in result.hits)]
         header = ["#", "id", "kind", "product", "score", *(f"{s} rank:contrib" for s in columns)]
         rows = [
             [

@@ -108,7 +108,7 @@ class Searcher:
         self,
         store_path: Path,
         log_path: Path | None = None,
-        use_dense: bool = True,
+        use_dense: bool = False,
         seed_top: int = 30,
         alpha: float = 0.85,
     ) -> None:
@@ -122,6 +122,7 @@ class Searcher:
         self.alpha = alpha
         self._indexes: dict[str, ProductIndex] = {}
         self._backend: EmbeddedStore | None = None
+        self.use_dense = use_dense
         self.dense_off = dense.unavailable() if use_dense else "dense retrieval off (not requested)"
         self.encoder = dense.Encoder() if self.dense_off is None else None
 
@@ -156,13 +157,17 @@ class Searcher:
 
     def notes(self, indexes: list[ProductIndex]) -> list[str]:
         out = []
-        if self.dense_off:
+        if not self.use_dense:
+            pass  # the default: lexical + graph (dense lowered recall on HERB, see docs/search.md)
+        elif self.dense_off:
             out.append(f"{self.dense_off}; ranking on lexical + graph signals")
         elif any(not i.has_dense for i in indexes):
             out.append(
                 "dense retrieval off: the index has no embeddings (run `kg index` with the [dense] extra)"
             )
-        if self.manifest.get("store_mtime", 0) < self.store_path.stat().st_mtime - 1:
+        if not self.store_path.exists():
+            out.append(f"no store at {self.store_path}: facets need it (`kg build`)")
+        elif self.manifest.get("store_mtime", 0) < self.store_path.stat().st_mtime - 1:
             out.append("the store was rebuilt after the index: run `kg index` again")
         return out
 
@@ -229,10 +234,11 @@ class Searcher:
         started = time.perf_counter()
         facets = facets or Facets()
         products = self.scope(text, product)
+        scoped = _lap(started)
         vector = None
         if self.encoder is not None and any(self.product_index(p).has_dense for p in products):
             vector = self.encoder.encode_query(text)
-        encoded = _lap(started)
+        encoded = _lap(started) - scoped
         per_product = [self.signals(text, p, facets, vector) for p in products]
         hits = merge_hits(per_product, mode, k)
         result = SearchResult(
@@ -244,7 +250,7 @@ class Searcher:
             anchors={n: iris for s in per_product for n, iris in s.anchors.items()},
             facets=facets.active(),
         )
-        result.millis = {"encode": encoded, **_sum_millis(per_product), "total": _lap(started)}
+        result.millis = {"scope": scoped, "encode": encoded, **_sum_millis(per_product), "total": _lap(started)}
         self.log(result)
         return result
 
