@@ -147,15 +147,7 @@ def build(herb: Path, store_path: Path, products: list[str] | None = None, progr
                     store.remove_graph(graph)
         else:
             store = _open_fresh(tmp)
-        report.quads += _load(store, organisation_quads(mapping, org))
-        bar = tqdm(iter_products(herb, names), total=len(names), desc="kg build", unit="product",
-                   disable=not progress)
-        for product in bar:
-            bar.set_postfix_str(product.name)
-            report.quads += _load(store, product_quads(mapping, org, product))
-            report.products.append(product.name)
-            report.artifacts += artifact_count(product)
-            report.skipped.extend(product.skipped)
+        _load(store, all_quads(mapping, org, herb, names, report, progress))
         _close(store)
         _swap_in(tmp, store_path)
     except BaseException:
@@ -165,10 +157,26 @@ def build(herb: Path, store_path: Path, products: list[str] | None = None, progr
     return report
 
 
-def _load(store: Store, quads: Iterable[Quad]) -> int:
-    batch = list(quads)
+def all_quads(mapping: Mapping, org: Organisation, herb: Path, names: list[str], report: BuildReport,
+              progress: bool) -> Iterator[Quad]:
+    """The organisation graph, then every product's graph, lazily — one stream, so the store is written in one
+    bulk load (few, compacted files that read several times faster than one load per product)."""
+    for quad in organisation_quads(mapping, org):
+        report.quads += 1
+        yield quad
+    bar = tqdm(iter_products(herb, names), total=len(names), desc="kg build", unit="product", disable=not progress)
+    for product in bar:
+        bar.set_postfix_str(product.name)
+        quads = product_quads(mapping, org, product)
+        report.quads += len(quads)
+        yield from quads
+        report.products.append(product.name)
+        report.artifacts += artifact_count(product)
+        report.skipped.extend(product.skipped)
+
+
+def _load(store: Store, quads: Iterable[Quad]) -> None:
     try:
-        store.bulk_extend(batch)
+        store.bulk_extend(quads)
     except OSError as exc:
         raise KGError(f"writing to the store failed: {exc}") from exc
-    return len(batch)
