@@ -14,7 +14,7 @@ from kg.sparql import Term
 PREVIOUS = r"\b(previous|last|prior|earlier|past|former|old|older)\b (product )?(release|version)"
 WORKED = r"\b(work\w*|contribut\w*|involv\w*|participat\w*|develop\w*|built|part of)\b"
 COMPANY = r"\b(compan\w*|organi[sz]ation|business|firm|client name|customer name)"
-PRAISE = r"\b(strength|positive|prais\w*|appreciat\w*|liked|compliment\w*|good feedback)"
+PRAISE = r"\b(strength|positive|prais\w*|appreciat\w*|like|liked|love\w*|enjoy\w*|compliment\w*|good feedback)"
 ISSUE = r"\b(issue|problem|complain\w*|bug|defect|concern|pain point|weakness)"
 QA = r"\b(qa|quality assurance|test\w*|tester)\b"
 CUSTOMER = r"\b(customer|client|user)"
@@ -24,7 +24,7 @@ def feedback_kind(q: Question) -> Term | None:
     """Customer praise, QA findings or customer-reported issues; None when the wording names none of them."""
     if q.matches(PRAISE):
         return term("ekg:CustomerPraise")
-    if q.matches(ISSUE) and q.matches(QA):
+    if q.matches(QA) and (q.matches(ISSUE) or q.matches(r"\b(find|found|uncover\w*|detect\w*|catch|caught)\b")):
         return term("ekg:QAIssue")
     if q.matches(ISSUE) and (q.matches(CUSTOMER) or q.matches(COMPANY)):
         return term("ekg:CustomerIssue")
@@ -34,7 +34,9 @@ def feedback_kind(q: Question) -> Term | None:
 def match_release_contributors(q: Question) -> dict[str, Term] | None:
     """"Find employee IDs of <role>s who worked on the previous release of <P>?" (no role: everyone)."""
     asks_people = q.roles or q.matches(PERSON)
-    if not q.matches(PREVIOUS) or q.matches(DEMO) or not asks_people or not q.matches(WORKED):
+    if not q.matches(PREVIOUS) or q.matches(DEMO) or not asks_people:
+        return None
+    if not q.matches(WORKED) and not (q.roles and feedback_kind(q) is None):
         return None
     return {"role": Literal(q.roles[0])} if q.roles else {}
 
