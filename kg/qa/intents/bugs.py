@@ -51,7 +51,8 @@ def is_bug_question(q: Question) -> bool:
 
 
 def asks_for_company(q: Question) -> bool:
-    return bool(q.matches(r"\b(?:company|companie|organi[sz]ation|customer compan\w*|client)\b"))
+    return bool(q.matches(r"\b(?:company|companie|organi[sz]ation|customer compan\w*|client)\b")
+                or q.matches(r"\b(?:which|what|name the) customer\b(?! (?:bug|issue|report|complaint))"))
 
 
 def asks_for_people(q: Question) -> bool:

@@ -8,14 +8,14 @@ from kg.qa.intents import Intent, register
 from kg.qa.question import Question
 from kg.sparql import Term
 
-COMPETITOR = r"\b(competitor|competing (product|solution|tool)|rival)"
+COMPETITOR = r"\b(competitor|competing (product|solution|tool|with)|rival)"
 PERSON = r"\b(who|whom|employee|eid|team member|member|people|person|colleague|staff|engineer|developer)\b"
 LINK = r"\b(url|link|address|web ?page)\b"
 DEMO = r"\bdemo"
 WEAK_WORDS = (r"\b(weakness|weak|weak point|disadvantage|limitation|drawback|shortcoming|downside|flaw|con|lack\w*|"
               r"fall short|struggle\w*|gap)\b")
 STRONG_WORDS = (r"\b(strength|strong|strong point|feature|advantage|capabilit\w*|offering|pro|benefit|unique|"
-                r"stand out|excel\w*|differentiat\w*)\b")
+                r"stand out|excel\w*|differentiat\w*|distinguish\w*)\b")
 INSIGHT_WORDS = r"\b(insight|strength|weakness|feature|analy\w*|discuss\w*|assess\w*|evaluat\w*|review\w*)"
 
 
