@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from kg.cli import main
+from kg.qa.answer import Answer, Answerer
+from kg.qa.question import Question
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -85,3 +87,22 @@ def test_stats_and_export(store: Path, tmp_path: Path, capsys: pytest.CaptureFix
     code, _, _ = run(capsys, "export", "--store", str(store), "--out", str(dump))
     first = dump.open().readline()
     assert code == 0 and first.rstrip().endswith("> .") and "<https://w3id.org/ekg/graph/" in first
+
+
+def test_fallback_needs_the_search_index(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "ask", "--fallback", "What did the team say about Kafka in ActionGenie?",
+                       "--store", str(store))
+    assert code == 2 and "run `kg index`" in err
+
+
+def test_fallback_is_asked_only_when_no_intent_covers_the_question(answerer: Answerer) -> None:
+    asked: list[str] = []
+
+    def fallback(q: Question) -> Answer | None:
+        asked.append(q.text)
+        return None
+
+    wired = Answerer(answerer.backend, fallback=fallback)
+    assert not wired.ask("Who wrote the Market Research Report for ActionGenie?").abstain
+    got = wired.ask("What did the team say about Kafka in ActionGenie?")
+    assert got.abstain and asked == ["What did the team say about Kafka in ActionGenie?"]

@@ -14,7 +14,8 @@ from kg import __version__
 from kg.errors import KGError
 
 #: Subcommand modules, in the order `kg --help` lists them. Each exposes `register(subparsers)`.
-COMMANDS = ["build", "stats", "query", "validate", "export", "ask", "eval", "serve", "index", "search", "align", "rules"]
+COMMANDS = ["build", "stats", "query", "validate", "export", "ask", "eval", "serve", "index", "search", "align",
+            "rules"]
 
 
 def parser() -> argparse.ArgumentParser:

@@ -10,7 +10,7 @@ from pathlib import Path
 from kg.cli import add_store_option
 from kg.errors import KGError
 from kg.paths import store_path
-from kg.qa.answer import Answer, Answerer
+from kg.qa.answer import Answer, Answerer, Fallback
 from kg.qa.batch import run_batch
 from kg.sparql import Backend, EmbeddedStore
 
@@ -25,6 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", metavar="OUT.jsonl", help="with --batch: where to write answers (default: stdout)")
     p.add_argument("--explain", action="store_true", help="show the SPARQL that ran")
     p.add_argument("--json", action="store_true", help="print the answer object as JSON")
+    p.add_argument("--fallback", action="store_true",
+                   help="for questions no intent covers, answer with evidence sentences from `kg search` "
+                        "(needs `kg index`); off by default: without it such questions abstain")
     p.add_argument("--endpoint", metavar="URL", help="query this SPARQL 1.1 endpoint instead of the store")
     p.add_argument("--token", help="bearer token for --endpoint")
     p.set_defaults(func=run)
@@ -38,10 +41,21 @@ def backend(args: argparse.Namespace) -> Backend:
     return EmbeddedStore(store_path(args.store))
 
 
+def fallback(args: argparse.Namespace) -> Fallback | None:
+    if not args.fallback:
+        return None
+    if args.endpoint:
+        raise KGError("--fallback searches the local index; it cannot be combined with --endpoint")
+    from kg.search import Searcher
+    from kg.search.fallback import search_fallback
+
+    return search_fallback(Searcher(store_path(args.store)))
+
+
 def run(args: argparse.Namespace) -> int:
     if (args.batch is None) == (args.question is None):
         raise KGError("give either a question or --batch IN.jsonl")
-    answerer = Answerer(backend(args))
+    answerer = Answerer(backend(args), fallback=fallback(args))
     if args.batch:
         if args.out:
             with Path(args.out).open("w", encoding="utf-8") as out:
@@ -63,7 +77,7 @@ def render(a: Answer, explain: bool) -> str:
     if a.abstain:
         lines.append(f"ABSTAIN: {a.reason}")
     else:
-        answers = a.answer if isinstance(a.answer, list) else [a.answer or ""]
+        answers = a.answer if isinstance(a.answer, list) else (a.answer or "").splitlines()
         lines.append("A:")
         lines += [f"  - {x}" for x in answers]
         shown = ", ".join(a.citations[:MAX_SHOWN_CITATIONS])

@@ -7,6 +7,7 @@ no score threshold anywhere on this path.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
@@ -56,11 +57,16 @@ def fold_rows(rows: list[Row]) -> tuple[list[str], list[str]]:
     return list(answers), list(cites)
 
 
+#: An optional last resort for questions no intent covers: extracted evidence sentences, or None to abstain.
+Fallback = Callable[[Question], Answer | None]
+
+
 class Answerer:
     """Answers questions against one backend; the slot vocabularies are read from the graph once."""
 
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, fallback: Fallback | None = None) -> None:
         self.backend = backend
+        self.fallback = fallback
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
@@ -81,7 +87,8 @@ class Answerer:
     def answer_parsed(self, q: Question) -> Answer:
         matched = match_intent(q)
         if matched is None:
-            return self._abstain(q, None, "unsupported question: no intent covers this wording")
+            found = self.fallback(q) if self.fallback and q.product else None
+            return found or self._abstain(q, None, "unsupported question: no intent covers this wording")
         intent, bindings = matched
         if q.product is None:
             return self._abstain(q, intent, "unsupported question: it names no product known to the graph")

@@ -7,20 +7,17 @@ the graph walk (PPR from the question's hits and anchors) reached, and it contai
 `MIN_SHARED_TERMS` of the question's own content terms. A question asking for items (employee ids, names,
 links) is never answered with prose. Nothing clears the check -> the caller abstains.
 
-Wiring (kg/qa/answer.py, where no intent matched; import it there lazily, as this module reads kg.qa)::
-
-    found = fallback_answer(searcher, q)
-    if found is None:
-        return self._abstain(q, None, "unsupported question: no intent covers this wording")
-    return Answer(question=q.text, type="content", abstain=False, answer=found.answer,
-                  citations=found.citations, intent="search_fallback", slots=q.slots(), reason=found.reason)
+Wiring: `kg ask --fallback` passes `search_fallback(searcher)` to `Answerer(backend, fallback=...)`, which calls
+it only for questions no intent covers.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from kg.qa.answer import Answer
 from kg.qa.question import Question, normalise
 from kg.search import Hit, Searcher
 from kg.search.lexical import tokens
@@ -94,3 +91,16 @@ def fallback_answer(searcher: Searcher, q: Question) -> FallbackAnswer | None:
         return None
     return FallbackAnswer("\n".join(s.text for s in picked), list(dict.fromkeys(s.artifact for s in picked)),
                           "no intent covers this wording: sentences extracted from the top search evidence")
+
+
+def search_fallback(searcher: Searcher) -> Callable[[Question], Answer | None]:
+    """The Answerer's fallback: a content answer from evidence sentences, or None (the Answerer abstains)."""
+
+    def answer(q: Question) -> Answer | None:
+        found = fallback_answer(searcher, q)
+        if found is None:
+            return None
+        return Answer(question=q.text, type="content", abstain=False, answer=found.answer,
+                      citations=found.citations, intent="search_fallback", slots=q.slots(), reason=found.reason)
+
+    return answer
