@@ -1,7 +1,8 @@
 """The remote backend: the same `sparql/` library run against any SPARQL 1.1 Protocol endpoint.
 
 Parameters cannot travel as pyoxigraph substitutions over HTTP, so they are inlined as a VALUES block placed
-first in the query's outermost WHERE group, each term written as an escaped N-Triples term (never raw text).
+first in the query's outermost WHERE group (and in each sub-select's, which has its own scope), each term
+written as an escaped N-Triples term (never raw text).
 A product scope travels as the Protocol's `default-graph-uri`. Results come back as SPARQL JSON and are parsed
 into pyoxigraph terms, so they compare equal with the embedded store's.
 """
@@ -26,7 +27,7 @@ from pyoxigraph import (
 from kg.errors import KGError
 from kg.namespaces import XSD
 from kg.sparql import Row, Term, prefixed
-from kg.sparql_tokens import where_group_start
+from kg.sparql_tokens import binding_points
 
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
@@ -65,14 +66,18 @@ def values_block(bindings: dict[str, Term]) -> str:
 
 
 def bind(query: str, bindings: dict[str, Term] | None) -> str:
-    """The query with its parameters inlined as the first element of the outermost WHERE group."""
+    """The query with its parameters inlined as a VALUES block, first in the outermost WHERE group and in
+    every sub-select's, so each scope sees them as pyoxigraph substitution would."""
     if not bindings:
         return query
     try:
-        at = where_group_start(query)
+        points = binding_points(query)
     except ValueError as exc:
         raise KGError(f"cannot bind parameters: {exc}") from exc
-    return f"{query[:at]} {values_block(bindings)} {query[at:]}"
+    block = values_block(bindings)
+    for at in sorted(points, reverse=True):
+        query = f"{query[:at]} {block} {query[at:]}"
+    return query
 
 
 def protocol_form(query: str, bindings: dict[str, Term] | None = None,

@@ -135,6 +135,34 @@ def _resolve(token: Token, base: str | None, prefixes: dict[str, str | None]) ->
     return None if namespace is None else namespace + _LOCAL_ESCAPE.sub(r"\1", local)
 
 
+def binding_points(query: str) -> list[int]:
+    """Where a VALUES block must go to bind variables as substitution would: first in the outermost WHERE
+    group, and first in the WHERE group of every sub-SELECT (a sub-select has its own variable scope, so an
+    outer VALUES would not reach a parameter it uses)."""
+    toks = list(tokens(query))
+    points = [where_group_start(query)]
+    braces = 0
+    for i, tok in enumerate(toks):
+        if tok.is_keyword("SELECT") and braces > 0:
+            points.append(_first_group_after(toks, i))
+        if tok.kind == "punct":
+            braces += (tok.text == "{") - (tok.text == "}")
+    return points
+
+
+def _first_group_after(toks: list[Token], i: int) -> int:
+    """Offset inside the first `{` at the SELECT's own nesting level: its WHERE group."""
+    braces = parens = 0
+    for tok in toks[i + 1:]:
+        if tok.kind != "punct":
+            continue
+        if tok.text == "{" and braces == 0 and parens == 0:
+            return tok.start + 1
+        braces += (tok.text == "{") - (tok.text == "}")
+        parens += (tok.text == "(") - (tok.text == ")")
+    raise ValueError("a sub-select has no WHERE group")
+
+
 def where_group_start(query: str) -> int:
     """Offset just inside the `{` that opens the query's outermost WHERE group (where VALUES can go first)."""
     braces, parens, form, opened = 0, 0, None, []

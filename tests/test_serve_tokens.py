@@ -70,6 +70,16 @@ def test_values_go_first_in_the_outermost_where_group(query: str, inside: str) -
     assert query[at - 1:].startswith(inside)
 
 
+def test_sub_selects_get_their_own_values_block() -> None:
+    """A sub-select has its own scope: the parameter must be bound inside it too, as substitution does."""
+    store = Store()
+    query = "SELECT ?p ?n WHERE { { SELECT ?p (STRLEN(?p) AS ?n) WHERE { FILTER(STRLEN(?p) > 3) } } }"
+    value = Literal("gateway")
+    inlined = [(s["p"], s["n"]) for s in store.query(bind(query, {"p": value}))]
+    substituted = [(s["p"], s["n"]) for s in store.query(query, substitutions={Variable("p"): value})]
+    assert inlined == substituted == [(value, Literal(7))]
+
+
 def test_construct_where_short_form_cannot_take_bindings() -> None:
     with pytest.raises(KGError, match="CONSTRUCT"):
         bind("CONSTRUCT WHERE { ?x ?p ?o }", {"x": NamedNode("http://x")})
