@@ -88,6 +88,14 @@ def iri_value(token: Token) -> str:
     return _ESCAPE.sub(lambda m: chr(int(m.group()[2:], 16)), token.text[1:-1])
 
 
+def query_form(query: str) -> str | None:
+    """SELECT, ASK, CONSTRUCT or DESCRIBE: the first query-form keyword (None for an update or garbage)."""
+    for tok in tokens(query):
+        if tok.is_keyword("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
+            return tok.text.upper()
+    return None
+
+
 @dataclass
 class Shape:
     """What a query's text says it reads: the graphs it names and whether it calls out with SERVICE."""

@@ -476,3 +476,22 @@ def test_kg_ask_over_the_endpoint_equals_embedded(herb: Path, store: Path, herb_
         assert asked
         for question in asked:
             assert comparable(remote.ask(question).to_json()) == comparable(embedded.ask(question).to_json())
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("ASK { ?s ?p ?o }", "true"),
+    ("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o } LIMIT 1", None),
+    ("CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o } LIMIT 1", " ."),
+])
+def test_kg_query_over_the_endpoint_runs_every_form(open_server: str, tmp_path: Path, query: str,
+                                                    expected: str | None) -> None:
+    src = tmp_path / "q.rq"
+    src.write_text(query)
+    out = subprocess.run([sys.executable, "-m", "kg", "query", str(src), "--endpoint", f"{open_server}/query"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    if expected is None:
+        assert lines[0].strip() == "n" and int(lines[-1]) > 0
+    else:
+        assert lines and lines[0].endswith(expected)

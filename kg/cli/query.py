@@ -52,17 +52,34 @@ def parse_binding(spec: str) -> tuple[str, NamedNode | Literal]:
     return name.lstrip("?"), Literal(value)
 
 
+def run_remote(args: argparse.Namespace, text: str, bindings: dict[str, NamedNode | Literal],
+               graphs: list[NamedNode] | None) -> int:
+    """The same query over the SPARQL 1.1 Protocol; the form decides which client call runs it."""
+    from kg.remote import RemoteEndpoint
+    from kg.sparql_tokens import query_form
+
+    endpoint = RemoteEndpoint(args.endpoint, token=args.token)
+    form = query_form(text)
+    if form == "ASK":
+        print("true" if endpoint.ask(text, bindings, graphs) else "false")
+    elif form in ("CONSTRUCT", "DESCRIBE"):
+        for triple in endpoint.construct(text, bindings, graphs):
+            print(f"{triple} .")
+    elif form == "SELECT":
+        rows = endpoint.select(text, bindings, graphs)
+        names = list(dict.fromkeys(k for r in rows for k in r))
+        print_table(names, [[r[n].value if n in r else "" for n in names] for r in rows])
+    else:
+        raise KGError("not a SPARQL query (SELECT, ASK, CONSTRUCT or DESCRIBE); updates are refused")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     text = read_query(args.file)
     bindings = dict(parse_binding(b) for b in args.bind)
     graphs = product_dataset(args.product)
     if args.endpoint:
-        from kg.remote import RemoteEndpoint
-
-        rows = RemoteEndpoint(args.endpoint, token=args.token).select(text, bindings, graphs)
-        names = list(dict.fromkeys(k for r in rows for k in r))
-        print_table(names, [[r[n].value if n in r else "" for n in names] for r in rows])
-        return 0
+        return run_remote(args, text, bindings, graphs)
     result = EmbeddedStore(store_path(args.store)).run(text, bindings, graphs)
     out = sys.stdout.buffer
     if isinstance(result, QueryBoolean):
