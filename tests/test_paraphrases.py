@@ -39,6 +39,12 @@ CASES = [
      ["Which features were dropped from ActionGenie because of security risks?"]),
     ("Find the employee ID of engineer with the highest number of approved feature development PRs in AnomalyForce?",
      ["Which engineer has the most approved feature pull requests in AnomalyForce?"]),
+ ("Can you find links to PRs for integrating predictive analytics in AnomalyForce that were not approved?",
+     ["Can you find links to PRs for integrating predictive analytics in AnomalyForce that were rejected?",
+      "Which pull requests for integrating predictive analytics were not approved in AnomalyForce?"]),
+    ("Can you provide links to the approved PRs for integrating predictive analytics in AnomalyForce?",
+     ["Can you provide links to the approved PRs for integrating predictive analytics for AnomalyForce?",
+      "List the approved pull requests related to integrating predictive analytics in AnomalyForce."]),
 ]
 
 

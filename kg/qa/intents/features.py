@@ -26,12 +26,11 @@ from kg.sparql import Row, Term
 XSD_BOOLEAN = NamedNode(expand("xsd:boolean"))
 XSD_INTEGER = NamedNode(expand("xsd:integer"))
 PRS = r"(?:prs?|pull requests?|pr links?|links?)"
-#: The feature phrase of a PR question: "PRs for|related to [the] <phrase> [feature] in <product> that …".
-PR_TOPIC = re.compile(rf"{PRS}\s+(?:for|related to|about|of|on)\s+(?:the\s+)?(.+?)\s+(?:feature\s+)?"
-                      r"in\s+\S+\s+(?:that|which)\b")
-#: "approved PRs for [the] <phrase> [feature] in <product>" with nothing after the product.
-APPROVED_TOPIC = re.compile(rf"approved\s+{PRS}\s+(?:for|related to|about|of|on)\s+(?:the\s+)?(.+?)\s+"
-                            r"(?:feature\s+)?in\s+\S+\s*$")
+#: Where a PR question's feature phrase starts: "PRs for | related to | about | of | on [the] <phrase> …".
+PR_TOPIC_START = re.compile(rf"{PRS}\s+(?:for|related to|relating to|about|regarding|of|on|implementing)\s+"
+                            r"(?:the\s+)?(.+)")
+#: Where it ends: a relative clause or the verb that follows the phrase.
+PR_TOPIC_END = re.compile(r"\s+(?:that|which|who|where|were|was|are|is|have|has|had|need|needs|got|get)\b")
 #: "new <what> [related to|about|for <topic>] are|have been added to|implemented in|shipped in <product>".
 ADDED_TOPIC = re.compile(r"\bnew\s+(.+?)\s+(?:are|is|were|was|have been|has been|had been|got|get|been)\s+"
                          r"(?:added|implemented|introduced|shipped|released|delivered|built|rolled out)\s+"
@@ -47,7 +46,7 @@ def reason_of(q: Question) -> str | None:
     if q.has_any("product direction", "direction change", "change in direction", "change of direction",
                  "priorit", "strategy"):
         return "ProductDirectionChange"
-    if q.matches(r"\b(bug|error|defect|regression)"):
+    if q.matches(r"\b(bug|error|defect|regression|issue|problem|broke|breaking)"):
         return "IntroducedBugs"
     return None
 
@@ -65,9 +64,18 @@ def _bool(value: bool) -> Literal:
 
 
 def pr_topic(q: Question) -> str | None:
-    """The feature phrase of a PR question, read from the original-case text's normalised form."""
-    match = PR_TOPIC.search(q.norm) or APPROVED_TOPIC.search(q.norm)
-    return match.group(1) if match else None
+    """The feature phrase of a PR question: after "PRs for …", up to the product's mention (with its
+    preposition) or the clause that follows, whichever comes first; a trailing "feature" is dropped."""
+    match = PR_TOPIC_START.search(q.norm)
+    if not match:
+        return None
+    rest = match.group(1)
+    if q.product:
+        product = re.escape(q.product.casefold())
+        rest = re.split(rf"\s+(?:(?:in|for|of|on|within|from)\s+)?(?:the\s+)?{product}(?:'s)?\b", rest, maxsplit=1)[0]
+    phrase = PR_TOPIC_END.split(rest, maxsplit=1)[0]
+    phrase = re.sub(r"\s+features?$", "", phrase.strip())
+    return phrase or None
 
 
 def is_pr_question(q: Question) -> bool:
@@ -130,13 +138,15 @@ def match_feature_discussed_people(q: Question) -> dict[str, Term] | None:
 
 def match_pr_feature_review(q: Question) -> dict[str, Term] | None:
     """"Links to the approved PRs for <topic> in <P>" / "PRs for <topic> in <P> that were not approved"."""
-    if not is_pr_question(q) or not q.has("approved") or q.has_any("revert", "need to be", "needs to be"):
+    if not is_pr_question(q) or not q.matches(r"approv|reject|declin|turned down") \
+            or q.has_any("revert", "need to be", "needs to be"):
         return None
     phrase = pr_topic(q)
     bindings = topic_bindings(phrase) if phrase else None
     if bindings is None:
         return None
-    unapproved = q.matches(r"\b(not|never|un)\s?approved\b|\bwere(n't| not) approved\b") is not None
+    unapproved = q.matches(r"\b(not|never|un)\s?approved\b|\bwere(n't| not) approved\b|"
+                           r"\b(rejected|declined|turned down)\b") is not None
     return {**bindings, "approved": _bool(not unapproved)}
 
 
