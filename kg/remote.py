@@ -26,7 +26,7 @@ from pyoxigraph import (
 
 from kg.errors import KGError
 from kg.namespaces import XSD
-from kg.sparql import Row, Term, prefixed
+from kg.sparql import Row, Term, boolean, prefixed, solution_rows
 from kg.sparql_tokens import binding_points
 
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -98,18 +98,11 @@ class RemoteEndpoint:
 
     def select(self, query: str, bindings: dict[str, Term] | None = None,
                graphs: list[NamedNode] | None = None) -> list[Row]:
-        result = self._results(query, bindings, graphs)
-        if not isinstance(result, QuerySolutions):
-            raise KGError("expected a SELECT query")
-        names = [v.value for v in result.variables]
-        return [{n: s[n] for n in names if s[n] is not None} for s in result]
+        return solution_rows(self._results(query, bindings, graphs))
 
     def ask(self, query: str, bindings: dict[str, Term] | None = None,
             graphs: list[NamedNode] | None = None) -> bool:
-        result = self._results(query, bindings, graphs)
-        if not isinstance(result, QueryBoolean):
-            raise KGError("expected an ASK query")
-        return bool(result)
+        return boolean(self._results(query, bindings, graphs))
 
     def construct(self, query: str, bindings: dict[str, Term] | None = None,
                   graphs: list[NamedNode] | None = None) -> list[Triple]:

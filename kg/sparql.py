@@ -91,6 +91,20 @@ def prefixed(query: str) -> str:
     return head + query
 
 
+def solution_rows(result: object) -> list[Row]:
+    """A SELECT result as rows of bound variables (unbound ones left out), whichever backend ran it."""
+    if not isinstance(result, QuerySolutions):
+        raise KGError("expected a SELECT query")
+    names = [v.value for v in result.variables]
+    return [{n: s[n] for n in names if s[n] is not None} for s in result]
+
+
+def boolean(result: object) -> bool:
+    if not isinstance(result, QueryBoolean):
+        raise KGError("expected an ASK query")
+    return bool(result)
+
+
 class EmbeddedStore:
     """The on-disk Oxigraph store, opened read-only so queries never block (or damage) a build."""
 
@@ -117,15 +131,8 @@ class EmbeddedStore:
 
     def select(self, query: str, bindings: dict[str, Term] | None = None,
                graphs: list[NamedNode] | None = None) -> list[Row]:
-        result = self.run(query, bindings, graphs)
-        if not isinstance(result, QuerySolutions):
-            raise KGError("expected a SELECT query")
-        names = [v.value for v in result.variables]
-        return [{n: s[n] for n in names if s[n] is not None} for s in result]
+        return solution_rows(self.run(query, bindings, graphs))
 
     def ask(self, query: str, bindings: dict[str, Term] | None = None,
             graphs: list[NamedNode] | None = None) -> bool:
-        result = self.run(query, bindings, graphs)
-        if not isinstance(result, QueryBoolean):
-            raise KGError("expected an ASK query")
-        return bool(result)
+        return boolean(self.run(query, bindings, graphs))
