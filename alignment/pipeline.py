@@ -23,6 +23,11 @@ EXACT_SCORE = 0.7
 MUTUAL_SCORE = 0.56  # a mutual best pair with consistent evidence needs only this much for exactMatch
 CLOSE_SCORE = 0.56
 EXACT_SUPPORT = 3  # records a field must appear in before its profile can justify an exactMatch
+ROLE_CONFLICT = 0.5  # declared roles agreeing less often than not (title vs body) rule out an exactMatch
+# Flags and counts look alike whatever they flag or count: two boolean fields agree on {true, false}, two
+# number fields on small integers. Their values cannot say that two of them mean the same thing, so these
+# formats reach exactMatch only when the field names agree too.
+UNINFORMATIVE = frozenset({"boolean", "number"})
 # The instance evidence alone must reach this share of the threshold: a matching name cannot lift a pair
 # whose values disagree.
 INSTANCE_FLOOR = 0.85
@@ -71,15 +76,16 @@ def eligible_block(sim: Similarity, rows: np.ndarray, cols: np.ndarray, threshol
 
 def predicate(score: float, evidence: dict[str, float], support: int, mutual_best: bool) -> str:
     """exactMatch: the same format, no role conflict, single vs list alike, enough records to judge, a
-    known place among the record's dates for date fields, and a high score or a mutual best pair that is
-    fair (MUTUAL_SCORE) or shares a declared role; closeMatch: a fair score with compatible formats; else
-    relatedMatch."""
+    known place among the record's dates for date fields, values able to tell fields apart (not flags or
+    counts, unless the names agree), and a high score or a mutual best pair that is fair (MUTUAL_SCORE) or
+    shares a declared role; closeMatch: a fair score with compatible formats; else relatedMatch."""
     consistent = (
         evidence["format"] == 1.0
-        and evidence["role"] >= 0.6
+        and evidence["role"] >= ROLE_CONFLICT
         and evidence["list"] >= 0.8
         and support >= EXACT_SUPPORT
         and evidence["dated"]
+        and evidence["informative"]
     )
     mutual = mutual_best and (score >= MUTUAL_SCORE or evidence["role"] == 1.0)
     if consistent and (score >= EXACT_SCORE or mutual):
@@ -133,6 +139,7 @@ def mapping_rows(
     facts["dated"] = (
         a["format"] not in TEMPORAL or not np.isnan([a["time_position"], b["time_position"]]).any()
     )
+    facts["informative"] = a["format"] not in UNINFORMATIVE or sim.name[i, j] > 0
     base = {
         "predicate_id": predicate(score, facts, support, mutual_best),
         "mapping_justification": "semapv:CompositeMatching"

@@ -117,6 +117,7 @@ FAMILY = {
     frozenset({"identifier", "URL"}): 0.3,
 }
 TEMPORAL = {"date", "datetime", "month"}
+TEXT = {"short text", "free text"}  # prose: read by its tokens, not by a pattern
 
 
 def unescape(text: str) -> str:

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from alignment.profile import FAMILY, TEMPORAL
+from alignment.profile import FAMILY, TEMPORAL, TEXT
 
 # Weights of the instance evidence; each measure is in [0, 1].
 WEIGHTS = {
@@ -118,9 +118,14 @@ def closeness(values: np.ndarray, scale: float) -> np.ndarray:
 
 def role_similarity(profiles: pd.DataFrame) -> np.ndarray:
     """Agreement of the title/body roles the export bookkeeping declares: 1 when both fields hold the same
-    role, 0.7 when neither holds one, down to 0.2 when only one of them is a record's title or body."""
-    title = profiles["title_share"].to_numpy(dtype=float)
-    body = profiles["body_share"].to_numpy(dtype=float)
+    role, 0.7 when neither holds one, down to 0.2 when only one of them is a record's title or body.
+
+    The roles are read for prose only: a name, date or id the export shows as a record's headline (HubSpot's
+    company record is titled by `company_name`) is still what its values say it is, so a typed field's
+    declared role is neutral (0.7)."""
+    prose = profiles["format"].isin(TEXT).to_numpy()
+    title = np.where(prose, profiles["title_share"].to_numpy(dtype=float), 0.0)
+    body = np.where(prose, profiles["body_share"].to_numpy(dtype=float), 0.0)
     declared = np.clip(title + body, 0.0, 1.0)
     agree = np.multiply.outer(title, title) + np.multiply.outer(body, body)
     neither = np.multiply.outer(1 - declared, 1 - declared)
@@ -139,10 +144,11 @@ def time_similarity(profiles: pd.DataFrame) -> np.ndarray:
 def list_similarity(profiles: pd.DataFrame) -> np.ndarray:
     """Same number of values per record (single value vs list), on a log scale.
 
-    Free text is exempt: a body split into messages in one record and kept whole in the next is the
-    export's noise, not a different field."""
+    Prose is exempt: a body split into messages in one record and kept whole in the next, or next steps
+    written as a list in one system and as one sentence in another, is the export's noise, not a different
+    field."""
     per_record = np.log2(profiles["values"].to_numpy(dtype=float) / profiles["records"].to_numpy(dtype=float))
-    text = (profiles["format"] == "free text").to_numpy()
+    text = profiles["format"].isin(TEXT).to_numpy()
     return np.where(np.logical_and.outer(text, text), 1.0, closeness(per_record, 3.0))
 
 
