@@ -9,7 +9,7 @@ from typing import Any
 from kg.herb import Organisation, Product
 from kg.namespaces import ID, expand, product_graph
 from kg.rules import Message, RuleContext, run_rules
-from kg.rules.competitors import competitor_name, demo_urls
+from kg.rules.competitors import competitor_name, demo_urls, insight_text
 from kg.rules.messages import conversations as threads
 
 RULES = ["competitor-insights", "competitor-demos"]
@@ -106,7 +106,7 @@ def test_features_thread_is_a_strength_attributed_to_its_opener() -> None:
     found = triples(context())
     insight = "competitor-insight/Demo/20260101-0-aaaaa"
     assert objects(found, insight, "prov:wasAttributedTo") == {ID + "person/eid_aaaaaaaa"}
-    assert objects(found, insight, "ekg:strength") == {FEATURES}
+    assert objects(found, insight, "ekg:strength") == {FEATURES.split("PulseWatch. ", 1)[1]}
     assert objects(found, insight, "ekg:insightOn") == {ID + "competitor/Demo/pulsewatch"}
     assert objects(found, "competitor/Demo/pulsewatch", "rdfs:label") == {"PulseWatch"}
     assert objects(found, "competitor/Demo/pulsewatch", "ekg:competitorOf") == {ID + "product/Demo"}
@@ -122,8 +122,30 @@ def test_thread_provenance_excludes_the_interleaved_post() -> None:
 
 
 def test_short_weakness_opener_takes_the_authors_replies() -> None:
+    """The opener only announces the topic, so the insight is what its author says in the replies."""
     text = objects(triples(context()), "competitor-insight/Demo/20260105-0-ddddd", "ekg:weakness")
-    assert text == {WEAKNESSES + " Alert options are limited and it uses a lot of memory."}
+    assert text == {"Alert options are limited and it uses a lot of memory."}
+
+
+def test_insight_keeps_the_openers_content_without_greeting_or_invitation() -> None:
+    thread = [Message("20260101-0-a", "planning-x", "C1", "eid_aaaaaaaa", "2026-01-01T10:00:00",
+                      "Hi team, I was reading about a new competitor product called Foo. It offers bar and baz. "
+                      "Thought it would be worth discussing how it compares to our offerings. 🤔", 0),
+              Message("20260101-1-b", "planning-x", "C1", "eid_aaaaaaaa", "2026-01-01T10:01:00",
+                      "Great question, Ian! From what I gathered, Foo also runs offline.", 1)]
+    assert insight_text(thread) == "It offers bar and baz."
+
+
+def test_announcing_opener_takes_reply_facts_but_not_questions_or_talk_about_us() -> None:
+    thread = [Message("20260101-0-a", "planning-x", "C1", "eid_aaaaaaaa", "2026-01-01T10:00:00",
+                      "Hi team, I was reading about Foo, one of our competitors, and thought it would be useful "
+                      "to discuss some of its weaknesses.", 0),
+              Message("20260101-1-b", "planning-x", "C1", "eid_bbbbbbbb", "2026-01-01T10:01:00",
+                      "What are they?", 1),
+              Message("20260101-2-c", "planning-x", "C1", "eid_aaaaaaaa", "2026-01-01T10:02:00",
+                      "Great question, Ian! From what I gathered, Foo is slow on big data. Our product is faster. "
+                      "Do they plan a fix?", 2)]
+    assert insight_text(thread) == "Foo is slow on big data."
 
 
 def test_demo_of_a_known_competitor_only() -> None:

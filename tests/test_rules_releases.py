@@ -158,7 +158,7 @@ def test_qa_findings_reply_and_inline() -> None:
         "Search results are slow under load."
     }
     assert objects(found, "release-feedback/New/20260103-0-r0", "ekg:text") == {
-        "exports fail for large files."
+        "Exports fail for large files."
     }
     assert objects(found, "release-feedback/New/20260102-0-q0", "ekg:reportedBy") == {
         ID + "person/eid_33333333"

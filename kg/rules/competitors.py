@@ -16,6 +16,7 @@ from pyoxigraph import Literal, NamedNode
 from kg.namespaces import term
 from kg.rules import Message, RuleContext, rule, slug
 from kg.rules.messages import product_conversations
+from kg.rules.prose import content_sentences
 
 URL = re.compile(r"https?://[^\s<>|)\"']+")
 
@@ -58,15 +59,20 @@ def competitor_node(ctx: RuleContext, name: str, source_ids: list[str]) -> Named
     return node
 
 
+#: A reply sentence about the team's own product or plans, not about the competitor.
+ABOUT_US = re.compile(r"\b(?:we|we're|we've|our|us|ours)\b", re.I)
+
+
 def insight_text(thread: list[Message]) -> str:
-    """What the insight says: the opener of the thread, whose author summarises the competitor there; when the
-    opener only announces the topic (one short sentence), the author's replies are added."""
+    """What the insight says: the content sentences of the opener, whose author summarises the competitor
+    there; when the opener only announces the topic (no content sentence), the author's reply sentences about
+    the competitor (not questions, not about the team's own product)."""
     author = thread[0].author
-    opener = thread[0].text.strip()
-    if len(re.findall(r"\w+", opener)) >= 25:
-        return opener
-    replies = [m.text.strip() for m in thread[1:] if m.author == author]
-    return " ".join([opener, *replies])
+    kept = content_sentences(thread[0].text)
+    if not kept:
+        kept += [s for m in thread[1:] if m.author == author for s in content_sentences(m.text)
+                 if not s.endswith("?") and not ABOUT_US.search(s)]
+    return " ".join(kept)
 
 
 @rule("competitor-insights",

@@ -25,6 +25,7 @@ from pyoxigraph import Literal, NamedNode
 from kg.namespaces import term
 from kg.rules import Message, RuleContext, rule
 from kg.rules.messages import DOC_LINK, MESSAGE_INDEX
+from kg.rules.prose import LEAD, MENTION, PLEASANTRY, TURN_TAKING, sentences
 
 VERSION_STATUS = term("ekg:versionStatus")
 WAS_REVISION_OF = term("prov:wasRevisionOf")
@@ -50,10 +51,6 @@ UTTERANCE = re.compile(r"^([A-Z][\w.'\-]*(?: [A-Z][\w.'\-]*){1,3}):\s*(.+)$", re
 CHAT_LINE = re.compile(r"^([A-Z][\w.'\-]*(?: [A-Z][\w.'\-]*){1,3}):\s*(.+)$", re.M)
 
 # --- suggestion sentences --------------------------------------------------------------------------------
-EMOJI = re.compile("[\U0001F000-\U0001FFFF\u2600-\u27BF\uFE0F\u200d]")
-SLACK_LINK = re.compile(r"<(https?://[^|>]+)\|([^>]+)>")
-MENTION = re.compile(r"@(?:eid_\w+|[A-Z][a-z]+(?: [A-Z][a-z]+)?)")
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z@\"'])")
 #: A sentence proposes a change when it names an editing action or what to add.
 ACTION = re.compile(
     r"\b(add|adding|include|including|specify\w*|clarify\w*|elaborat\w*|expand\w*|mention\w*|highlight\w*|"
@@ -62,16 +59,6 @@ ACTION = re.compile(
     r"comparison|section|discuss\w*|address\w*|run\w* this by|integrat\w*|identify\w*|show\w*|focus\w*|"
     r"tailor\w*|revis\w*|refin\w*|updat\w*|reconsider|sharper|clearer|stronger|rationale|brainstorm|"
     r"(?:could|would|might) be (?:useful|helpful|beneficial|valuable))\b", re.I)
-#: Greetings and agreement that open a sentence before its point ("Thanks, Emma! …", "Good point, @x.").
-LEAD = re.compile(r"^(?:(?:hi|hey|hello|thanks|thank you|great work|great job|great point|good point|"
-                  r"good catch|great insights|great suggestions?|agreed|i agree|absolutely|nice work|"
-                  r"well done)\b"
-                  r"[^.!?]*?[,!.]\s+)+", re.I)
-PLEASANTRY = re.compile(r"^(thanks|thank you|great|good|hi|hey|hello|i agree|agreed|absolutely|sounds|nice|"
-                        r"love|i like|overall|everything looks|looking forward|makes sense|exactly|yes|"
-                        r"totally|definitely|well done|excellent|let us know|let me know|keep up)\b", re.I)
-TURN_TAKING = re.compile(r"^(what do you think|thoughts|any thoughts|what are your thoughts|"
-                         r"does that make sense|what does everyone think)\b", re.I)
 #: A sentence that only argues for the previous one ("This could help…") is not itself a change.
 RATIONALE = re.compile(r"^(?:this|that|it) (?:could|would|might|will|may)\b(?! (?:also )?be "
                        r"(?:helpful|beneficial|useful|worth|good|great|nice|valuable|wise)\b)", re.I)
@@ -110,15 +97,6 @@ def revision_pairs(docs: list[dict[str, Any]]) -> list[tuple[str, str]]:
         versions.sort(key=lambda d: (str(d.get("date", "")), d["id"]))
         pairs.extend((newer["id"], older["id"]) for older, newer in pairwise(versions))
     return pairs
-
-
-def clean_text(text: str) -> str:
-    text = SLACK_LINK.sub(r"\2", EMOJI.sub("", text))
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in SENTENCE_END.split(clean_text(text)) if s.strip()]
 
 
 def is_change_proposal(sentence: str) -> bool:

@@ -20,6 +20,7 @@ from kg.namespaces import term
 from kg.rules import Message, RuleContext, rule
 from kg.rules.competitors import URL, shared_demo
 from kg.rules.messages import product_conversations
+from kg.rules.prose import content_sentences
 
 KICKOFF = re.compile(r"documents from the (?:last|previous|prior) release", re.I)
 DOC_LINK = re.compile(r"/archives/docs/([A-Za-z0-9_\-]+)")
@@ -119,14 +120,20 @@ def feedback(ctx: RuleContext, release: NamedNode, kind: NamedNode, key: str, te
     return item
 
 
+def prose(text: str) -> str:
+    """A message's content sentences (greetings, addressing, invitations to discuss dropped); the text as
+    written when every sentence is filler."""
+    return " ".join(content_sentences(text)) or text
+
+
 def qa_finding(thread: list[Message]) -> str | None:
     """What QA found: inline ("… reported that X") or the first reply that is not a question."""
     inline = INLINE_FINDING.search(thread[0].text)
     if inline:
-        return inline.group(1)
+        return prose(inline.group(1))
     for msg in thread[1:3]:
         if not msg.text.rstrip().endswith("?"):
-            return msg.text
+            return prose(msg.text)
     return None
 
 
@@ -189,7 +196,7 @@ def release_customer_praise(ctx: RuleContext) -> None:
         ids = [m.id for m in thread]
         for msg in thread:
             for cust in dict.fromkeys(CUSTOMER_ID.findall(msg.text)):
-                item = feedback(ctx, release, CUSTOMER_PRAISE_KIND, f"{msg.id}/{cust}", msg.text, ids)
+                item = feedback(ctx, release, CUSTOMER_PRAISE_KIND, f"{msg.id}/{cust}", prose(msg.text), ids)
                 ctx.add(item, REPORTED_BY, ctx.customer(cust))
 
 
