@@ -175,6 +175,8 @@ def test_feedback_bullets_are_suggestions_on_the_revised_version() -> None:
     ("What do you think, @eid_9f1ff493?", ""),
     ("Hey team, I think the User Interface section could benefit from more details on collaboration.",
      "The User Interface section could benefit from more details on collaboration."),
+    ("Add details about user testing to the Objectives section. It shows we have evidence to back it up.",
+     "Add details about user testing to the Objectives section."),
 ])
 def test_suggestion_text_keeps_the_change_and_drops_pleasantries(text: str, expected: str) -> None:
     assert suggestion_text(text) == expected

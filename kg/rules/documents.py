@@ -60,8 +60,9 @@ ACTION = re.compile(
     r"tailor\w*|revis\w*|refin\w*|updat\w*|reconsider|sharper|clearer|stronger|rationale|brainstorm|"
     r"(?:could|would|might) be (?:useful|helpful|beneficial|valuable))\b", re.I)
 #: A sentence that only argues for the previous one ("This could help…") is not itself a change.
-RATIONALE = re.compile(r"^(?:this|that|it) (?:could|would|might|will|may)\b(?! (?:also )?be "
-                       r"(?:helpful|beneficial|useful|worth|good|great|nice|valuable|wise)\b)", re.I)
+RATIONALE = re.compile(r"^(?:this|that|it) (?:(?:could|would|might|will|may)\b(?! (?:also )?be "
+                       r"(?:helpful|beneficial|useful|worth|good|great|nice|valuable|wise)\b)|"
+                       r"(?:shows|demonstrates|ensures|helps|gives|makes)\b)", re.I)
 #: Hedges and discourse markers stripped from a kept sentence, leaving the change itself.
 HEDGES: tuple[re.Pattern[str], ...] = tuple(re.compile(h, re.I) for h in (
     r"^(?:also|additionally|and|so|plus|on that note|one more thing|just one more thing)\b,?\s*",
