@@ -19,10 +19,14 @@ from alignment.similarity import SIMILARITY_MEASURE, Similarity, similarity
 from alignment.target import target_rows
 
 DEFAULT_THRESHOLD = 0.47
-EXACT_SCORE = 0.7
-MUTUAL_SCORE = 0.56  # a mutual best pair with consistent evidence needs only this much for exactMatch
+EXACT_SCORE = 0.75
+MUTUAL_SCORE = 0.58  # a mutual best pair with consistent evidence needs only this much for exactMatch
 CLOSE_SCORE = 0.56
 EXACT_SUPPORT = 3  # records a field must appear in before its profile can justify an exactMatch
+# A mutual best pair agreeing on a rare format (format agreement x rarity, the `specific` evidence: organisation
+# names, datetimes, URLs) is exact at any score over the threshold: company names of two systems rarely
+# overlap in a small sample, so their score stays low though nothing else competes for them.
+RARE_FORMAT = 0.6
 ROLE_CONFLICT = 0.5  # declared roles agreeing less often than not (title vs body) rule out an exactMatch
 # Flags and counts look alike whatever they flag or count: two boolean fields agree on {true, false}, two
 # number fields on small integers. Their values cannot say that two of them mean the same thing, so these
@@ -77,8 +81,9 @@ def eligible_block(sim: Similarity, rows: np.ndarray, cols: np.ndarray, threshol
 def predicate(score: float, evidence: dict[str, float], support: int, mutual_best: bool) -> str:
     """exactMatch: the same format, no role conflict, single vs list alike, enough records to judge, a
     known place among the record's dates for date fields, values able to tell fields apart (not flags or
-    counts, unless the names agree), and a high score or a mutual best pair that is fair (MUTUAL_SCORE) or
-    shares a declared role; closeMatch: a fair score with compatible formats; else relatedMatch."""
+    counts, unless the names agree), and a high score or a mutual best pair that is fair (MUTUAL_SCORE),
+    shares a declared role or agrees on a rare format (RARE_FORMAT); closeMatch: a fair score with compatible
+    formats; else relatedMatch."""
     consistent = (
         evidence["format"] == 1.0
         and evidence["role"] >= ROLE_CONFLICT
@@ -87,7 +92,9 @@ def predicate(score: float, evidence: dict[str, float], support: int, mutual_bes
         and evidence["dated"]
         and evidence["informative"]
     )
-    mutual = mutual_best and (score >= MUTUAL_SCORE or evidence["role"] == 1.0)
+    mutual = mutual_best and (
+        score >= MUTUAL_SCORE or evidence["role"] == 1.0 or evidence["specific"] >= RARE_FORMAT
+    )
     if consistent and (score >= EXACT_SCORE or mutual):
         return "skos:exactMatch"
     if score >= CLOSE_SCORE and evidence["format"] >= 0.5:
@@ -135,7 +142,7 @@ def mapping_rows(
     a, b = p.iloc[i], p.iloc[j]
     score = round(float(sim.score[i, j]), 3)
     support = min(int(a["records"]), int(b["records"]))
-    facts = {k: float(sim.features[k][i, j]) for k in ("format", "role", "list")}
+    facts = {k: float(sim.features[k][i, j]) for k in ("format", "role", "list", "specific")}
     facts["dated"] = (
         a["format"] not in TEMPORAL or not np.isnan([a["time_position"], b["time_position"]]).any()
     )
