@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from alignment.fields import Record, flatten, inventory, load_corpus
-from alignment.pipeline import align
+from alignment.pipeline import align, predicate
 from alignment.profile import field_format, normalise, time_positions, value_format, value_shape
 from alignment.select import greedy, hungarian, top1
 
@@ -138,6 +138,22 @@ def test_greedy_top1_and_hungarian_differ_as_documented():
     assert greedy(score, eligible) == [(0, 0)]  # best pair first, then row 1 has nothing eligible left
     assert sorted(hungarian(score, eligible)) == [(0, 1), (1, 0)]  # maximises the total, 1.65 > 0.9
     assert top1(score, eligible) == [(0, 0), (1, 0)]  # no 1-to-1 constraint: column 0 twice
+
+
+CONSISTENT = {"format": 1.0, "role": 0.7, "list": 1.0, "dated": True, "informative": True, "specific": 0.3}
+
+
+def test_predicate_calls_exact_from_evidence_strength():
+    assert predicate(0.8, CONSISTENT, 10, mutual_best=False) == "skos:exactMatch"  # high score
+    assert predicate(0.6, CONSISTENT, 10, mutual_best=True) == "skos:exactMatch"  # fair and mutual best
+    assert predicate(0.6, CONSISTENT, 10, mutual_best=False) == "skos:closeMatch"  # fair, another fits better
+    rare = {**CONSISTENT, "specific": 0.74}  # two organisation-name fields: few fields hold that format
+    assert predicate(0.49, rare, 10, mutual_best=True) == "skos:exactMatch"
+    assert predicate(0.49, CONSISTENT, 10, mutual_best=True) == "skos:relatedMatch"
+    flags = {**CONSISTENT, "informative": False}  # two boolean fields without agreeing names
+    assert predicate(0.8, flags, 10, mutual_best=True) == "skos:closeMatch"
+    assert predicate(0.8, {**CONSISTENT, "role": 0.4}, 10, mutual_best=True) == "skos:closeMatch"  # title vs body
+    assert predicate(0.8, CONSISTENT, 2, mutual_best=True) == "skos:closeMatch"  # two records cannot show it
 
 
 def test_bad_input_is_reported_by_file_and_the_rest_aligns(erb: Path):
