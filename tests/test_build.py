@@ -128,3 +128,30 @@ def test_killed_build_leaves_the_previous_store_answering(herb: Path, tmp_path: 
     assert count(path) == before
     rows = EmbeddedStore(path).select("SELECT ?d WHERE { ?d a ekg:Document }", graphs=product_dataset("ActionGenie"))
     assert len(rows) == 15
+
+
+def test_known_bug_customer_assignee_and_reopen_event(two_products: Path) -> None:
+    """ProposalForce's bug channel: 'Lag in Real-Time Collaboration Features' is reported for CUST-0107
+    (FusionTech), handed to eid_17e55125 (message 20270708-5-5bb48) and reopened on 2027-07-16."""
+    rows = EmbeddedStore(two_products).select("""
+        SELECT ?company ?assignee ?reported ?reopened ?state WHERE {
+          ?bug a ekg:Bug ; dct:title "Lag in Real-Time Collaboration Features" ; ekg:bugState ?state ;
+               ekg:affectsCustomer/ekg:worksFor/rdfs:label ?company ; ekg:assignedTo ?assignee .
+          ?r a ekg:BugReported ; ekg:eventOf ?bug ; prov:wasDerivedFrom/dct:identifier ?reported .
+          ?e a ekg:BugReopened ; ekg:eventOf ?bug ; prov:wasDerivedFrom/dct:identifier ?reopened .
+        }""", graphs=product_dataset("ProposalForce"))
+    assert [{k: v.value for k, v in r.items()} for r in rows] == [{
+        "company": "FusionTech", "assignee": "https://w3id.org/ekg/id/person/eid_17e55125",
+        "reported": "20270708-5-5bb48", "reopened": "20270716-0-79441",
+        "state": "https://w3id.org/ekg/ont#Reopened"}]
+
+
+def test_known_document_reviewers(two_products: Path) -> None:
+    """The Market Research Report of ActionGenie is reviewed in its planning thread 20260611-*."""
+    rows = EmbeddedStore(two_products).select("""
+        SELECT DISTINCT ?who WHERE {
+          ?doc dct:identifier "onforcex_market_research_report" .
+          ?s a ekg:Suggestion ; ekg:suggestionOn ?doc ; ekg:suggestedBy ?who .
+        }""", graphs=product_dataset("ActionGenie"))
+    reviewers = {r["who"].value.rsplit("/", 1)[-1] for r in rows}
+    assert {"eid_d96fb219", "eid_ec3b5d65", "eid_2589c967"} <= reviewers
