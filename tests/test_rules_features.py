@@ -23,7 +23,7 @@ ALICE, BOB, CAROL, DAN = "eid_0000000a", "eid_0000000b", "eid_0000000c", "eid_00
 
 
 def msg(mid: str, author: str, ts: str, text: str, channel: str = DEV) -> dict:
-    return {"id": mid, "Channel": {"name": channel, "channelID": "ch-1"},
+    return {"id": mid, "Channel": {"name": channel, "channelID": f"ch-{channel}"},
             "Message": {"User": {"userId": author, "timestamp": ts, "text": text, "utterranceID": mid}}}
 
 

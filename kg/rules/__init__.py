@@ -98,25 +98,27 @@ class RuleContext:
 
     @cached_property
     def messages(self) -> list[Message]:
-        """All Slack messages of the product, grouped by channel, each channel in time order."""
+        """All Slack messages of the product, grouped by channel, each channel in time order. A channel is its
+        channelID: two channels may share a name (two members with the same name each get one)."""
         by_channel: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for rec in self.product.artifacts.get("slack", []):
-            by_channel[rec["Channel"].get("name", "")].append(rec)
+            by_channel[str(rec["Channel"].get("channelID") or rec["Channel"].get("name", ""))].append(rec)
         out: list[Message] = []
-        for name, recs in by_channel.items():
+        for recs in by_channel.values():
             recs.sort(key=lambda r: str(r["Message"]["User"].get("timestamp", "")))
             for i, rec in enumerate(recs):
                 user = rec["Message"]["User"]
-                out.append(Message(rec["id"], name, str(rec["Channel"].get("channelID", "")),
-                                   str(user.get("userId", "")), str(user.get("timestamp", "")),
-                                   str(user.get("text", "")), i))
+                out.append(Message(rec["id"], str(rec["Channel"].get("name", "")),
+                                   str(rec["Channel"].get("channelID", "")), str(user.get("userId", "")),
+                                   str(user.get("timestamp", "")), str(user.get("text", "")), i))
         return out
 
     @cached_property
     def channels(self) -> dict[str, list[Message]]:
+        """Messages by channelID (read a channel's name from its messages' `channel`)."""
         out: dict[str, list[Message]] = defaultdict(list)
         for msg in self.messages:
-            out[msg.channel].append(msg)
+            out[msg.channel_id or msg.channel].append(msg)
         return dict(out)
 
     @cached_property

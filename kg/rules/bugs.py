@@ -132,8 +132,8 @@ def conversation_kind(opening: Message) -> str:
 def bug_conversations(ctx: RuleContext) -> list[tuple[str, list[Message]]]:
     """Every conversation of the product's bug channels with its kind, in channel order."""
     out = []
-    for name, channel in ctx.channels.items():
-        if name.startswith(BUG_CHANNEL):
+    for channel in ctx.channels.values():
+        if channel[0].channel.startswith(BUG_CHANNEL):
             out.extend((conversation_kind(run[0]), run) for run in conversations(channel))
     return out
 

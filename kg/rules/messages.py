@@ -75,8 +75,8 @@ PURPOSES = {"planning": term("ekg:PlanningChannel"), "develop": term("ekg:Develo
 @rule("channel-purpose", "A channel named planning-…, develop-… or bug-…: ekg:channelPurpose ekg:PlanningChannel, "
                          "ekg:DevelopChannel or ekg:BugChannel.")
 def channel_purpose(ctx: RuleContext) -> None:
-    for name, channel in ctx.channels.items():
-        purpose = PURPOSES.get(name.split("-", 1)[0].casefold())
+    for channel in ctx.channels.values():
+        purpose = PURPOSES.get(channel[0].channel.split("-", 1)[0].casefold())
         if purpose is not None:
             ctx.add(node("channel", channel[0].channel_id), CHANNEL_PURPOSE, purpose)
 

@@ -97,7 +97,7 @@ def develop_conversations(ctx: RuleContext) -> list[list[Message]]:
     """Conversations of the develop channels, in channel and time order (cached per product)."""
     if "develop_conversations" not in ctx.facts:
         ctx.facts["develop_conversations"] = [
-            run for name, channel in ctx.channels.items() if name.startswith(DEVELOP_CHANNEL)
+            run for channel in ctx.channels.values() if channel[0].channel.startswith(DEVELOP_CHANNEL)
             for run in threads(channel)]
     return ctx.facts["develop_conversations"]
 
