@@ -54,4 +54,3 @@ METHODS: dict[str, Callable[[np.ndarray, np.ndarray], Pairs]] = {
     "top1": top1,
     "hungarian": hungarian,
 }
-CARDINALITY = {"greedy": "1:1", "hungarian": "1:1", "top1": "n:1"}

@@ -106,3 +106,10 @@ def test_fallback_is_asked_only_when_no_intent_covers_the_question(answerer: Ans
     assert not wired.ask("Who wrote the Market Research Report for ActionGenie?").abstain
     got = wired.ask("What did the team say about Kafka in ActionGenie?")
     assert got.abstain and asked == ["What did the team say about Kafka in ActionGenie?"]
+
+
+def test_intents_and_rules_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "intents")
+    assert code == 0 and "doc_authors_reviewers" in out and "sparql/doc_authors_reviewers.ask.rq" in out
+    code, out, _ = run(capsys, "rules")
+    assert code == 0 and "conversations" in out and "bug-lifecycle" in out

@@ -121,10 +121,6 @@ class RuleContext:
             out[msg.channel_id or msg.channel].append(msg)
         return dict(out)
 
-    @cached_property
-    def message_by_id(self) -> dict[str, Message]:
-        return {m.id: m for m in self.messages}
-
     def records(self, kind: str) -> list[dict[str, Any]]:
         return self.product.artifacts.get(kind, [])
 
@@ -142,9 +138,6 @@ class RuleContext:
         emp = self.org.employees.get(eid)
         return str(emp["role"]) if emp and emp.get("role") else None
 
-    def company_of(self, cust_id: str) -> str | None:
-        cust = self.org.customers.get(cust_id)
-        return str(cust["company"]) if cust and cust.get("company") else None
 
 
 RuleFn = Callable[[RuleContext], None]

@@ -48,7 +48,6 @@ VERSION_MARKERS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 ATTENDEES_BLOCK = re.compile(r"^\s*Attendees\s*\n(.*?)\n\s*Transcript\s*\n", re.S)
 UTTERANCE = re.compile(r"^([A-Z][\w.'\-]*(?: [A-Z][\w.'\-]*){1,3}):\s*(.+)$", re.M)
-CHAT_LINE = re.compile(r"^([A-Z][\w.'\-]*(?: [A-Z][\w.'\-]*){1,3}):\s*(.+)$", re.M)
 
 # --- suggestion sentences --------------------------------------------------------------------------------
 #: A sentence proposes a change when it names an editing action or what to add.
