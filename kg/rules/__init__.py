@@ -134,11 +134,6 @@ class RuleContext:
                 out[str(emp["name"]).casefold()].append(eid)
         return dict(out)
 
-    def role_of(self, eid: str) -> str | None:
-        emp = self.org.employees.get(eid)
-        return str(emp["role"]) if emp and emp.get("role") else None
-
-
 
 RuleFn = Callable[[RuleContext], None]
 
