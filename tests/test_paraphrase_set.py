@@ -14,7 +14,7 @@ from kg.qa.answer import Answer, Answerer
 
 PAIRS = Path(__file__).parent / "data" / "paraphrases.jsonl"
 #: The pass rate reached on the set; a change to the matchers must not lower it.
-MIN_PASS_RATE = 0.87
+MIN_PASS_RATE = 1.0
 
 
 def load_pairs(path: Path = PAIRS) -> list[dict[str, str]]:

@@ -15,12 +15,10 @@ from pyoxigraph import Literal
 
 from kg.namespaces import node
 from kg.qa.intents import Intent, register
-from kg.qa.question import Question
+from kg.qa.question import BUG, MOST, Question
 from kg.rules.bugs import component_key
 from kg.sparql import Term
 
-BUG = r"(?:bug|issue|defect|ticket|problem)"
-MOST = r"(?:maximum|max|highest|most|largest|greatest|biggest)"
 NO_FIX = (r"(?:(?:didn't|did not|don't|do not|doesn't|does not|didnt|dont|not) (?:need|require)\w* (?:any )?"
           r"(?:a )?fix|no fix|without (?:a )?fix|not (?:a|real) bug|dismissed|closed without)")
 #: Question wording of a bug state -> the state literal the queries' VALUES tables define.
@@ -37,6 +35,12 @@ COMPONENT_SPAN = (
     r"(?:the )?{product}",
     r"(?:affected by|resolved|fixed) (?:the )?(?P<c>.+?) {bug} (?:in|of|for|on) (?:the )?{product}",
 )
+# The product named before the component or earlier in the question: "issues in P's X that …", "issues with
+# the P X which …", "In P, which engineers fixed issues with the X that …" — the span ends at the impact clause.
+COMPONENT_BEFORE_IMPACT = (r"{bug} (?:in|with|within|affecting|related to|concerning) (?:the )?"
+                           r"(?:{product}(?:'s)? )?(?P<c>.+?)(?: (?:that|which|causing|where)\b|$)")
+#: Verbs that tell which customer reported a bug ("reported by", "did <Company> report", "raised", "filed").
+REPORTED = r"\b(?:report(?:ed|s)?|raised?|filed?|logged|opened|from|by)\b"
 
 
 def asked_state(text: str) -> str | None:
@@ -50,19 +54,10 @@ def is_bug_question(q: Question) -> bool:
     return q.product is not None and bool(q.matches(rf"\b{BUG}s?\b"))
 
 
-def asks_for_company(q: Question) -> bool:
-    return bool(q.matches(r"\b(?:company|companie|organi[sz]ation|customer compan\w*|client)\b")
-                or q.matches(r"\b(?:which|what|name the) customer\b(?! (?:bug|issue|report|complaint))"))
-
-
-def asks_for_people(q: Question) -> bool:
-    return bool(q.matches(r"\b(?:employee|eid|engineer|developer|who|person|people|member)\b"))
-
-
 def match_company_max_state(q: Question) -> dict[str, Term] | None:
     """"Which company has the most unresolved / resolved / reopened / active bugs in P?" and "… reported the
     most issues that didn't need fixes"."""
-    if not is_bug_question(q) or not asks_for_company(q) or not q.matches(MOST) or q.eids:
+    if not is_bug_question(q) or not q.asks_for_companies() or not q.matches(MOST) or q.eids:
         return None
     state = asked_state(q.norm)
     return {"asked": Literal(state)} if state else None
@@ -70,7 +65,7 @@ def match_company_max_state(q: Question) -> dict[str, Term] | None:
 
 def match_assignee_max_active(q: Question) -> dict[str, Term] | None:
     """"Engineers assigned to / working on the most unresolved (active) bugs in P"."""
-    if not is_bug_question(q) or not asks_for_people(q) or not q.matches(MOST):
+    if not is_bug_question(q) or not q.asks_for_people() or not q.matches(MOST):
         return None
     if not q.matches(r"\b(?:assigned|working on|work on|handling|owning|own)\b"):
         return None
@@ -79,7 +74,7 @@ def match_assignee_max_active(q: Question) -> dict[str, Term] | None:
 
 def match_resolver_max(q: Question) -> dict[str, Term] | None:
     """"Engineers who resolved / fixed the most (customer) bugs in P"."""
-    if not is_bug_question(q) or not asks_for_people(q) or not q.matches(MOST):
+    if not is_bug_question(q) or not q.asks_for_people() or not q.matches(MOST):
         return None
     if q.matches(r"\breopen") or not q.matches(rf"\b(?:resolved|fixed|closed|solved)\b.*{MOST}"):
         return None
@@ -88,7 +83,7 @@ def match_resolver_max(q: Question) -> dict[str, Term] | None:
 
 def match_reopened_fix_author_max(q: Question) -> dict[str, Term] | None:
     """"Engineers who authored the most PRs for bug fixes that are now reopened"."""
-    if not is_bug_question(q) or not asks_for_people(q) or not q.matches(MOST):
+    if not is_bug_question(q) or not q.asks_for_people() or not q.matches(MOST):
         return None
     authored_prs = q.matches(r"\b(?:prs?|pull requests?)\b") and q.matches(r"\b(?:author|wrote|submit|creat)")
     return {} if authored_prs and q.matches(r"\breopen") else None
@@ -96,7 +91,7 @@ def match_reopened_fix_author_max(q: Question) -> dict[str, Term] | None:
 
 def match_reopened_dismisser_max(q: Question) -> dict[str, Term] | None:
     """"Engineers who dismissed the most bugs that are now reopened"."""
-    if not is_bug_question(q) or not asks_for_people(q) or not q.matches(MOST):
+    if not is_bug_question(q) or not q.asks_for_people() or not q.matches(MOST):
         return None
     if q.matches(r"\breopen") and q.matches(r"\b(?:dismiss|rejected|closed without|marked .* not)"):
         return {}
@@ -111,7 +106,7 @@ def match_titles_by_company_state(q: Question) -> dict[str, Term] | None:
     if q.matches(r"\b(?:prs?|pull requests?|links?|employee|eid|engineer|who)\b"):
         return None
     state = asked_state(q.norm)
-    if state is None or not q.matches(r"\b(?:reported|raised|filed|logged|opened|from|by)\b"):
+    if state is None or not q.matches(REPORTED):
         return None
     return {"company": Literal(q.companies[0]), "asked": Literal(state)}
 
@@ -130,7 +125,7 @@ def component_phrase(q: Question) -> str | None:
     product = re.escape(q.product.casefold()) if q.product else None
     if product is None:
         return None
-    for template in COMPONENT_SPAN:
+    for template in (*COMPONENT_SPAN, COMPONENT_BEFORE_IMPACT):
         pattern = template.format(bug=rf"{BUG}s?", product=product)
         if found := re.search(pattern, q.norm):
             phrase = re.sub(rf"\b{BUG}s?\b", " ", found.group("c"))
@@ -142,7 +137,7 @@ def component_phrase(q: Question) -> str | None:
 
 def match_component_companies(q: Question) -> dict[str, Term] | None:
     """"Names of companies affected by issues in the <component> of P that <impact>"."""
-    if not is_bug_question(q) or not asks_for_company(q) or q.matches(MOST):
+    if not is_bug_question(q) or not q.asks_for_companies() or q.matches(MOST):
         return None
     if not q.matches(r"\baffected\b|\bimpacted\b|\bhit by\b"):
         return None
@@ -152,7 +147,7 @@ def match_component_companies(q: Question) -> dict[str, Term] | None:
 
 def match_component_resolvers(q: Question) -> dict[str, Term] | None:
     """"Employee IDs of engineers who resolved issues with the <component> in P that <impact>"."""
-    if not is_bug_question(q) or not asks_for_people(q) or q.matches(MOST):
+    if not is_bug_question(q) or not q.asks_for_people() or q.matches(MOST):
         return None
     if not q.matches(r"\b(?:resolved|fixed|solved|addressed)\b"):
         return None

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from kg.namespaces import term
 from kg.qa.intents import Intent, register
-from kg.qa.question import Question
+from kg.qa.question import LINK, PERSON, Question
 from kg.sparql import Term
 
 COMPETITOR = r"\b(competitor|competing (product|solution|tool|with)|rival)"
-PERSON = r"\b(who|whom|employee|eid|team member|member|people|person|colleague|staff|engineer|developer)\b"
-LINK = r"\b(url|link|address|web ?page)\b"
 DEMO = r"\bdemo"
 WEAK_WORDS = (r"\b(weakness|weak|weak point|disadvantage|limitation|drawback|shortcoming|downside|flaw|con|lack\w*|"
               r"fall short|struggle\w*|gap)\b")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from kg.namespaces import node, term
 from kg.qa.intents import Intent, register
-from kg.qa.question import Question
+from kg.qa.question import PERSON, Question
 from kg.sparql import Term
 
 AUTHOR = r"\b(author\w*|wrote|writer|written|creat\w*|draft\w*)\b"
@@ -17,7 +17,6 @@ SUGGEST = r"\b(suggest\w*|change|improv\w*|recommend\w*|propos\w*|feedback|input
 CHANGE = r"\b(suggest|change|improv)"
 ATTEND = r"\b(attend\w*|participa\w*|present at|were at|joined)\b"
 MEETING = r"\b(meeting|call|session|transcript)\b"
-PERSON = r"\b(who|whom|employee id|eid|people|person|member)\b"
 
 
 def kind_binding(q: Question) -> dict[str, Term] | None:

@@ -19,13 +19,13 @@ from pyoxigraph import Literal, NamedNode
 from kg.namespaces import expand, term
 from kg.qa.answer import term_text
 from kg.qa.intents import Intent, register
-from kg.qa.question import Question
+from kg.qa.question import MOST, Question
 from kg.rules.features import feature_tokens
 from kg.sparql import Row, Term
 
 XSD_BOOLEAN = NamedNode(expand("xsd:boolean"))
 XSD_INTEGER = NamedNode(expand("xsd:integer"))
-PRS = r"(?:prs?|pull requests?|pr links?|links?)"
+PRS = r"(?:(?:prs?|pull requests?)(?: (?:links?|urls?))?|links?|urls?)"
 #: Where a PR question's feature phrase starts: "PRs for | related to | about | of | on [the] <phrase> …".
 PR_TOPIC_START = re.compile(rf"{PRS}\s+(?:for|related to|relating to|about|regarding|of|on|implementing)\s+"
                             r"(?:the\s+)?(.+)")
@@ -37,6 +37,21 @@ ADDED_TOPIC = re.compile(r"\bnew\s+(.+?)\s+(?:are|is|were|was|have been|has been
                          r"(?:to|in|into|for|on|with)\b")
 #: Words that only link the noun of an "added" question to its topic ("features related to X").
 TOPIC_LINKS = re.compile(r"\b(?:features?|related to|relating to|regarding|about|concerning|around)\b")
+#: Other shapes of an "added" question: "new(ly)" somewhere, and the adding verb in any voice or tense.
+NEW = re.compile(r"\bnew(?:ly)?\b")
+ADDING_CLAUSE = re.compile(r"(?:\s+(?:that|which))?(?:\s+(?:are|is|were|was|have been|has been|had been|got|get|"
+                           r"been|did|do|does|has|have))?\s+(?:newly\s+)?(?:added|add|implemented|implement|"
+                           r"introduced|introduce|shipped|ship|released|release|delivered|deliver|built|build|"
+                           r"rolled out|roll out)\b(?:\s+(?:to|in|into|for|on|with)\b)?")
+#: The topic, after its linking word, up to the adding clause or a relative clause.
+LINKED_TOPIC = re.compile(r"\b(?:related to|relating to|regarding|about|concerning|around)\s+(.+?)"
+                          r"(?:\s*\||\s+(?:that|which|were|was|are|is|have|has|did)\b|$)")
+#: The unapproved outcome: "not approved", "unapproved", "weren't approved", "did not get approved", "rejected".
+UNAPPROVED = (r"\b(?:not|never|un)\s?approved\b|\b(?:not|never|\w+n't)(?:\s+(?:be|been|being|get|got|gotten|yet))*"
+              r"\s+approved\b|\b(?:rejected|declined|turned down)\b")
+#: Still to be done: "need(s) to be merged", "need merging", "should be merged", "pending merge", "to merge".
+STILL_TO = (r"\b(?:need|needs|needing|needed|require|requires|should|must|ha(?:ve|s) to|awaiting|pending|yet to)"
+            r"(?:\s+to)?(?:\s+be)?\s+{stem}(?:e|ed|ing)\b|\bto {stem}e\b")
 
 
 def reason_of(q: Question) -> str | None:
@@ -87,7 +102,8 @@ def match_feature_dropped(q: Question) -> dict[str, Term] | None:
     if is_pr_question(q) or not q.has("feature"):
         return None
     if not q.matches(r"\b(could not|couldn't|can ?not|were not|weren't|was not|never)\s+(be\s+)?"
-                     r"(added|implemented|included|shipped|released)|\b(dropped|abandoned|scrapped|removed)\b"):
+                     r"(added|implemented|included|shipped|released)|\b(dropped|abandoned|scrapped|removed|"
+                     r"blocked|shelved|cancell?ed|excluded|left out|ruled out)\b"):
         return None
     reason = reason_of(q)
     return {"reason": term(f"ekg:{reason}")} if reason else None
@@ -106,8 +122,26 @@ def match_feature_added_topic(q: Question) -> dict[str, Term] | None:
     the topic is everything the question says the new things are, minus the linking words."""
     if is_pr_question(q):
         return None
-    match = ADDED_TOPIC.search(q.norm)
-    return topic_bindings(TOPIC_LINKS.sub(" ", match.group(1))) if match else None
+    if match := ADDED_TOPIC.search(q.norm):
+        return topic_bindings(TOPIC_LINKS.sub(" ", match.group(1)))
+    phrase = linked_added_topic(q)
+    return topic_bindings(phrase) if phrase else None
+
+
+def linked_added_topic(q: Question) -> str | None:
+    """The topic of an "added" question in another word order ("list the new features added to P related to
+    X", "which features about X were newly added to P", "what new features concerning X did P add"): the
+    product mention and the adding clause are cut out, and the topic is what follows the linking word."""
+    if q.product is None or not NEW.search(q.norm):
+        return None
+    product = re.escape(q.product.casefold())
+    text = re.sub(rf"(?:\b(?:to|in|into|for|of|on|within)\s+)?(?:the\s+)?\b{product}(?:'s)?(?:\s+product)?\b",
+                  " ", q.norm)
+    text, adding = ADDING_CLAUSE.subn(" | ", text)
+    if not adding:
+        return None
+    match = LINKED_TOPIC.search(re.sub(r"\s+", " ", text))
+    return match.group(1).strip() if match else None
 
 
 def is_discussed_not_implemented(q: Question) -> bool:
@@ -118,8 +152,8 @@ def is_discussed_not_implemented(q: Question) -> bool:
 
 
 def asks_for_people(q: Question) -> bool:
-    return q.matches(r"\b(employee ids?|eids?|who|whom|team members?|people|persons?|engineers?|"
-                     r"responsible)\b") is not None
+    """A person word, or who was "responsible" for the features."""
+    return q.asks_for_people() or q.matches(r"\bresponsible\b") is not None
 
 
 def match_feature_discussed(q: Question) -> dict[str, Term] | None:
@@ -145,8 +179,7 @@ def match_pr_feature_review(q: Question) -> dict[str, Term] | None:
     bindings = topic_bindings(phrase) if phrase else None
     if bindings is None:
         return None
-    unapproved = q.matches(r"\b(not|never|un)\s?approved\b|\bwere(n't| not) approved\b|"
-                           r"\b(rejected|declined|turned down)\b") is not None
+    unapproved = q.matches(UNAPPROVED) is not None
     return {**bindings, "approved": _bool(not unapproved)}
 
 
@@ -163,7 +196,7 @@ def match_pr_reverted(q: Question) -> dict[str, Term] | None:
 
 def match_pr_to_close(q: Question) -> dict[str, Term] | None:
     """"Links to the approved PRs for <topic> in <P> that need to be closed"."""
-    if not is_pr_question(q) or not q.matches(r"\b(need|needs|should|have) to be closed\b|\bto close\b"):
+    if not is_pr_question(q) or not q.matches(STILL_TO.format(stem="clos")):
         return None
     phrase = pr_topic(q)
     return topic_bindings(phrase) if phrase else None
@@ -171,7 +204,7 @@ def match_pr_to_close(q: Question) -> dict[str, Term] | None:
 
 def match_pr_to_merge(q: Question) -> dict[str, Term] | None:
     """"Links to the PRs for <topic> in <P> that need to be merged"."""
-    if not is_pr_question(q) or not q.matches(r"\b(need|needs|should|have) to be merged\b|\bto merge\b"):
+    if not is_pr_question(q) or not q.matches(STILL_TO.format(stem="merg")):
         return None
     phrase = pr_topic(q)
     return topic_bindings(phrase) if phrase else None
@@ -179,7 +212,7 @@ def match_pr_to_merge(q: Question) -> dict[str, Term] | None:
 
 def match_pr_top_author(q: Question) -> dict[str, Term] | None:
     """"Employee ID of the engineer with the most (un)approved feature development PRs in <P>"."""
-    if not is_pr_question(q) or not q.has_any("highest number", "most", "maximum number", "largest number"):
+    if not is_pr_question(q) or not q.matches(MOST):
         return None
     if q.has_any("bug", "reopen") or not q.has("approved"):
         return None

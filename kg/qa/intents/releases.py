@@ -7,13 +7,12 @@ from pyoxigraph import Literal
 
 from kg.namespaces import term
 from kg.qa.intents import Intent, register
-from kg.qa.intents.competitors import DEMO, LINK, PERSON
-from kg.qa.question import Question
+from kg.qa.intents.competitors import DEMO
+from kg.qa.question import LINK, PERSON, Question
 from kg.sparql import Term
 
 PREVIOUS = r"\b(previous|last|prior|earlier|past|former|old|older)\b (product )?(release|version)"
 WORKED = r"\b(work\w*|contribut\w*|involv\w*|participat\w*|develop\w*|built|part of)\b"
-COMPANY = r"\b(compan\w*|organi[sz]ation|business|firm|client name|customer name)"
 PRAISE = r"\b(strength|positive|prais\w*|appreciat\w*|like|liked|love\w*|enjoy\w*|compliment\w*|good feedback)"
 ISSUE = r"\b(issue|problem|complain\w*|bug|defect|concern|pain point|weakness)"
 QA = r"\b(qa|quality assurance|test\w*|tester)\b"
@@ -26,7 +25,7 @@ def feedback_kind(q: Question) -> Term | None:
         return term("ekg:CustomerPraise")
     if q.matches(QA) and (q.matches(ISSUE) or q.matches(r"\b(find|found|uncover\w*|detect\w*|catch|caught)\b")):
         return term("ekg:QAIssue")
-    if q.matches(ISSUE) and (q.matches(CUSTOMER) or q.matches(COMPANY)):
+    if q.matches(ISSUE) and (q.matches(CUSTOMER) or q.asks_for_companies()):
         return term("ekg:CustomerIssue")
     return None
 
@@ -44,7 +43,7 @@ def match_release_contributors(q: Question) -> dict[str, Term] | None:
 def match_release_feedback(q: Question) -> dict[str, Term] | None:
     """"What issues were reported by customers / during QA testing / what strengths were highlighted by
     customers for the previous release of <P>?" """
-    if not q.matches(PREVIOUS) or q.matches(COMPANY) or q.matches(PERSON) or q.matches(DEMO):
+    if not q.matches(PREVIOUS) or q.asks_for_companies() or q.matches(PERSON) or q.matches(DEMO):
         return None
     kind = feedback_kind(q)
     return {"kind": kind} if kind is not None else None
@@ -53,7 +52,7 @@ def match_release_feedback(q: Question) -> dict[str, Term] | None:
 def match_release_feedback_companies(q: Question) -> dict[str, Term] | None:
     """"Find names of companies that reported issues with / highlighted strengths of the previous release of
     <P>?" """
-    if not q.matches(PREVIOUS) or not q.matches(COMPANY):
+    if not q.matches(PREVIOUS) or not q.asks_for_companies():
         return None
     kind = feedback_kind(q)
     return {"kind": kind} if kind is not None and kind != term("ekg:QAIssue") else None
