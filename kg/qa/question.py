@@ -41,8 +41,8 @@ LINK = r"\b(?:url|link|address|web ?page)\b"
 COMPANY = r"\b(?:compan\w*|organi[sz]ation)\b"
 #: Nouns that name companies only as the thing asked for ("which customers …", "list the clients that …",
 #: "the name of the customer with …"), not as a modifier or agent ("customer bugs", "reported by customers").
-ASKED_CUSTOMER = (r"(?:\b(?:which|what|list|name|show|give|find|identify|tell)\b(?: (?:me|us|all|the|is|are|were|"
-                  r"was|names?|of|those))*|\bnames? of(?: the)?) (?:customer|client|business|firm)s?\b"
+ASKED_CUSTOMER = (r"(?:(?:\b(?:which|what|list|name|show|give|find|identify|tell)\b(?: (?:me|us|all|the|is|are|"
+                  r"were|was|names?|of|those))*|\bnames? of(?: the)?) |^)(?:customer|client|business|firm)s?(?![\w-])"
                   r"(?! (?:bug|issue|defect|ticket|problem|report|complaint|feedback)s?\b)"
                   r"|\b(?:customer|client) names?\b")
 

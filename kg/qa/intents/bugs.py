@@ -19,7 +19,7 @@ from kg.qa.question import BUG, MOST, Question
 from kg.rules.bugs import component_key
 from kg.sparql import Term
 
-NO_FIX = (r"(?:(?:didn't|did not|don't|do not|doesn't|does not|didnt|dont|not) (?:need|require)\w* (?:any )?"
+NO_FIX = (r"(?:(?:didn't|did not|don't|do not|doesn't|does not|didnt|dont|not)(?: to)? (?:need|require)\w* (?:any )?"
           r"(?:a )?fix|no fix|without (?:a )?fix|not (?:a|real) bug|dismissed|closed without)")
 #: Question wording of a bug state -> the state literal the queries' VALUES tables define.
 STATE_WORDS: tuple[tuple[str, str], ...] = (
@@ -34,7 +34,11 @@ COMPONENT_SPAN = (
     r"{bug} (?:in|with|within|affecting|related to|concerning) (?:the )?(?P<c>.+?) (?:of|in|for|on) "
     r"(?:the )?{product}",
     r"(?:affected by|resolved|fixed) (?:the )?(?P<c>.+?) {bug} (?:in|of|for|on) (?:the )?{product}",
+    r"{affected} (?:the )?(?P<c>.+?) {bug} (?:in|of|for|on|with) (?:the )?{product}",
+    r"{affected} (?:the )?{product}(?:'s)? (?P<c>.+?) {bug}",
 )
+#: How a question says customers were affected: "affected by", "impacted by", "hit by", "experienced", "faced".
+AFFECTED = r"(?:affected by|impacted by|hit by|experienc\w*|faced|encountered)"
 # The product named before the component or earlier in the question: "issues in P's X that …", "issues with
 # the P X which …", "In P, which engineers fixed issues with the X that …" — the span ends at the impact clause.
 COMPONENT_BEFORE_IMPACT = (r"{bug} (?:in|with|within|affecting|related to|concerning) (?:the )?"
@@ -106,7 +110,8 @@ def match_titles_by_company_state(q: Question) -> dict[str, Term] | None:
     if q.matches(r"\b(?:prs?|pull requests?|links?|employee|eid|engineer|who)\b"):
         return None
     state = asked_state(q.norm)
-    if state is None or not q.matches(REPORTED):
+    possessive = rf"\b{re.escape(q.companies[0].casefold())}'s\b"
+    if state is None or not (q.matches(REPORTED) or q.matches(possessive)):
         return None
     return {"company": Literal(q.companies[0]), "asked": Literal(state)}
 
@@ -126,7 +131,7 @@ def component_phrase(q: Question) -> str | None:
     if product is None:
         return None
     for template in (*COMPONENT_SPAN, COMPONENT_BEFORE_IMPACT):
-        pattern = template.format(bug=rf"{BUG}s?", product=product)
+        pattern = template.format(bug=rf"{BUG}s?", product=product, affected=AFFECTED)
         if found := re.search(pattern, q.norm):
             phrase = re.sub(rf"\b{BUG}s?\b", " ", found.group("c"))
             key = component_key(phrase)
@@ -139,7 +144,7 @@ def match_component_companies(q: Question) -> dict[str, Term] | None:
     """"Names of companies affected by issues in the <component> of P that <impact>"."""
     if not is_bug_question(q) or not q.asks_for_companies() or q.matches(MOST):
         return None
-    if not q.matches(r"\baffected\b|\bimpacted\b|\bhit by\b"):
+    if not q.matches(rf"\baffected\b|\bimpacted\b|\b{AFFECTED}"):
         return None
     phrase = component_phrase(q)
     return {"phrase": Literal(phrase)} if phrase else None

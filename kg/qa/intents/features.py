@@ -46,6 +46,8 @@ ADDING_CLAUSE = re.compile(r"(?:\s+(?:that|which))?(?:\s+(?:are|is|were|was|have
 #: The topic, after its linking word, up to the adding clause or a relative clause.
 LINKED_TOPIC = re.compile(r"\b(?:related to|relating to|regarding|about|concerning|around)\s+(.+?)"
                           r"(?:\s*\||\s+(?:that|which|were|was|are|is|have|has|did)\b|$)")
+#: A topic worded before its noun: "which <topic> PRs …", "list the new <topic> features …".
+TOPIC_BEFORE = r"^(?:which|what|list|show|give me|find)(?: (?:all|the|of|me|new|newly))* (?P<t>.+?) (?:{noun})\b"
 #: The unapproved outcome: "not approved", "unapproved", "weren't approved", "did not get approved", "rejected".
 UNAPPROVED = (r"\b(?:not|never|un)\s?approved\b|\b(?:not|never|\w+n't)(?:\s+(?:be|been|being|get|got|gotten|yet))*"
               r"\s+approved\b|\b(?:rejected|declined|turned down)\b")
@@ -83,7 +85,8 @@ def pr_topic(q: Question) -> str | None:
     preposition) or the clause that follows, whichever comes first; a trailing "feature" is dropped."""
     match = PR_TOPIC_START.search(q.norm)
     if not match:
-        return None
+        before = re.search(TOPIC_BEFORE.format(noun=r"prs?|pull requests?"), q.norm)
+        return before.group("t") if before else None
     rest = match.group(1)
     if q.product:
         product = re.escape(q.product.casefold())
@@ -102,7 +105,8 @@ def match_feature_dropped(q: Question) -> dict[str, Term] | None:
     if is_pr_question(q) or not q.has("feature"):
         return None
     if not q.matches(r"\b(could not|couldn't|can ?not|were not|weren't|was not|never)\s+(be\s+)?"
-                     r"(added|implemented|included|shipped|released)|\b(dropped|abandoned|scrapped|removed|"
+                     r"(added|implemented|included|shipped|released)|\b(didn't|did not|never) make it\b|"
+                     r"\b(dropped|abandoned|scrapped|removed|"
                      r"blocked|shelved|cancell?ed|excluded|left out|ruled out)\b"):
         return None
     reason = reason_of(q)
@@ -140,8 +144,11 @@ def linked_added_topic(q: Question) -> str | None:
     text, adding = ADDING_CLAUSE.subn(" | ", text)
     if not adding:
         return None
-    match = LINKED_TOPIC.search(re.sub(r"\s+", " ", text))
-    return match.group(1).strip() if match else None
+    text = re.sub(r"\s+", " ", text).strip()
+    if match := LINKED_TOPIC.search(text):
+        return match.group(1).strip()
+    before = re.search(TOPIC_BEFORE.format(noun="features?"), text)
+    return before.group("t") if before else None
 
 
 def is_discussed_not_implemented(q: Question) -> bool:

@@ -11,7 +11,8 @@ from kg.qa.intents.competitors import DEMO
 from kg.qa.question import LINK, PERSON, Question
 from kg.sparql import Term
 
-PREVIOUS = r"\b(previous|last|prior|earlier|past|former|old|older)\b (product )?(release|version)"
+#: "previous release", "last version", "the prior <Product> release" (one word may sit between).
+PREVIOUS = r"\b(previous|last|prior|earlier|past|former|old|older)\b ([\w-]+ )?(product )?(release|version)"
 WORKED = r"\b(work\w*|contribut\w*|involv\w*|participat\w*|develop\w*|built|part of)\b"
 PRAISE = r"\b(strength|positive|prais\w*|appreciat\w*|like|liked|love\w*|enjoy\w*|compliment\w*|good feedback)"
 ISSUE = r"\b(issue|problem|complain\w*|bug|defect|concern|pain point|weakness)"
