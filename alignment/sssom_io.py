@@ -25,7 +25,7 @@ SHARED_PREFIXES = {
     "dct": "http://purl.org/dc/terms/",
     "prov": "http://www.w3.org/ns/prov#",
     "foaf": "http://xmlns.com/foaf/0.1/",
-    "ekgont": "https://w3id.org/ekg/ont/",
+    "w3ekg": "https://w3id.org/ekg/",  # w3ekg:ont is the ontology itself, the object_source of --target rows
 }
 SSSOM_COLUMNS = [
     "subject_id",

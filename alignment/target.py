@@ -147,5 +147,5 @@ def target_row(row: pd.Series, member: str, prop: TargetProperty, score: float, 
         "curation_rule": "ekgalign:target_greedy",
         "comment": evidence,
         "subject_source": f"ekgsrc:{row['source']}",
-        "object_source": "ekgont:ekg",
+        "object_source": "w3ekg:ont",
     }
