@@ -32,7 +32,7 @@ DOC_KINDS: dict[str, tuple[str, ...]] = {
 #: Asking for people: any person noun or "who" ("employee IDs", "eids", "engineers", "team members", "whom").
 PERSON = r"\b(?:who|whom|employee|eid|engineer|developer|person|people|member|colleague|staff)\b"
 #: A superlative over counts: "the maximum / highest / largest number of", "the most".
-MOST = r"\b(?:maximum|max|highest|most|largest|greatest|biggest)\b"
+MOST = r"\b(?:maximum|max|highest|most|largest|greatest|biggest|top)\b"
 #: What customers report: bug, issue, defect, ticket, problem.
 BUG = r"(?:bug|issue|defect|ticket|problem)"
 #: Asking for links: "URLs", "links", "web pages".

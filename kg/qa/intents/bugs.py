@@ -80,7 +80,8 @@ def match_resolver_max(q: Question) -> dict[str, Term] | None:
     """"Engineers who resolved / fixed the most (customer) bugs in P"."""
     if not is_bug_question(q) or not q.asks_for_people() or not q.matches(MOST):
         return None
-    if q.matches(r"\breopen") or not q.matches(rf"\b(?:resolved|fixed|closed|solved)\b.*{MOST}"):
+    resolved = r"\b(?:resolved|fixed|closed|solved)\b"
+    if q.matches(r"\breopen") or not (q.matches(rf"{resolved}.*{MOST}") or q.matches(rf"{MOST}.*{resolved}")):
         return None
     return {}
 
