@@ -16,6 +16,7 @@ from alignment.profile import TEMPORAL
 from alignment.profile import profiles as build_profiles
 from alignment.select import METHODS
 from alignment.similarity import SIMILARITY_MEASURE, Similarity, similarity
+from alignment.sssom_io import SSSOM_COLUMNS
 from alignment.target import target_rows
 
 DEFAULT_THRESHOLD = 0.47
@@ -36,23 +37,8 @@ UNINFORMATIVE = frozenset({"boolean", "number"})
 # whose values disagree.
 INSTANCE_FLOOR = 0.85
 
-MAPPING_COLUMNS = [
-    "subject_id",
-    "subject_label",
-    "predicate_id",
-    "object_id",
-    "object_label",
-    "mapping_justification",
-    "confidence",
-    "similarity_score",
-    "similarity_measure",
-    "mapping_cardinality",
-    "curation_rule",
-    "comment",
-    "subject_source",
-    "object_source",
-    "method",
-]
+#: A run's mapping rows: the SSSOM columns (the tool columns are added on writing) plus the selection method.
+MAPPING_COLUMNS = [c for c in SSSOM_COLUMNS if not c.startswith("mapping_tool")] + ["method"]
 
 
 @dataclass
