@@ -45,9 +45,9 @@ def erb_path(flag: str | os.PathLike | None = None) -> Path:
     return path
 
 
-def qa_path(flag: str | os.PathLike | None = None) -> Path:
+def qa_path(flag: str | os.PathLike | None = None, herb_flag: str | os.PathLike | None = None) -> Path:
     """The question folder for `kg eval`: --qa, else <HERB>/qa/dev."""
-    path = Path(flag) if flag else herb_path() / "qa" / "dev"
+    path = Path(flag) if flag else herb_path(herb_flag) / "qa" / "dev"
     if not (path / "answerable.jsonl").is_file():
         raise DataNotFound(f"No answerable.jsonl in {path}. Pass --qa DIR holding answerable.jsonl "
                            "and unanswerable.jsonl.")

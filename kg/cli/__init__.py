@@ -38,6 +38,10 @@ def add_store_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", metavar="PATH", help="store directory (default: $KG_STORE, else ./.kg/store)")
 
 
+def add_herb_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--herb", metavar="PATH", help="HERB data folder (default: $HERB_DATA, else ../shared/herb)")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,

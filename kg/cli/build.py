@@ -6,14 +6,14 @@ import argparse
 import sys
 
 from kg.build import build
-from kg.cli import add_store_option
+from kg.cli import add_herb_option, add_store_option
 from kg.paths import herb_path, store_path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="build the knowledge graph from HERB into the on-disk store")
     add_store_option(p)
-    p.add_argument("--herb", metavar="PATH", help="HERB data folder (default: $HERB_DATA, else ../shared/herb)")
+    add_herb_option(p)
     p.add_argument("--product", action="append", metavar="NAME",
                    help="rebuild only this product's graph (repeatable); the others are kept")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from kg.cli import add_store_option
+from kg.cli import add_herb_option, add_store_option
 from kg.cli.table import print_table
 from kg.paths import herb_path, qa_path, store_path
 from kg.qa.answer import Answerer
@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_store_option(p)
     p.add_argument("--qa", metavar="DIR", help="folder with answerable.jsonl and unanswerable.jsonl "
                                                "(default: <HERB>/qa/dev)")
-    p.add_argument("--herb", metavar="PATH", help="HERB data folder, for the BM25 baseline")
+    add_herb_option(p)
     p.add_argument("--results", metavar="FILE", default="eval-results.jsonl",
                    help="per-question results (default: eval-results.jsonl)")
     p.add_argument("--no-baseline", action="store_true", help="skip the BM25 baseline row")
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    qa_dir = Path(args.qa) if args.qa else qa_path()
+    qa_dir = qa_path(args.qa, args.herb)
     result = evaluate(Answerer(EmbeddedStore(store_path(args.store))), qa_dir)
     with Path(args.results).open("w", encoding="utf-8") as fh:
         for row in result.rows:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from kg.cli import add_store_option
+from kg.cli import add_herb_option, add_store_option
 from kg.paths import herb_path, store_path
 from kg.search.index import build_index, index_dir
 
@@ -12,9 +12,7 @@ from kg.search.index import build_index, index_dir
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("index", help="build the search index beside the store (after `kg build`)")
     add_store_option(p)
-    p.add_argument(
-        "--herb", metavar="PATH", help="HERB data folder (default: $HERB_DATA, else ../shared/herb)"
-    )
+    add_herb_option(p)
     p.add_argument("--product", action="append", metavar="NAME", help="index only this product (repeatable)")
     p.add_argument(
         "--no-dense", action="store_true", help="skip sentence embeddings even if the extra is there"
