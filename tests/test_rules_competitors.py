@@ -6,9 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rulekit import objects, rule_triples
+
 from kg.herb import Organisation, Product
-from kg.namespaces import ID, expand, product_graph
-from kg.rules import Message, RuleContext, run_rules
+from kg.namespaces import ID, product_graph
+from kg.rules import Message, RuleContext
 from kg.rules.competitors import competitor_name, demo_urls, insight_text
 from kg.rules.messages import conversations as threads
 
@@ -91,15 +93,7 @@ def context() -> RuleContext:
 
 
 def triples(ctx: RuleContext) -> set[tuple[str, str, str]]:
-    run_rules(ctx, RULES)
-    return {
-        (q.subject.value.removeprefix(ID), q.predicate.value, getattr(q.object, "value", str(q.object)))
-        for q in ctx.out
-    }
-
-
-def objects(found: set[tuple[str, str, str]], subject: str, prop: str) -> set[str]:
-    return {o for s, p, o in found if s == subject and p == expand(prop)}
+    return rule_triples(ctx, RULES)
 
 
 def test_features_thread_is_a_strength_attributed_to_its_opener() -> None:

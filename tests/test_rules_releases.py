@@ -6,9 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rulekit import objects, rule_triples
+
 from kg.herb import Organisation, Product
 from kg.namespaces import ID, expand, product_graph
-from kg.rules import RuleContext, run_rules
+from kg.rules import RuleContext
 
 RULES = [
     "release-kickoff",
@@ -112,15 +114,7 @@ def context(with_kickoff: bool = True) -> RuleContext:
 
 
 def triples(ctx: RuleContext) -> set[tuple[str, str, str]]:
-    run_rules(ctx, RULES)
-    return {
-        (q.subject.value.removeprefix(ID), q.predicate.value, getattr(q.object, "value", str(q.object)))
-        for q in ctx.out
-    }
-
-
-def objects(found: set[tuple[str, str, str]], subject: str, prop: str) -> set[str]:
-    return {o for s, p, o in found if s == subject and p == expand(prop)}
+    return rule_triples(ctx, RULES)
 
 
 def subjects(found: set[tuple[str, str, str]], prop: str, obj: str) -> set[str]:
