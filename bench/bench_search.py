@@ -71,14 +71,6 @@ def score_rows(scores: dict, rows: list[tuple[str, tuple[str, ...]]], signals: S
         for k in KS:
             recall, precision = recall_precision(ranked[:k], q["citations"])
             scores[label][k].append((recall, precision or 0.0))
-    return {
-        label: {
-            k: (statistics.mean(r for r, _ in v), statistics.mean(p for _, p in v))
-            for k, v in per_k.items()
-            if v
-        }
-        for label, per_k in scores.items()
-    }
 
 
 def latency(searcher: Searcher, questions: list[dict], k: int = 20) -> tuple[float, float]:
