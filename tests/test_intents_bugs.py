@@ -32,14 +32,20 @@ def test_company_with_most_bugs_in_a_state(text: str, state: str) -> None:
     assert intent_of(text) == ("bug_company_max_state", {"asked": Literal(state)})
 
 
-@pytest.mark.parametrize("text", [
-    "Find employee IDs of engineers who are assigned to the highest number of active bugs in DemoForce.",
-    "Find employee IDs of engineers who are currently working on the highest number of unresolved customer "
-    "bugs in DemoForce.",
-    "who is assigned to the most unresolved issues in DemoForce?",
+@pytest.mark.parametrize(("text", "state"), [
+    ("Find employee IDs of engineers who are assigned to the highest number of active bugs in DemoForce.",
+     "active"),
+    ("Find employee IDs of engineers who are currently working on the highest number of unresolved customer "
+     "bugs in DemoForce.", "unresolved"),
+    ("who is assigned to the most unresolved issues in DemoForce?", "unresolved"),
+    ("Find the employee ID of the engineer assigned the most issues that didn’t need fixes in DemoForce.",
+     "no fix"),
+    ("Which engineers were assigned the highest number of bugs that did not require a fix in DemoForce?",
+     "no fix"),
+    ("eid of the developer assigned the most reopened bugs in DemoForce", "reopened"),
 ])
-def test_assignee_with_most_active_bugs(text: str) -> None:
-    assert intent_of(text)[0] == "bug_assignee_max_active"
+def test_assignee_with_most_bugs_in_a_state(text: str, state: str) -> None:
+    assert intent_of(text) == ("bug_assignee_max_state", {"asked": Literal(state)})
 
 
 @pytest.mark.parametrize("text", [
@@ -86,8 +92,28 @@ def test_fix_prs_by_author_for_company(text: str) -> None:
     ("list the open bugs reported by Globex in DemoForce.", "Globex", "unresolved"),
 ])
 def test_bug_titles_of_a_company_in_a_state(text: str, company: str, state: str) -> None:
-    assert intent_of(text) == ("bug_titles_by_company_state",
-                               {"company": Literal(company), "asked": Literal(state)})
+    assert intent_of(text) == ("bug_titles_by_state", {"company": Literal(company), "asked": Literal(state)})
+
+
+@pytest.mark.parametrize(("text", "state"), [
+    ("Which bugs in DemoForce were later found to not require any fixes?", "no fix"),
+    ("List the DemoForce issues that were dismissed as not a bug", "no fix"),
+    ("What bugs in DemoForce are still unresolved?", "unresolved"),
+    ("Which DemoForce bugs were reopened?", "reopened"),
+])
+def test_bug_titles_of_the_product_in_a_state(text: str, state: str) -> None:
+    assert intent_of(text) == ("bug_titles_by_state", {"asked": Literal(state)})
+
+
+@pytest.mark.parametrize(("text", "state"), [
+    ("Find names of companies that reported bugs that were later determined to not require any fixes in "
+     "DemoForce?", "no fix"),
+    ("Which customers reported issues in DemoForce that didn't need a fix?", "no fix"),
+    ("Which companies have unresolved bugs in DemoForce", "unresolved"),
+    ("name the companies whose bugs were reopened in DemoForce", "reopened"),
+])
+def test_companies_with_bugs_in_a_state(text: str, state: str) -> None:
+    assert intent_of(text) == ("bug_companies_by_state", {"asked": Literal(state)})
 
 
 @pytest.mark.parametrize(("text", "phrase"), [

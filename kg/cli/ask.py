@@ -79,7 +79,7 @@ def render(a: Answer, explain: bool) -> str:
     else:
         answers = a.answer if isinstance(a.answer, list) else (a.answer or "").splitlines()
         lines.append("A:")
-        lines += [f"  - {x}" for x in answers]
+        lines += [f"  {x}" if x.startswith("- ") else f"  - {x}" for x in answers]
         shown = ", ".join(a.citations[:MAX_SHOWN_CITATIONS])
         more = f", … (+{len(a.citations) - MAX_SHOWN_CITATIONS} more; --json lists all)" \
             if len(a.citations) > MAX_SHOWN_CITATIONS else ""

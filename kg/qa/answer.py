@@ -95,14 +95,14 @@ class Answerer:
         graphs = product_dataset(q.product)
         proof_q = named_query(intent.proof)
         if not self.backend.ask(proof_q.text, bindings, graphs):
-            return self._abstain(q, intent, "no typed evidence for the bound slots",
+            return self._abstain(q, intent, "no typed evidence for the bound slots", bindings,
                                  proof={"query": proof_q.name, "text": proof_q.text, "bindings": _show(bindings),
                                         "graphs": [g.value for g in graphs or []], "result": False})
         select_q = named_query(intent.query)
         rows = self.backend.select(select_q.text, bindings, graphs)
         answers, cites = (intent.finish or fold_rows)(rows)
         if not answers:
-            return self._abstain(q, intent, "the query found evidence but no answer",
+            return self._abstain(q, intent, "the query found evidence but no answer", bindings,
                                  proof={"query": select_q.name, "text": select_q.text,
                                         "bindings": _show(bindings), "result": "no rows"})
         answer: list[str] | str = "\n".join(answers) if intent.answer_type == "content" else answers
@@ -110,10 +110,12 @@ class Answerer:
                       intent=intent.name, slots={**q.slots(), **_show(bindings)},
                       queries=[proof_q.text, select_q.text])
 
-    def _abstain(self, q: Question, intent: Intent | None, reason: str,
+    def _abstain(self, q: Question, intent: Intent | None, reason: str, bindings: dict[str, Any] | None = None,
                  proof: dict[str, Any] | None = None) -> Answer:
+        """An abstention; its slots include the intent's bindings, so the shown slots match the proof's."""
         return Answer(question=q.text, type=intent.answer_type if intent else "content", abstain=True,
-                      answer=None, citations=[], intent=intent.name if intent else None, slots=q.slots(),
+                      answer=None, citations=[], intent=intent.name if intent else None,
+                      slots={**q.slots(), **_show(bindings or {})},
                       reason=reason, proof=proof, queries=[proof["text"]] if proof else [])
 
 

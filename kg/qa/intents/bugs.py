@@ -67,13 +67,15 @@ def match_company_max_state(q: Question) -> dict[str, Term] | None:
     return {"asked": Literal(state)} if state else None
 
 
-def match_assignee_max_active(q: Question) -> dict[str, Term] | None:
-    """"Engineers assigned to / working on the most unresolved (active) bugs in P"."""
+def match_assignee_max_state(q: Question) -> dict[str, Term] | None:
+    """"Engineers assigned to / working on the most unresolved (active) bugs in P", "the engineer assigned the
+    most issues that didn't need fixes"."""
     if not is_bug_question(q) or not q.asks_for_people() or not q.matches(MOST):
         return None
     if not q.matches(r"\b(?:assigned|working on|work on|handling|owning|own)\b"):
         return None
-    return {} if asked_state(q.norm) in ("unresolved", "active") else None
+    state = asked_state(q.norm)
+    return {"asked": Literal(state)} if state else None
 
 
 def match_resolver_max(q: Question) -> dict[str, Term] | None:
@@ -103,18 +105,32 @@ def match_reopened_dismisser_max(q: Question) -> dict[str, Term] | None:
     return None
 
 
-def match_titles_by_company_state(q: Question) -> dict[str, Term] | None:
-    """"Find (all) unresolved issues reported by <Company> in P" / "bugs reported by <Company> that did not
-    require any fixes" — a content answer listing the bug titles."""
-    if not is_bug_question(q) or len(q.companies) != 1 or q.eids or q.matches(MOST):
+def match_titles_by_state(q: Question) -> dict[str, Term] | None:
+    """"Find (all) unresolved issues reported by <Company> in P", "bugs reported by <Company> that did not
+    require any fixes", "Which bugs in P were later found to not require any fixes?" — a content answer listing
+    the bug titles, of one company or of the whole product."""
+    if not is_bug_question(q) or len(q.companies) > 1 or q.eids or q.matches(MOST):
         return None
-    if q.matches(r"\b(?:prs?|pull requests?|links?|employee|eid|engineer|who)\b"):
+    if q.asks_for_companies() or q.matches(r"\b(?:prs?|pull requests?|links?|employee|eid|engineer|who)\b"):
         return None
     state = asked_state(q.norm)
+    if state is None:
+        return None
+    if not q.companies:
+        return {"asked": Literal(state)}
     possessive = rf"\b{re.escape(q.companies[0].casefold())}'s\b"
-    if state is None or not (q.matches(REPORTED) or q.matches(possessive)):
+    if not (q.matches(REPORTED) or q.matches(possessive)):
         return None
     return {"company": Literal(q.companies[0]), "asked": Literal(state)}
+
+
+def match_companies_by_state(q: Question) -> dict[str, Term] | None:
+    """"Names of companies that reported bugs that were later determined to not require any fixes in P" — every
+    company with a customer bug in the asked state (the superlative form is bug_company_max_state)."""
+    if not is_bug_question(q) or not q.asks_for_companies() or q.matches(MOST) or q.companies or q.eids:
+        return None
+    state = asked_state(q.norm)
+    return {"asked": Literal(state)} if state else None
 
 
 def match_fix_prs_by_author_company(q: Question) -> dict[str, Term] | None:
@@ -164,8 +180,8 @@ def match_component_resolvers(q: Question) -> dict[str, Term] | None:
 for _intent in (
     Intent("bug_company_max_state", "company", match_company_max_state, "bug_company_max_state",
            "bug_company_max_state.ask", priority=20),
-    Intent("bug_assignee_max_active", "person", match_assignee_max_active, "bug_assignee_max_active",
-           "bug_assignee_max_active.ask", priority=20),
+    Intent("bug_assignee_max_state", "person", match_assignee_max_state, "bug_assignee_max_state",
+           "bug_assignee_max_state.ask", priority=20),
     Intent("bug_reopened_fix_author_max", "person", match_reopened_fix_author_max,
            "bug_reopened_fix_author_max", "bug_reopened_fix_author_max.ask", priority=22),
     Intent("bug_reopened_dismisser_max", "person", match_reopened_dismisser_max,
@@ -174,8 +190,10 @@ for _intent in (
            priority=19),
     Intent("bug_fix_prs_by_author_company", "pr", match_fix_prs_by_author_company,
            "bug_fix_prs_by_author_company", "bug_fix_prs_by_author_company.ask", priority=21),
-    Intent("bug_titles_by_company_state", "content", match_titles_by_company_state,
-           "bug_titles_by_company_state", "bug_titles_by_company_state.ask", priority=18),
+    Intent("bug_titles_by_state", "content", match_titles_by_state, "bug_titles_by_state",
+           "bug_titles_by_state.ask", priority=18),
+    Intent("bug_companies_by_state", "company", match_companies_by_state, "bug_companies_by_state",
+           "bug_companies_by_state.ask", priority=16),
     Intent("bug_component_companies", "company", match_component_companies, "bug_component_companies",
            "bug_component_companies.ask", priority=17),
     Intent("bug_component_resolvers", "person", match_component_resolvers, "bug_component_resolvers",
