@@ -306,3 +306,8 @@ def test_feature_names_and_change_summaries() -> None:
     assert feature_name("We could use Kafka here.") is None
     assert change_summary("This PR introduces JWT for sessions. It ensures scalability. Tokens expire hourly.") \
         == "JWT for sessions. Tokens expire hourly."
+    # a verb that is the change itself stays, in the imperative; a framing verb goes
+    assert change_summary("This PR optimizes the data workflow. It includes tuning.") \
+        == "Optimize the data workflow. It includes tuning."
+    assert change_summary("This PR addresses the login bug.") == "Address the login bug."
+    assert change_summary("This PR focuses on caching.") == "Caching."

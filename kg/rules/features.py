@@ -49,17 +49,36 @@ TEXT = term("ekg:text")
 AMBIGUOUS_NAME = term("ekg:ambiguousName")
 CHANGE_SUMMARY = term("ekg:changeSummary")
 SUMMARY_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
-#: "This PR introduces / focuses on / aims to …": the framing before what a PR summary says it changes.
-PR_FRAMING = re.compile(r"^This PR (?:also )?\w+s(?: on| to)?\s+", re.I)
+#: "This PR introduces / focuses on / optimizes …": the framing before what a PR summary says it changes.
+PR_FRAMING = re.compile(r"^This PR (?:also )?(?P<verb>\w+s)(?: on| to)?\s+", re.I)
+#: Framing verbs that say only that the PR carries a change; any other verb (optimizes, integrates, refactors,
+#: upgrades, …) is the change itself and stays, in the imperative ("Optimize the existing workflow …").
+FRAMING_VERBS = frozenset({"introduces", "adds", "focuses", "aims", "involves", "implements", "proposes",
+                           "outlines", "includes", "contains"})
 #: A later summary sentence that only argues for the change ("It ensures …", "This will help …").
 PR_RATIONALE = re.compile(r"^(?:This|It|These|That) (?:will |also )?(?:ensures?|helps?|allows?|will|aims?|is|are|"
                           r"should|enables?|provides?|makes?)\b", re.I)
 
 
+def imperative(verb: str) -> str:
+    """The base form of a third-person verb: optimizes -> optimize, addresses -> address, sets -> set."""
+    return verb[:-2] if re.search(r"(?:ss|sh|ch|x)es$", verb) else verb[:-1]
+
+
+def unframed(sentence: str) -> str:
+    """A summary sentence without "This PR <framing verb>"; a verb that is the change itself is kept."""
+    found = PR_FRAMING.match(sentence)
+    if found is None:
+        return sentence
+    verb = found.group("verb").casefold()
+    rest = sentence[found.end():]
+    return rest if verb in FRAMING_VERBS else f"{imperative(verb)} {rest}"
+
+
 def change_summary(summary: str) -> str:
     """What a PR summary says the PR changes: its sentences without the "This PR …s" framing, and without the
     later sentences that only argue for the change."""
-    kept = [PR_FRAMING.sub("", sent) for i, sent in enumerate(SUMMARY_SENTENCE.split(summary.strip()))
+    kept = [unframed(sent) for i, sent in enumerate(SUMMARY_SENTENCE.split(summary.strip()))
             if i == 0 or not PR_RATIONALE.match(sent)]
     text = " ".join(k for k in kept if k)
     return text[:1].upper() + text[1:]
