@@ -8,14 +8,13 @@ from typing import BinaryIO
 from pyoxigraph import RdfFormat, Store
 
 from kg.errors import KGError
+from kg.sparql import named_query
 
+#: `kg stats` table title -> its query in sparql/.
 STATS_QUERIES = {
-    "triples per graph": "SELECT ?graph (COUNT(*) AS ?triples) WHERE { GRAPH ?graph { ?s ?p ?o } } "
-                         "GROUP BY ?graph ORDER BY ?graph",
-    "instances per class": "SELECT ?class (COUNT(DISTINCT ?s) AS ?instances) WHERE { GRAPH ?g { ?s a ?class } } "
-                           "GROUP BY ?class ORDER BY DESC(?instances)",
-    "edges per property": "SELECT ?property (COUNT(*) AS ?edges) WHERE { GRAPH ?g { ?s ?property ?o } } "
-                          "GROUP BY ?property ORDER BY DESC(?edges)",
+    "triples per graph": "stats_triples_per_graph",
+    "instances per class": "stats_instances_per_class",
+    "edges per property": "stats_edges_per_property",
 }
 EXPORT_FORMATS = {"nquads": RdfFormat.N_QUADS, "trig": RdfFormat.TRIG}
 
@@ -33,8 +32,8 @@ def stats(path: Path) -> dict[str, list[tuple[str, int]]]:
     """The three tables `kg stats` prints, as (name, count) rows."""
     store = open_read_only(path)
     out: dict[str, list[tuple[str, int]]] = {}
-    for title, query in STATS_QUERIES.items():
-        rows = store.query(query)
+    for title, name in STATS_QUERIES.items():
+        rows = store.query(named_query(name).text)
         out[title] = [(s[0].value, int(s[1].value)) for s in rows]
     return out
 

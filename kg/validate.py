@@ -18,6 +18,7 @@ from rdflib import RDF, SH, Graph, URIRef
 
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, product_graph, product_of_graph
+from kg.sparql import named_query
 from kg.store import open_read_only
 
 ONTOLOGY_DIR = Path(__file__).resolve().parent.parent / "ontology"
@@ -84,7 +85,7 @@ def rdflib_graph(store: Store, *graphs: NamedNode) -> Graph:
 
 def typed_in(store: Store, graph: NamedNode) -> set[str]:
     """Nodes that have an rdf:type in `graph`: the focus nodes that graph answers for."""
-    query = "SELECT DISTINCT ?s WHERE { ?s a ?c }"
+    query = named_query("validate_focus_nodes").text
     return {row[0].value for row in store.query(query, default_graph=graph)}
 
 

@@ -19,13 +19,6 @@ from kg.qa.intents import Intent, match_intent
 from kg.qa.question import Question, Vocabulary, normalise, parse
 from kg.sparql import Backend, Row, named_query, product_dataset
 
-VOCAB_QUERY = """
-SELECT ?kind ?label WHERE {
-  { ?x a ekg:Product ; rdfs:label ?label . BIND("product" AS ?kind) }
-  UNION { ?x a ekg:Role ; rdfs:label ?label . BIND("role" AS ?kind) }
-  UNION { ?x a ekg:Company ; rdfs:label ?label . BIND("company" AS ?kind) }
-}"""
-
 
 @dataclass
 class Answer:
@@ -71,7 +64,7 @@ class Answerer:
     @cached_property
     def vocabulary(self) -> Vocabulary:
         found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}}
-        for row in self.backend.select(VOCAB_QUERY):
+        for row in self.backend.select(named_query("qa_vocabulary").text):
             label = term_text(row["label"])
             found[term_text(row["kind"])][normalise(label)] = label
         return Vocabulary(found["product"], found["role"], found["company"])
