@@ -56,6 +56,8 @@ def test_delayed_features_by_reason(text: str, reason: str) -> None:
     ("Which new capabilities regarding real-time collaboration have been implemented in DemoForce",
      "capabiliti real time collaborat"),
     ("what new dashboard widgets were shipped in DemoForce?", "dashboard widget"),
+    ("What's new in DemoForce regarding dynamic scaling?", "dynamic scal"),
+    ("List new DemoForce features for dynamic scaling", "dynamic scal"),
 ])
 def test_added_features_about_a_topic(text: str, words: str) -> None:
     name, bindings = intent_of(text)

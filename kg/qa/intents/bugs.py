@@ -111,7 +111,7 @@ def match_titles_by_state(q: Question) -> dict[str, Term] | None:
     the bug titles, of one company or of the whole product."""
     if not is_bug_question(q) or len(q.companies) > 1 or q.eids or q.matches(MOST):
         return None
-    if q.asks_for_companies() or q.matches(r"\b(?:prs?|pull requests?|links?|employee|eid|engineer|who)\b"):
+    if q.asks_for_companies() or q.asks_for_people() or q.matches(r"\b(?:prs?|pull requests?|links?)\b"):
         return None
     state = asked_state(q.norm)
     if state is None:

@@ -43,6 +43,9 @@ ADDING_CLAUSE = re.compile(r"(?:\s+(?:that|which))?(?:\s+(?:are|is|were|was|have
                            r"been|did|do|does|has|have))?\s+(?:newly\s+)?(?:added|add|implemented|implement|"
                            r"introduced|introduce|shipped|ship|released|release|delivered|deliver|built|build|"
                            r"rolled out|roll out)\b(?:\s+(?:to|in|into|for|on|with)\b)?")
+#: An "added" question with no adding verb: "new features for X", "what's new in P regarding X".
+NEW_WITHOUT_VERB = re.compile(r"(?:\bnew\s+(?:\w+\s+)?features?|\bwhat(?:'s| is) new\b.*?)\s+(?:for|about|regarding|"
+                              r"related to|relating to|concerning|around|on|with)\s+(.+)$")
 #: The topic, after its linking word, up to the adding clause or a relative clause.
 LINKED_TOPIC = re.compile(r"\b(?:related to|relating to|regarding|about|concerning|around)\s+(.+?)"
                           r"(?:\s*\||\s+(?:that|which|were|was|are|is|have|has|did)\b|$)")
@@ -134,17 +137,19 @@ def match_feature_added_topic(q: Question) -> dict[str, Term] | None:
 
 def linked_added_topic(q: Question) -> str | None:
     """The topic of an "added" question in another word order ("list the new features added to P related to
-    X", "which features about X were newly added to P", "what new features concerning X did P add"): the
-    product mention and the adding clause are cut out, and the topic is what follows the linking word."""
+    X", "which features about X were newly added to P", "what new features concerning X did P add", "what's
+    new in P regarding X"): the product mention and the adding clause are cut out, and the topic is what
+    follows the linking word."""
     if q.product is None or not NEW.search(q.norm):
         return None
     product = re.escape(q.product.casefold())
     text = re.sub(rf"(?:\b(?:to|in|into|for|of|on|within)\s+)?(?:the\s+)?\b{product}(?:'s)?(?:\s+product)?\b",
                   " ", q.norm)
     text, adding = ADDING_CLAUSE.subn(" | ", text)
-    if not adding:
-        return None
     text = re.sub(r"\s+", " ", text).strip()
+    if not adding:
+        found = NEW_WITHOUT_VERB.search(text)
+        return found.group(1) if found else None
     if match := LINKED_TOPIC.search(text):
         return match.group(1).strip()
     before = re.search(TOPIC_BEFORE.format(noun="features?"), text)
