@@ -10,7 +10,7 @@ from pyoxigraph import Literal, NamedNode, Store
 from kg.herb import Organisation, Product
 from kg.namespaces import node, product_graph, term
 from kg.rules import RuleContext, run_rules
-from kg.rules.bugs import bug_records, component_key, conversation_kind, item_title
+from kg.rules.bugs import bug_records, component_key, conversation_kind, item_component, item_title
 
 CHANNEL = "bug-alice-Demo"
 
@@ -161,3 +161,14 @@ def test_item_title_keeps_apostrophes_inside_words_out_of_quotes() -> None:
 
 def test_component_key_ignores_ampersand_and_case() -> None:
     assert component_key("API Security & Access Control") == component_key("api security and access control")
+
+
+def test_component_named_in_its_own_words_beats_a_variant_read_as_another() -> None:
+    # "User Feedback Interface" is a variant read as User Interface; the item also names Security Module itself
+    vocabulary = {"user interface": "User Interface", "security module": "Security Module",
+                  "user feedback interface": "User Interface"}
+    text = ("Next, we have a 'Cross-Site Scripting (XSS) in User Feedback Interface' issue. This is also in the "
+            "Security Module and poses a significant risk for CUST-0042.")
+    assert item_component(text, vocabulary) == "Security Module"
+    assert item_component("The UI stalls in the User Feedback Interface for CUST-0045.", vocabulary) \
+        == "User Interface"

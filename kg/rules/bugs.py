@@ -208,12 +208,15 @@ def component_vocabulary(bugs: list[BugRecord], product: str) -> dict[str, str]:
 
 
 def item_component(text: str, vocabulary: dict[str, str]) -> str | None:
-    """The component (canonical form) of the longest vocabulary phrase named in the item; else, among the
-    product's components, the one sharing most words (two or more) with the item; a tie leaves it unknown."""
+    """The component (canonical form) of the longest vocabulary phrase named in the item — a component named
+    in its own words before a variant read as it ("… in User Feedback Interface … also in the Security Module"
+    is Security Module); else, among the product's components, the one sharing most words (two or more) with
+    the item; a tie leaves it unknown."""
     padded = f" {component_key(text)} "
     named = [k for k in vocabulary if f" {k} " in padded]
     if named:
-        return vocabulary[max(named, key=len)]
+        own_words = [k for k in named if component_key(vocabulary[k]) == k]
+        return vocabulary[max(own_words or named, key=len)]
     words = content_words(text)
     overlap = {k: len(words & set(k.split())) for k in vocabulary}
     best = max(overlap.values(), default=0)
