@@ -15,7 +15,7 @@ from alignment.fields import Corpus, load_corpus
 from alignment.profile import TEMPORAL
 from alignment.profile import profiles as build_profiles
 from alignment.select import METHODS
-from alignment.similarity import SIMILARITY_MEASURE, Similarity, similarity
+from alignment.similarity import SIMILARITY_MEASURE, Similarity, name_equivalences, similarity
 from alignment.sssom_io import SSSOM_COLUMNS
 from alignment.target import target_rows
 
@@ -109,7 +109,9 @@ def evidence(p: pd.DataFrame, sim: Similarity, i: int, j: int) -> str:
             parts.append(f"both the {word} date in their records")
     parts.append(f"mean length {a['mean_length']:.0f} vs {b['mean_length']:.0f} chars")
     if sim.name[i, j] > 0:
-        parts.append(f"field names share tokens (name similarity {sim.name[i, j]:.2f})")
+        same = ", ".join(name_equivalences(a["field"], b["field"]))
+        read = f"; read as one word: {same}" if same else ""
+        parts.append(f"field names share tokens (name similarity {sim.name[i, j]:.2f}{read})")
     return "; ".join(parts)
 
 

@@ -34,7 +34,8 @@ SIMILARITY_MEASURE = (
     "declared title/body role 0.15, format compatibility 0.10, format agreement x format rarity 0.15, "
     "TF-IDF cosine of value character shapes 0.10, value length 0.08, cardinality shape 0.07, fill rate 0.03, "
     "date position in record 0.07; halved when formats are incompatible; times 0.85, "
-    "plus 0.15 x field-name token Jaccard"
+    "plus 0.15 x field-name token similarity (mean of Jaccard and overlap coefficient of singular tokens, "
+    "with a small synonym lexicon)"
 )
 
 
@@ -152,14 +153,54 @@ def list_similarity(profiles: pd.DataFrame) -> np.ndarray:
     return np.where(np.logical_and.outer(text, text), 1.0, closeness(per_record, 3.0))
 
 
+# A small lexicon of generic metadata synonyms (Dublin Core's creator is the author; tags, labels and keywords
+# are one thing; participants attend; modified is updated). It is applied to name tokens only, so it feeds
+# the capped name evidence and never lifts a pair whose values disagree (INSTANCE_FLOOR in the pipeline).
+NAME_SYNONYMS = {
+    "creator": "author",
+    "reporter": "author",
+    "submitter": "author",
+    "requester": "author",
+    "originator": "author",
+    "participant": "attendee",
+    "invitee": "attendee",
+    "label": "tag",
+    "keyword": "tag",
+    "modified": "updated",
+}
+
+
+def name_word(token: str) -> str:
+    """One name token in its canonical form: singular (`labels` -> `label`, not `status`), then the lexicon's
+    head word, so `labels` meets `tags` and `reporter` meets `author`."""
+    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        token = token[:-1]
+    return NAME_SYNONYMS.get(token, token)
+
+
+def name_tokens(field: str) -> dict[str, str]:
+    """A field name's word tokens in canonical form, each mapped to the word as written."""
+    return {name_word(t): t for t in re.split(r"[_.\-\s]+", field.lower()) if t}
+
+
 def name_similarity(fields: pd.Series) -> np.ndarray:
-    """Jaccard of the field names' word tokens (`created_at` vs `created`): evidence, never a decider."""
-    tokens = [set(re.split(r"[_.\-\s]+", f.lower())) - {""} for f in fields]
+    """Mean of the Jaccard and the overlap coefficient of the names' canonical tokens: evidence, never a
+    decider. Jaccard alone punishes a qualified name (`owner_team` vs `team` 0.5, `crm_deal_id` vs `deal_id`
+    0.67) as much as a different one; the overlap coefficient alone calls every qualified name identical."""
+    tokens = [name_tokens(f) for f in fields]
     bags = incidence([dict.fromkeys(t, 1.0) for t in tokens])
     shared = (bags @ bags.T).toarray()
     sizes = np.array([len(t) for t in tokens], dtype=float)
     union = np.add.outer(sizes, sizes) - shared
-    return np.where(union > 0, shared / np.maximum(union, 1), 0.0)
+    jaccard = shared / np.maximum(union, 1)
+    overlap = shared / np.maximum(np.minimum.outer(sizes, sizes), 1)
+    return np.where(union > 0, 0.5 * (jaccard + overlap), 0.0)
+
+
+def name_equivalences(a: str, b: str) -> list[str]:
+    """The name tokens that agree only through the lexicon or a plural (`reporter = author`), for the comment."""
+    left, right = name_tokens(a), name_tokens(b)
+    return [f"{left[w]} = {right[w]}" for w in left.keys() & right.keys() if left[w] != right[w]]
 
 
 def similarity(profiles: pd.DataFrame) -> Similarity:

@@ -7,7 +7,6 @@ already fit (reporter vs assignee are both single-valued person names), and neve
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,6 +15,7 @@ import pandas as pd
 
 from alignment.profile import TEMPORAL
 from alignment.select import greedy
+from alignment.similarity import name_tokens, name_word
 
 FIT_FLOOR = 0.6
 
@@ -98,14 +98,11 @@ PROPERTIES = [
 ]
 
 
-def name_words(field: str) -> set[str]:
-    return set(re.split(r"[_.\-\s]+", field.lower())) - {""}
-
-
 def fit_matrix(profiles: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Fields x properties: the profile fit, and whether the field name holds one of the property's words."""
     fit = np.array([[p.fit(row) for p in PROPERTIES] for _, row in profiles.iterrows()], dtype=float)
-    named = np.array([[bool(name_words(f) & p.words) for p in PROPERTIES] for f in profiles["field"]])
+    words = [{name_word(w) for w in p.words} for p in PROPERTIES]  # the same canonical tokens as the matcher's
+    named = np.array([[bool(name_tokens(f).keys() & w) for w in words] for f in profiles["field"]])
     needs = np.array([p.needs_words for p in PROPERTIES])
     fit = np.where(needs & ~named, np.minimum(fit, FIT_FLOOR), fit)
     return fit, named

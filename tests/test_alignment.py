@@ -7,12 +7,14 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from alignment.fields import Record, flatten, inventory, load_corpus
 from alignment.pipeline import align, predicate
 from alignment.profile import field_format, normalise, time_positions, value_format, value_shape
 from alignment.select import greedy, hungarian, top1
+from alignment.similarity import name_equivalences, name_similarity
 
 PEOPLE = ["Ava Chen", "Marco Silva", "Lena Park", "Diego Ruiz", "Samir Patel", "Maya Lee", "Noah Kim"]
 STATES = ["open", "in progress", "done"]
@@ -154,6 +156,34 @@ def test_predicate_calls_exact_from_evidence_strength():
     assert predicate(0.8, flags, 10, mutual_best=True) == "skos:closeMatch"
     assert predicate(0.8, {**CONSISTENT, "role": 0.4}, 10, mutual_best=True) == "skos:closeMatch"  # title vs body
     assert predicate(0.8, CONSISTENT, 2, mutual_best=True) == "skos:closeMatch"  # two records cannot show it
+
+
+def test_name_similarity_reads_plurals_and_synonyms_and_credits_qualified_names():
+    sim = name_similarity(pd.Series(["labels", "tags", "reporter", "author", "owner_team", "team", "assignee"]))
+    assert sim[0, 1] == 1.0  # plural + lexicon: label = tag
+    assert sim[2, 3] == 1.0  # who opened the record: reporter = author
+    assert sim[4, 5] == 0.75  # Jaccard 0.5, overlap coefficient 1: a qualified name, not a different one
+    assert sim[3, 6] == 0.0  # author and assignee are different roles
+    assert name_equivalences("reporter", "author") == ["reporter = author"]
+    assert name_equivalences("created_at", "created_at") == []
+
+
+def test_a_synonym_name_cannot_carry_disagreeing_values(tmp_path: Path):
+    """`author` and `reporter` are one word to the name evidence, but names vs counts stay apart; `tags` and
+    `labels` with the same kind of values align, and the comment says which words were read as one."""
+    for i in range(8):
+        write_json(
+            tmp_path / "alpha" / f"a{i}.json",
+            {"author": PEOPLE[i % 7], "tags": ["backend", "sre"][: 1 + i % 2], "created_at": f"2025-01-1{i}"},
+        )
+        write_json(
+            tmp_path / "beta" / f"b{i}.json",
+            {"reporter": str(3 + i), "labels": ["frontend", "sre"][: 1 + i % 2], "created": f"2025-02-1{i}"},
+        )
+    found = align(tmp_path).mappings["greedy"].set_index("subject_id")
+    assert found.loc["alpha:tags", "object_id"] == "beta:labels"
+    assert "read as one word: tags = labels" in found.loc["alpha:tags", "comment"]
+    assert "alpha:author" not in found.index
 
 
 def test_bad_input_is_reported_by_file_and_the_rest_aligns(erb: Path):

@@ -103,8 +103,8 @@ def test_reference_scores(result: Alignment):
     pairs held out from tuning."""
     table = score_table(result.mappings, reference_frame(REFERENCE)).set_index(["split", "method", "scope"])
     assert table.loc[("all", "greedy", "exact"), "reference"] >= 80
-    assert table.loc[("all", "greedy", "exact"), "f1"] >= 0.8
-    assert table.loc[("held-out", "greedy", "exact"), "f1"] >= 0.75
+    assert table.loc[("all", "greedy", "exact"), "f1"] >= 0.9  # the issue's target
+    assert table.loc[("held-out", "greedy", "exact"), "f1"] >= 0.85
 
 
 def test_target_ontology_rows(result: Alignment):
