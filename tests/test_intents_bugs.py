@@ -43,6 +43,7 @@ def test_company_with_most_bugs_in_a_state(text: str, state: str) -> None:
     ("Which engineers were assigned the highest number of bugs that did not require a fix in DemoForce?",
      "no fix"),
     ("eid of the developer assigned the most reopened bugs in DemoForce", "reopened"),
+    ("engineers with the most unresolved customer bugs currently on their plate in DemoForce", "unresolved"),
 ])
 def test_assignee_with_most_bugs_in_a_state(text: str, state: str) -> None:
     assert intent_of(text) == ("bug_assignee_max_state", {"asked": Literal(state)})
@@ -90,6 +91,7 @@ def test_fix_prs_by_author_for_company(text: str) -> None:
     ("Which issues raised by Globex in DemoForce didn't need a fix", "Globex", "no fix"),
     ("Find all unresolved issues reported by Acme in the DemoForce product?", "Acme", "unresolved"),
     ("list the open bugs reported by Globex in DemoForce.", "Globex", "unresolved"),
+    ("unresolved Acme issues DemoForce", "Acme", "unresolved"),
 ])
 def test_bug_titles_of_a_company_in_a_state(text: str, company: str, state: str) -> None:
     assert intent_of(text) == ("bug_titles_by_state", {"company": Literal(company), "asked": Literal(state)})
@@ -122,6 +124,8 @@ def test_companies_with_bugs_in_a_state(text: str, state: str) -> None:
     ("Find the names of companies were affected by the API security and access control issues in DemoForce "
      "that led to data exposure?", "api security access control"),
     ("Which companies were impacted by bugs in the Log Analysis Module in DemoForce", "log analysis module"),
+    ("AI Processing Engine issues in DemoForce causing latency: which companies were affected?",
+     "ai processing engine"),
 ])
 def test_companies_affected_by_component(text: str, phrase: str) -> None:
     assert intent_of(text) == ("bug_component_companies", {"phrase": Literal(phrase)})
@@ -134,6 +138,8 @@ def test_companies_affected_by_component(text: str, phrase: str) -> None:
      "risk?", "security module"),
     ("Who fixed the bugs in the User Interface & Frontend Performance of DemoForce",
      "user interface frontend performance"),
+    ("In DemoForce, which engineers resolved the Security & Access Control issues that were posing a risk?",
+     "security access control"),
 ])
 def test_resolvers_of_component_bugs(text: str, phrase: str) -> None:
     assert intent_of(text) == ("bug_component_resolvers", {"phrase": Literal(phrase)})

@@ -30,6 +30,7 @@ def intent_of(text: str) -> tuple[str, dict[str, object]] | None:
         ("What are the weaknesses of AnomalyForce's competitor products?", "ekg:weakness"),
         ("Which limitations / drawbacks do AnomalyForce's rivals have??", "ekg:weakness"),
         ("What are the strengths and weaknesses of AnomalyForce's competitors?", None),
+        ("What weaknesses have been identified in the products that compete with AnomalyForce?", "ekg:weakness"),
     ],
 )
 def test_competitor_insights_paraphrases(text: str, aspect: str | None) -> None:

@@ -29,6 +29,8 @@ def topic(bindings: dict) -> str:
      "ProductDirectionChange"),
     ("Features that were dropped from DemoForce due to change in product direction.",
      "ProductDirectionChange"),
+    ("Which features were we unable to add to DemoForce because they posed security risks?", "SecurityRisk"),
+    ("DemoForce features not added due to security risks", "SecurityRisk"),
 ])
 def test_dropped_features_by_reason(text: str, reason: str) -> None:
     assert intent_of(text) == ("feature_dropped", {"reason": term(f"ekg:{reason}")})
@@ -40,6 +42,8 @@ def test_dropped_features_by_reason(text: str, reason: str) -> None:
     ("Which feature was delayed due to security concerns but eventually added to DemoForce", "SecurityRisk"),
     ("features postponed because of a change in product direction and later added to DemoForce?",
      "ProductDirectionChange"),
+    ("Which DemoForce features were pushed back temporarily because of a change in product direction, yet "
+     "were added in the end?", "ProductDirectionChange"),
 ])
 def test_delayed_features_by_reason(text: str, reason: str) -> None:
     assert intent_of(text) == ("feature_delayed", {"reason": term(f"ekg:{reason}")})
@@ -121,6 +125,8 @@ def test_reverted_prs(text: str, reason: str) -> None:
      "to be merged?", "pr_to_merge"),
     ("links to the PR for the implementation of context awareness algorithms in DemoForce that needs to be "
      "merged", "pr_to_merge"),
+    ("In DemoForce, which PRs for improving integration with third-party applications are waiting to be merged?",
+     "pr_to_merge"),
 ])
 def test_prs_left_to_close_or_merge(text: str, intent: str) -> None:
     name, bindings = intent_of(text)

@@ -36,15 +36,17 @@ COMPONENT_SPAN = (
     r"(?:affected by|resolved|fixed) (?:the )?(?P<c>.+?) {bug} (?:in|of|for|on) (?:the )?{product}",
     r"{affected} (?:the )?(?P<c>.+?) {bug} (?:in|of|for|on|with) (?:the )?{product}",
     r"{affected} (?:the )?{product}(?:'s)? (?P<c>.+?) {bug}",
+    r"^(?:the )?(?P<c>.+?) {bug} (?:in|of|for|on|with) (?:the )?{product}",
+    r"(?:resolved|fixed|solved|addressed) (?:the )?(?P<c>.+?) {bug} (?:that|which|causing|where)\b",
 )
+#: A span that opens with the question's own words is no component ("which engineers fixed …").
+NOT_A_COMPONENT = re.compile(r"^(?:which|what|who|find|list|show|give|name|tell|can|could|please|in)\b")
 #: How a question says customers were affected: "affected by", "impacted by", "hit by", "experienced", "faced".
 AFFECTED = r"(?:affected by|impacted by|hit by|experienc\w*|faced|encountered)"
 # The product named before the component or earlier in the question: "issues in P's X that …", "issues with
 # the P X which …", "In P, which engineers fixed issues with the X that …" — the span ends at the impact clause.
 COMPONENT_BEFORE_IMPACT = (r"{bug} (?:in|with|within|affecting|related to|concerning) (?:the )?"
                            r"(?:{product}(?:'s)? )?(?P<c>.+?)(?: (?:that|which|causing|where)\b|$)")
-#: Verbs that tell which customer reported a bug ("reported by", "did <Company> report", "raised", "filed").
-REPORTED = r"\b(?:report(?:ed|s)?|raised?|filed?|logged|opened|from|by)\b"
 
 
 def asked_state(text: str) -> str | None:
@@ -72,10 +74,11 @@ def match_assignee_max_state(q: Question) -> dict[str, Term] | None:
     most issues that didn't need fixes"."""
     if not is_bug_question(q) or not q.asks_for_people() or not q.matches(MOST):
         return None
-    if not q.matches(r"\b(?:assigned|working on|work on|handling|owning|own)\b"):
-        return None
     state = asked_state(q.norm)
-    return {"asked": Literal(state)} if state else None
+    assigned = q.matches(r"\b(?:assigned|working on|work on|handling|owning|own)\b")
+    # "engineers with the most open bugs (on their plate)" holds them; "with the most resolved bugs" is the resolver
+    holding = q.matches(rf"\bwith (?:the )?{MOST}\b|\bon (?:their|his|her) plate\b") and state != "resolved"
+    return {"asked": Literal(state)} if state and (assigned or holding) else None
 
 
 def match_resolver_max(q: Question) -> dict[str, Term] | None:
@@ -92,7 +95,8 @@ def match_reopened_fix_author_max(q: Question) -> dict[str, Term] | None:
     """"Engineers who authored the most PRs for bug fixes that are now reopened"."""
     if not is_bug_question(q) or not q.asks_for_people() or not q.matches(MOST):
         return None
-    authored_prs = q.matches(r"\b(?:prs?|pull requests?)\b") and q.matches(r"\b(?:author|wrote|submit|creat)")
+    authored_prs = q.matches(r"\b(?:prs?|pull requests?)\b") and q.matches(
+        rf"\b(?:author|wrote|submit|creat|open)|\bwith (?:the )?{MOST}\b")
     return {} if authored_prs and q.matches(r"\breopen") else None
 
 
@@ -116,12 +120,8 @@ def match_titles_by_state(q: Question) -> dict[str, Term] | None:
     state = asked_state(q.norm)
     if state is None:
         return None
-    if not q.companies:
-        return {"asked": Literal(state)}
-    possessive = rf"\b{re.escape(q.companies[0].casefold())}'s\b"
-    if not (q.matches(REPORTED) or q.matches(possessive)):
-        return None
-    return {"company": Literal(q.companies[0]), "asked": Literal(state)}
+    # a named company is whose bugs they are, however it is linked: "reported by", "<C>'s", "<C> issues"
+    return {"company": Literal(q.companies[0]), "asked": Literal(state)} if q.companies else {"asked": Literal(state)}
 
 
 def match_companies_by_state(q: Question) -> dict[str, Term] | None:
@@ -152,7 +152,8 @@ def component_phrase(q: Question) -> str | None:
         if found := re.search(pattern, q.norm):
             phrase = re.sub(rf"\b{BUG}s?\b", " ", found.group("c"))
             key = component_key(phrase)
-            if key and key not in ("these", "those", "all", "reported", "customer"):
+            if key and key not in ("these", "those", "all", "reported", "customer") \
+                    and not NOT_A_COMPONENT.match(key):
                 return key
     return None
 

@@ -8,7 +8,7 @@ from kg.qa.intents import Intent, register
 from kg.qa.question import LINK, PERSON, Question
 from kg.sparql import Term
 
-COMPETITOR = r"\b(competitor|competing (product|solution|tool|with)|rival)"
+COMPETITOR = r"\b(competitor|competing (product|solution|tool|with)|compete\w* (with|against)|rival)"
 DEMO = r"\bdemo"
 WEAK_WORDS = (r"\b(weakness|weak|weak point|disadvantage|limitation|drawback|shortcoming|downside|flaw|con|lack\w*|"
               r"fall short|struggle\w*|gap)\b")

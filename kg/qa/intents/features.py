@@ -55,7 +55,8 @@ TOPIC_BEFORE = r"^(?:which|what|list|show|give me|find)(?: (?:all|the|of|me|new|
 UNAPPROVED = (r"\b(?:not|never|un)\s?approved\b|\b(?:not|never|\w+n't)(?:\s+(?:be|been|being|get|got|gotten|yet))*"
               r"\s+approved\b|\b(?:rejected|declined|turned down)\b")
 #: Still to be done: "need(s) to be merged", "need merging", "should be merged", "pending merge", "to merge".
-STILL_TO = (r"\b(?:need|needs|needing|needed|require|requires|should|must|ha(?:ve|s) to|awaiting|pending|yet to)"
+STILL_TO = (r"\b(?:need|needs|needing|needed|require|requires|should|must|ha(?:ve|s) to|awaiting|waiting|pending|"
+            r"yet to|still to)"
             r"(?:\s+to)?(?:\s+be)?\s+{stem}(?:e|ed|ing)\b|\bto {stem}e\b")
 
 
@@ -107,8 +108,9 @@ def match_feature_dropped(q: Question) -> dict[str, Term] | None:
     """"What features could not be added / were dropped / were not added to <P> due to <reason>?"."""
     if is_pr_question(q) or not q.has("feature"):
         return None
-    if not q.matches(r"\b(could not|couldn't|can ?not|were not|weren't|was not|never)\s+(be\s+)?"
-                     r"(added|implemented|included|shipped|released)|\b(didn't|did not|never) make it\b|"
+    if not q.matches(r"\b(could not|couldn't|can ?not|can't|were not|weren't|was not|not|never|unable to|failed to)"
+                     r"\s+(be\s+|been\s+|get\s+)?(add|added|implement|implemented|include|included|ship|shipped|"
+                     r"release|released)\b|\b(didn't|did not|never) make it\b|"
                      r"\b(dropped|abandoned|scrapped|removed|"
                      r"blocked|shelved|cancell?ed|excluded|left out|ruled out)\b"):
         return None
@@ -118,7 +120,8 @@ def match_feature_dropped(q: Question) -> dict[str, Term] | None:
 
 def match_feature_delayed(q: Question) -> dict[str, Term] | None:
     """"What features were temporarily delayed due to <reason> but eventually added to <P>?"."""
-    if is_pr_question(q) or not q.has("feature") or not q.has_any("delay", "postpone", "deferred", "on hold"):
+    if is_pr_question(q) or not q.has("feature") or not q.has_any("delay", "postpone", "deferred", "on hold",
+                                                                  "pushed back", "put off", "held back"):
         return None
     reason = reason_of(q)
     return {"reason": term(f"ekg:{reason}")} if reason else None
