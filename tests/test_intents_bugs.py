@@ -53,6 +53,8 @@ def test_assignee_with_most_bugs_in_a_state(text: str, state: str) -> None:
     "Find the employee ID of engineers who resolved the maximum number of customer bugs in DemoForce",
     "Which engineers fixed the most bugs in DemoForce?",
     "eids of developers that resolved the highest number of issues in DemoForce",
+    "Identify the employee ID of the engineer responsible for resolving the highest number of customer bugs in "
+    "DemoForce.",
 ])
 def test_resolver_with_most_bugs(text: str) -> None:
     assert intent_of(text)[0] == "bug_resolver_max"
@@ -126,6 +128,8 @@ def test_companies_with_bugs_in_a_state(text: str, state: str) -> None:
     ("Which companies were impacted by bugs in the Log Analysis Module in DemoForce", "log analysis module"),
     ("AI Processing Engine issues in DemoForce causing latency: which companies were affected?",
      "ai processing engine"),
+    ("Which companies were affected by the backend processing and task queue management issues that caused "
+     "slow response times — DemoForce?", "backend processing task queue management"),
 ])
 def test_companies_affected_by_component(text: str, phrase: str) -> None:
     assert intent_of(text) == ("bug_component_companies", {"phrase": Literal(phrase)})

@@ -62,6 +62,7 @@ def test_delayed_features_by_reason(text: str, reason: str) -> None:
     ("what new dashboard widgets were shipped in DemoForce?", "dashboard widget"),
     ("What's new in DemoForce regarding dynamic scaling?", "dynamic scal"),
     ("List new DemoForce features for dynamic scaling", "dynamic scal"),
+    ("What new features have been added for dynamic scaling — DemoForce?", "dynamic scal"),
 ])
 def test_added_features_about_a_topic(text: str, words: str) -> None:
     name, bindings = intent_of(text)
@@ -127,6 +128,10 @@ def test_reverted_prs(text: str, reason: str) -> None:
      "merged", "pr_to_merge"),
     ("In DemoForce, which PRs for improving integration with third-party applications are waiting to be merged?",
      "pr_to_merge"),
+    ("Please provide the links to approved PRs for enhancing NLP capabilities in DemoForce that are pending "
+     "closure.", "pr_to_close"),
+    ("Could you share the links to PRs that were approved for improving data ingestion efficiency in DemoForce?",
+     "pr_feature_review"),
 ])
 def test_prs_left_to_close_or_merge(text: str, intent: str) -> None:
     name, bindings = intent_of(text)

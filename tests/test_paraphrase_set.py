@@ -4,7 +4,8 @@ The held-out products' questions are phrased like dev's but not identically, so 
 over word order, synonyms and politeness rather than one wording. Each pair in data/paraphrases.jsonl is
 compared on the real store: same intent, same answer (set-equal for lists, equal for prose). The first 265
 pairs were written before reading the matchers (0.879 passed then), the next 44 after, in terser styles; the
-last 120 were written by a separate writer who never saw the matchers (108 of 120 passed as written).
+next 120 by a separate writer who never saw the matchers (108 of 120 passed as written), and the last 100 by
+another such writer after the matchers were generalised on those (95 of 100 passed as written).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 from kg.qa.answer import Answer, Answerer
 
 PAIRS = Path(__file__).parent / "data" / "paraphrases.jsonl"
-#: The pass rate reached on the set is 428 of 429; a change to the matchers must not lower it below this floor.
+#: The pass rate reached on the set is 528 of 529; a change to the matchers must not lower it below this floor.
 MIN_PASS_RATE = 0.99
 
 

@@ -37,7 +37,7 @@ COMPONENT_SPAN = (
     r"{affected} (?:the )?(?P<c>.+?) {bug} (?:in|of|for|on|with) (?:the )?{product}",
     r"{affected} (?:the )?{product}(?:'s)? (?P<c>.+?) {bug}",
     r"^(?:the )?(?P<c>.+?) {bug} (?:in|of|for|on|with) (?:the )?{product}",
-    r"(?:resolved|fixed|solved|addressed) (?:the )?(?P<c>.+?) {bug} (?:that|which|causing|where)\b",
+    r"(?:{affected}|resolved|fixed|solved|addressed) (?:the )?(?P<c>.+?) {bug} (?:that|which|causing|where)\b",
 )
 #: A span that opens with the question's own words is no component ("which engineers fixed …").
 NOT_A_COMPONENT = re.compile(r"^(?:which|what|who|find|list|show|give|name|tell|can|could|please|in)\b")
@@ -85,7 +85,7 @@ def match_resolver_max(q: Question) -> dict[str, Term] | None:
     """"Engineers who resolved / fixed the most (customer) bugs in P"."""
     if not is_bug_question(q) or not q.asks_for_people() or not q.matches(MOST):
         return None
-    resolved = r"\b(?:resolved|fixed|closed|solved)\b"
+    resolved = r"\b(?:resolv(?:ed|ing)|fix(?:ed|ing)|clos(?:ed|ing)|solv(?:ed|ing))\b"
     if q.matches(r"\breopen") or not (q.matches(rf"{resolved}.*{MOST}") or q.matches(rf"{MOST}.*{resolved}")):
         return None
     return {}

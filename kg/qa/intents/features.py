@@ -27,7 +27,9 @@ XSD_BOOLEAN = NamedNode(expand("xsd:boolean"))
 XSD_INTEGER = NamedNode(expand("xsd:integer"))
 PRS = r"(?:(?:prs?|pull requests?)(?: (?:links?|urls?))?|links?|urls?)"
 #: Where a PR question's feature phrase starts: "PRs for | related to | about | of | on [the] <phrase> …".
-PR_TOPIC_START = re.compile(rf"{PRS}\s+(?:for|related to|relating to|about|regarding|of|on|implementing)\s+"
+#: A review clause may sit between the PRs and the phrase: "PRs that were approved for <phrase>".
+PR_TOPIC_START = re.compile(rf"{PRS}\s+(?:(?:that|which)\s+(?:were|are|was|is|have been|has been|got)\s+(?:not\s+)?"
+                            r"\w+\s+)?(?:for|related to|relating to|about|regarding|of|on|implementing)\s+"
                             r"(?:the\s+)?(.+)")
 #: Where it ends: a relative clause or the verb that follows the phrase.
 PR_TOPIC_END = re.compile(r"\s+(?:that|which|who|where|were|was|are|is|have|has|had|need|needs|got|get)\b")
@@ -57,7 +59,7 @@ UNAPPROVED = (r"\b(?:not|never|un)\s?approved\b|\b(?:not|never|\w+n't)(?:\s+(?:b
 #: Still to be done: "need(s) to be merged", "need merging", "should be merged", "pending merge", "to merge".
 STILL_TO = (r"\b(?:need|needs|needing|needed|require|requires|should|must|ha(?:ve|s) to|awaiting|waiting|pending|"
             r"yet to|still to)"
-            r"(?:\s+to)?(?:\s+be)?\s+{stem}(?:e|ed|ing)\b|\bto {stem}e\b")
+            r"(?:\s+to)?(?:\s+be)?\s+{stem}(?:e|ed|ing|ure)\b|\bto {stem}e\b")
 
 
 def reason_of(q: Question) -> str | None:
@@ -132,8 +134,8 @@ def match_feature_added_topic(q: Question) -> dict[str, Term] | None:
     the topic is everything the question says the new things are, minus the linking words."""
     if is_pr_question(q):
         return None
-    if match := ADDED_TOPIC.search(q.norm):
-        return topic_bindings(TOPIC_LINKS.sub(" ", match.group(1)))
+    if (match := ADDED_TOPIC.search(q.norm)) and (bindings := topic_bindings(TOPIC_LINKS.sub(" ", match.group(1)))):
+        return bindings
     phrase = linked_added_topic(q)
     return topic_bindings(phrase) if phrase else None
 
@@ -156,7 +158,11 @@ def linked_added_topic(q: Question) -> str | None:
     if match := LINKED_TOPIC.search(text):
         return match.group(1).strip()
     before = re.search(TOPIC_BEFORE.format(noun="features?"), text)
-    return before.group("t") if before else None
+    if before and feature_tokens(before.group("t")):
+        return before.group("t")
+    # "what new features have been added for <topic>": the topic follows the adding clause
+    after = re.search(r"\|\s*(?:the\s+)?(?P<t>[^|]+)$", text)
+    return after.group("t").strip() if after else None
 
 
 def is_discussed_not_implemented(q: Question) -> bool:
