@@ -82,10 +82,12 @@ def scores(
 
 
 def score_table(mappings: dict[str, pd.DataFrame], reference: pd.DataFrame) -> pd.DataFrame:
-    """One row per split, method and scope: exact-match correspondences, and any predicate."""
+    """One row per split, method and scope: exact-match correspondences, and any predicate. A split the
+    reference has no rows in (the tune split of a reference curated for other source pairs) is left out."""
     rows = [
         {"split": split, "method": method, "scope": scope, **scores(found, reference, exact, split)}
         for split in SPLITS
+        if not in_split(reference, split).empty
         for method, found in mappings.items()
         for scope, exact in (("exact", True), ("any", False))
     ]
