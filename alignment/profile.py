@@ -2,7 +2,8 @@
 
 The profile, not the field name, is what the matcher compares. Keys that mean the same thing inside one
 source (Confluence `body` in half the records, `content` in the other half) are pooled into one alias group
-first, because they never co-occur and the export's own bookkeeping gives them the same role.
+first, because they never co-occur and the export's own bookkeeping gives them the same role. Each source then
+has one body (`primary_body`): the alias group its export declares as content in the most records.
 """
 
 from __future__ import annotations
@@ -206,14 +207,58 @@ def field_format(formats: Counter[str], n_distinct: int, n_values: int) -> tuple
     return name, share
 
 
-def record_roles(record: Record) -> dict[str, str]:
-    """The role the export bookkeeping declares for each field of this record: title, body or content."""
+def declared_roles(record: Record) -> dict[str, str]:
+    """The role this record's bookkeeping declares for each field: title, first listed content ("body") or
+    other content. Read per record, this is noisy (Fireflies lists `summary` first in half the records), so it
+    only decides which keys are aliases; the source's body is chosen by `primary_body`."""
     roles = {f: "content" for f in record.content_fields[1:]}
     if record.content_fields:
         roles[record.content_fields[0]] = "body"
     if record.title_field:
         roles[record.title_field] = "title"
     return roles
+
+
+def record_roles(record: Record, body: frozenset[str]) -> dict[str, str]:
+    """Each field's role in this record: its declared title, the source's body (`primary_body`, wherever
+    the record holds it), else content when the record declares it so."""
+    roles = {f: "content" for f in record.content_fields}
+    roles.update({f: "body" for f in record.values if f in body})
+    if record.title_field:
+        roles[record.title_field] = "title"
+    return roles
+
+
+def primary_body(records: list[Record], groups: dict[str, str]) -> frozenset[str]:
+    """The keys of the source's body: the alias group its export declares as content in the most records,
+    (near-)ties broken by how often it is listed first (score = records declaring it + records listing it
+    first), so Fireflies' `transcript` (content in 22 records, first in 11) beats `summary` (11 and 11).
+
+    A group that only ever stands in for it (never in a record with it, declared content wherever present,
+    like HubSpot's `crm_notes` in the two records without `notes`) joins it, best scoring first."""
+    declared: Counter[str] = Counter()
+    first: Counter[str] = Counter()
+    present: dict[str, set[int]] = defaultdict(set)
+    always_content: dict[str, bool] = defaultdict(lambda: True)
+    for i, record in enumerate(records):
+        listed = {groups[f] for f in record.content_fields if f in groups}
+        declared.update(listed)
+        if record.content_fields and record.content_fields[0] in groups:
+            first[groups[record.content_fields[0]]] += 1
+        for f in record.values:
+            if f in groups:
+                present[groups[f]].add(i)
+                always_content[groups[f]] &= groups[f] in listed
+    if not declared:
+        return frozenset()
+    score = {g: declared[g] + first[g] for g in declared}
+    ranked = sorted(score, key=lambda g: (-score[g], g))
+    body, held = {ranked[0]}, set(present[ranked[0]])
+    for g in ranked[1:]:
+        if always_content[g] and not present[g] & held:
+            body.add(g)
+            held |= present[g]
+    return frozenset(f for f, g in groups.items() if g in body)
 
 
 def sortable_time(value: str) -> str:
@@ -275,7 +320,7 @@ def alias_groups(records: list[Record], fields: list[str]) -> dict[str, str]:
     present = {f: {i for i, r in enumerate(records) if f in r.values} for f in fields}
     role_of: dict[str, Counter[str]] = defaultdict(Counter)
     for record in records:
-        for f, role in record_roles(record).items():
+        for f, role in declared_roles(record).items():
             role_of[f][role] += 1
     parent = {f: f for f in fields}
 
@@ -303,11 +348,15 @@ def source_profiles(source: str, records: list[Record], min_records: int) -> lis
     counts = Counter(f for r in records for f in r.values)
     fields = sorted(f for f, n in counts.items() if n >= min_records)
     groups = alias_groups(records, fields)
+    body = primary_body(records, groups)
+    if body:  # stand-ins of the body are pooled with it
+        name = max(body, key=lambda f: (sum(f in r.values for r in records), f))
+        groups = {f: name if f in body else g for f, g in groups.items()}
     roles: dict[str, Counter[str]] = defaultdict(Counter)
     pooled: dict[str, list[str]] = defaultdict(list)
     present: Counter[str] = Counter()
     for record in records:
-        for f, role in record_roles(record).items():
+        for f, role in record_roles(record, body).items():
             if f in groups:
                 roles[groups[f]][role] += 1
         for f, values in record.values.items():

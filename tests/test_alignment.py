@@ -12,7 +12,15 @@ import pytest
 
 from alignment.fields import Record, flatten, inventory, load_corpus
 from alignment.pipeline import align, predicate
-from alignment.profile import field_format, normalise, time_positions, value_format, value_shape
+from alignment.profile import (
+    field_format,
+    normalise,
+    primary_body,
+    source_profiles,
+    time_positions,
+    value_format,
+    value_shape,
+)
 from alignment.select import greedy, hungarian, top1
 from alignment.similarity import name_equivalences, name_similarity
 
@@ -120,6 +128,41 @@ def test_time_positions_order_by_instant_and_count_one_instant_once():
     positions = time_positions([record], dict.fromkeys(record.values, "datetime"))
     assert positions["last_ts"] == (1.0, 0.0)
     assert positions["first_ts"] == positions["thread_ts"] == (0.0, 1.0)
+
+
+def meeting(i: int, content: tuple[str, ...], extra: dict[str, str] | None = None) -> Record:
+    """A meeting record whose export lists `content` as its body fields, in that order."""
+    values = {f: [f"{f} text of meeting {i}, long enough to read as prose"] for f in content}
+    values.update({k: [v] for k, v in (extra or {}).items()})
+    return Record(Path(f"m{i}.json"), values, "title", content)
+
+
+def test_primary_body_is_the_group_declared_content_most_often_not_the_first_listed():
+    """`summary` is listed first in half the records, `transcript` is content in all of them: the transcript
+    is the source's body in every record, the summary only content."""
+    records = [meeting(i, ("summary", "transcript") if i % 2 else ("transcript",)) for i in range(8)]
+    groups = {f: f for f in ("summary", "transcript")}
+    assert primary_body(records, groups) == {"transcript"}
+    rows = {r["field"]: r for r in source_profiles("fireflies", records, 2)}
+    assert rows["transcript"]["body_share"] == 1.0
+    assert rows["summary"]["body_share"] == 0.0 and rows["summary"]["content_share"] == 1.0
+
+
+def test_a_key_standing_in_for_the_body_joins_it_and_a_co_occurring_one_does_not():
+    """`crm_notes` holds the notes in the records without `notes` (never both): it is pooled with the body.
+    `blockers` and `requirements` (listed first where the notes are missing) also occur next to `notes`, so
+    they stay fields of their own."""
+    records = [meeting(i, ("notes", "blockers")) for i in range(5)] + [meeting(5, ("requirements", "notes"))]
+    records += [meeting(i, ("requirements", "blockers", "crm_notes")) for i in range(6, 8)]
+    rows = {r["field"]: r for r in source_profiles("hubspot", records, 2)}
+    assert rows["notes"]["members"] == ("crm_notes", "notes")
+    assert rows["notes"]["body_share"] == 1.0
+    assert rows["blockers"]["body_share"] == 0.0 and rows["requirements"]["body_share"] == 0.0
+
+
+def test_no_declared_content_means_no_body():
+    records = [Record(Path(f"r{i}.json"), {"title": [f"t {i}"], "status": ["open"]}, "title") for i in range(4)]
+    assert primary_body(records, {"title": "title", "status": "status"}) == frozenset()
 
 
 def test_repeated_short_values_are_an_enum_and_unique_codes_identifiers():
