@@ -113,3 +113,30 @@ def test_intents_and_rules_are_listed(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 0 and "doc_authors_reviewers" in out and "sparql/doc_authors_reviewers.ask.rq" in out
     code, out, _ = run(capsys, "rules")
     assert code == 0 and "conversations" in out and "bug-lifecycle" in out
+
+
+def test_eval_scores_writes_per_question_results_and_separates_noise(
+        store: Path, herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tiny QA folder: one answerable question, two unanswerables, one of them also listed as answerable."""
+    doc_q = "Who wrote the Market Research Report for ActionGenie?"
+    qa = tmp_path / "qa"
+    qa.mkdir()
+    (qa / "answerable.jsonl").write_text(json.dumps(
+        {"product": "ActionGenie", "question": doc_q, "type": "person", "ground_truth": ["eid_13fdff84"],
+         "citations": ["onforcex_market_research_report"]}) + "\n", encoding="utf-8")
+    (qa / "unanswerable.jsonl").write_text("\n".join(json.dumps(q) for q in [
+        {"product": "ActionGenie", "question": doc_q},
+        {"product": "ActionGenie",
+         "question": "Find employee IDs of QA Specialists who reviewed the Product Vision Document for ActionGenie?"},
+    ]) + "\n", encoding="utf-8")
+    results = tmp_path / "results.jsonl"
+    code, out, _ = run(capsys, "eval", "--store", str(store), "--qa", str(qa), "--herb", str(herb),
+                       "--results", str(results), "--no-baseline")
+    assert code == 0
+    rows = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    assert [r["split"] for r in rows] == ["answerable", "unanswerable", "unanswerable"]
+    assert rows[0]["score"] == 1.0 and rows[0]["citation_recall"] == 1.0
+    assert [r["also_answerable"] for r in rows[1:]] == [True, False]
+    table = {line.split("  ")[0]: line.split() for line in out.splitlines() if line and line[0].isalpha()}
+    assert table["unanswerable"][1:3] == ["2", "0.500"]  # the duplicate is answered, the other abstains
+    assert table["unanswerable, not also answerable"][4:6] == ["1", "1.000"]

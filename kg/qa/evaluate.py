@@ -61,6 +61,11 @@ class EvalResult:
         un = [r for r in self.rows if r["split"] == "unanswerable"]
         if un:
             out.append(["unanswerable", str(len(un)), f"{mean(r['abstain'] for r in un):.3f}", "-", "-", "-"])
+        # HERB lists some (product, question) pairs in both files (benchmark noise): no answer can score on both
+        clean = [r for r in un if not r["also_answerable"]]
+        if un and len(clean) < len(un):
+            out.append(["unanswerable, not also answerable", str(len(clean)),
+                        f"{mean(r['abstain'] for r in clean):.3f}", "-", "-", "-"])
         return out
 
 
@@ -78,6 +83,7 @@ def evaluate(answerer: Answerer, qa_dir: Path) -> EvalResult:
     answerable = read_jsonl(qa_dir / "answerable.jsonl")
     unanswerable_path = qa_dir / "unanswerable.jsonl"
     unanswerable = read_jsonl(unanswerable_path) if unanswerable_path.exists() else []
+    asked = {(q.get("product"), q["question"]) for q in answerable}
     result = EvalResult()
     started = time.perf_counter()
     for split, questions in (("answerable", answerable), ("unanswerable", unanswerable)):
@@ -86,6 +92,8 @@ def evaluate(answerer: Answerer, qa_dir: Path) -> EvalResult:
             row: dict[str, Any] = {"split": split, "product": q.get("product"), "question": q["question"],
                                    "type": q.get("type", got["type"]), "intent": got["intent"],
                                    "abstain": got["abstain"], "reason": got["reason"], "answer": got["answer"]}
+            if split == "unanswerable":
+                row["also_answerable"] = (q.get("product"), q["question"]) in asked
             if split == "answerable":
                 recall, precision = recall_precision(got["citations"], q.get("citations", []))
                 row.update(score=score_answerable(q, got), citation_recall=recall, citation_precision=precision,
