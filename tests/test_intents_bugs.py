@@ -44,6 +44,8 @@ def test_company_with_most_bugs_in_a_state(text: str, state: str) -> None:
      "no fix"),
     ("eid of the developer assigned the most reopened bugs in DemoForce", "reopened"),
     ("engineers with the most unresolved customer bugs currently on their plate in DemoForce", "unresolved"),
+    ("Give me the employee IDs of the engineers currently carrying the largest load of unresolved customer bugs "
+     "in DemoForce.", "unresolved"),
 ])
 def test_assignee_with_most_bugs_in_a_state(text: str, state: str) -> None:
     assert intent_of(text) == ("bug_assignee_max_state", {"asked": Literal(state)})

@@ -31,6 +31,8 @@ def topic(bindings: dict) -> str:
      "ProductDirectionChange"),
     ("Which features were we unable to add to DemoForce because they posed security risks?", "SecurityRisk"),
     ("DemoForce features not added due to security risks", "SecurityRisk"),
+    ("Enumerate the features that could not be incorporated into DemoForce owing to a change in product "
+     "direction.", "ProductDirectionChange"),
 ])
 def test_dropped_features_by_reason(text: str, reason: str) -> None:
     assert intent_of(text) == ("feature_dropped", {"reason": term(f"ekg:{reason}")})
@@ -63,6 +65,9 @@ def test_delayed_features_by_reason(text: str, reason: str) -> None:
     ("What's new in DemoForce regarding dynamic scaling?", "dynamic scal"),
     ("List new DemoForce features for dynamic scaling", "dynamic scal"),
     ("What new features have been added for dynamic scaling — DemoForce?", "dynamic scal"),
+    ("could someone tell me what new security enhancements for authentication have gone into DemoForce?",
+     "security enhance authenticat"),
+    ("Do we know what new features DemoForce got for dynamic scaling?", "dynamic scal"),
 ])
 def test_added_features_about_a_topic(text: str, words: str) -> None:
     name, bindings = intent_of(text)

@@ -5,7 +5,8 @@ over word order, synonyms and politeness rather than one wording. Each pair in d
 compared on the real store: same intent, same answer (set-equal for lists, equal for prose). The first 265
 pairs were written before reading the matchers (0.879 passed then), the next 44 after, in terser styles; the
 next 120 by a separate writer who never saw the matchers (108 of 120 passed as written), and the last 100 by
-another such writer after the matchers were generalised on those (95 of 100 passed as written).
+another such writer after the matchers were generalised on those (95 of 100 passed as written), and the last
+80 by a third one after the next round (74 of 80 passed as written).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from kg.qa.answer import Answer, Answerer
 
 PAIRS = Path(__file__).parent / "data" / "paraphrases.jsonl"
-#: The pass rate reached on the set is 528 of 529; a change to the matchers must not lower it below this floor.
+#: The pass rate reached on the set is 608 of 609; a change to the matchers must not lower it below this floor.
 MIN_PASS_RATE = 0.99
 
 

@@ -75,7 +75,7 @@ def match_assignee_max_state(q: Question) -> dict[str, Term] | None:
     if not is_bug_question(q) or not q.asks_for_people() or not q.matches(MOST):
         return None
     state = asked_state(q.norm)
-    assigned = q.matches(r"\b(?:assigned|working on|work on|handling|owning|own)\b")
+    assigned = q.matches(r"\b(?:assigned|working on|work on|handling|owning|own|carrying|responsible for)\b")
     # "engineers with the most open bugs (on their plate)" holds them; "with the most resolved bugs" is the resolver
     holding = q.matches(rf"\bwith (?:the )?{MOST}\b|\bon (?:their|his|her) plate\b") and state != "resolved"
     return {"asked": Literal(state)} if state and (assigned or holding) else None

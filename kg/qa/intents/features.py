@@ -33,10 +33,12 @@ PR_TOPIC_START = re.compile(rf"{PRS}\s+(?:(?:that|which)\s+(?:were|are|was|is|ha
                             r"(?:the\s+)?(.+)")
 #: Where it ends: a relative clause or the verb that follows the phrase.
 PR_TOPIC_END = re.compile(r"\s+(?:that|which|who|where|were|was|are|is|have|has|had|need|needs|got|get)\b")
-#: "new <what> [related to|about|for <topic>] are|have been added to|implemented in|shipped in <product>".
+#: "new <what> [related to|about|for <topic>] are|have been added to|implemented in|shipped in <product>", or
+#: "have gone / landed into <product>".
 ADDED_TOPIC = re.compile(r"\bnew\s+(.+?)\s+(?:are|is|were|was|have been|has been|had been|got|get|been)\s+"
                          r"(?:added|implemented|introduced|shipped|released|delivered|built|rolled out)\s+"
-                         r"(?:to|in|into|for|on|with)\b")
+                         r"(?:to|in|into|for|on|with)\b|\bnew\s+(.+?)\s+(?:have|has|had)\s+(?:gone|landed|made it)\s+"
+                         r"(?:into|in)\b")
 #: Words that only link the noun of an "added" question to its topic ("features related to X").
 TOPIC_LINKS = re.compile(r"\b(?:features?|related to|relating to|regarding|about|concerning|around)\b")
 #: Other shapes of an "added" question: "new(ly)" somewhere, and the adding verb in any voice or tense.
@@ -44,7 +46,9 @@ NEW = re.compile(r"\bnew(?:ly)?\b")
 ADDING_CLAUSE = re.compile(r"(?:\s+(?:that|which))?(?:\s+(?:are|is|were|was|have been|has been|had been|got|get|"
                            r"been|did|do|does|has|have))?\s+(?:newly\s+)?(?:added|add|implemented|implement|"
                            r"introduced|introduce|shipped|ship|released|release|delivered|deliver|built|build|"
-                           r"rolled out|roll out)\b(?:\s+(?:to|in|into|for|on|with)\b)?")
+                           r"rolled out|roll out|gone(?: into)?|went into|made it(?: into)?|landed(?: in)?|got|gained|"
+                           r"received)\b"
+                           r"(?:\s+(?:to|in|into|for|on|with)\b)?")
 #: An "added" question with no adding verb: "new features for X", "what's new in P regarding X".
 NEW_WITHOUT_VERB = re.compile(r"(?:\bnew\s+(?:\w+\s+)?features?|\bwhat(?:'s| is) new\b.*?)\s+(?:for|about|regarding|"
                               r"related to|relating to|concerning|around|on|with)\s+(.+)$")
@@ -93,9 +97,10 @@ def pr_topic(q: Question) -> str | None:
     if not match:
         before = re.search(TOPIC_BEFORE.format(noun=r"prs?|pull requests?"), q.norm)
         return before.group("t") if before else None
-    rest = match.group(1)
+    rest = re.sub(rf"^(?:{PR_TOPIC_START.pattern})", r"\1", match.group(1))  # "links of the PRs for <phrase>"
     if q.product:
         product = re.escape(q.product.casefold())
+        rest = re.sub(rf"^{product}(?:'s)?\s+", "", rest)  # "PRs for P's <phrase>"
         rest = re.split(rf"\s+(?:(?:in|for|of|on|within|from)\s+)?(?:the\s+)?{product}(?:'s)?\b", rest, maxsplit=1)[0]
     phrase = PR_TOPIC_END.split(rest, maxsplit=1)[0]
     phrase = re.sub(r"\s+features?$", "", phrase.strip())
@@ -112,7 +117,7 @@ def match_feature_dropped(q: Question) -> dict[str, Term] | None:
         return None
     if not q.matches(r"\b(could not|couldn't|can ?not|can't|were not|weren't|was not|not|never|unable to|failed to)"
                      r"\s+(be\s+|been\s+|get\s+)?(add|added|implement|implemented|include|included|ship|shipped|"
-                     r"release|released)\b|\b(didn't|did not|never) make it\b|"
+                     r"release|released|incorporated?)\b|\b(didn't|did not|never) make it\b|"
                      r"\b(dropped|abandoned|scrapped|removed|"
                      r"blocked|shelved|cancell?ed|excluded|left out|ruled out)\b"):
         return None
@@ -134,7 +139,8 @@ def match_feature_added_topic(q: Question) -> dict[str, Term] | None:
     the topic is everything the question says the new things are, minus the linking words."""
     if is_pr_question(q):
         return None
-    if (match := ADDED_TOPIC.search(q.norm)) and (bindings := topic_bindings(TOPIC_LINKS.sub(" ", match.group(1)))):
+    if (match := ADDED_TOPIC.search(q.norm)) and \
+            (bindings := topic_bindings(TOPIC_LINKS.sub(" ", match.group(1) or match.group(2)))):
         return bindings
     phrase = linked_added_topic(q)
     return topic_bindings(phrase) if phrase else None
@@ -169,7 +175,7 @@ def is_discussed_not_implemented(q: Question) -> bool:
     """"… features … discussed (in planning) but not / never implemented (built, developed, shipped)"."""
     return q.has("feature") and q.matches(
         r"\b(discussed|planned|proposed|talked about)\b.*(\bnot|\bnever|n't|\bwithout being)\s+"
-        r"(been\s+|being\s+)?(implemented|built|developed|shipped|delivered|added)") is not None
+        r"(been\s+|being\s+|got\s+|gotten\s+|get\s+)?(implemented|built|developed|shipped|delivered|added)") is not None
 
 
 def asks_for_people(q: Question) -> bool:
