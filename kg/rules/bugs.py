@@ -21,12 +21,12 @@ from pyoxigraph import Literal, NamedNode
 from kg.namespaces import node, term
 from kg.rules import Message, RuleContext, rule, slug
 from kg.rules.messages import CUSTOMER_ID, EID_MENTION, URL, conversations, link_index, normalise_url
+from kg.rules.prose import WORD
 
 BUG_CHANNEL = "bug-"
 EXTERNAL_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+", re.I)
 # A quoted span: the opening quote follows no letter (so "Let's" opens none), the closing one precedes none.
 QUOTED = re.compile(r"(?<![A-Za-z0-9])['‘\"“]([^'’\"”]{4,}?)['’\"”](?![A-Za-z0-9])")
-WORD = re.compile(r"[a-z0-9]+")
 # Words that carry no identity when comparing a lifecycle message with a bug's report.
 _STOP = ("a an the of in on for to and or with is are was be been by from this that it its our we has have "
          "had issue issues bug bugs problem customer customers about incorrect")

@@ -15,10 +15,8 @@ from pyoxigraph import Literal, NamedNode
 
 from kg.namespaces import term
 from kg.rules import Message, RuleContext, rule, slug
-from kg.rules.messages import product_conversations
+from kg.rules.messages import URL, product_conversations
 from kg.rules.prose import content_sentences
-
-URL = re.compile(r"https?://[^\s<>|)\"']+")
 
 #: "I was reading about [a new competitor product called] <Name>" — the name is a run of capitalised words,
 #: which may contain "for"/"of" ("SmartSearch for Slack").

@@ -23,10 +23,10 @@ from pyoxigraph import Literal
 from kg.namespaces import term
 from kg.rules import RuleContext, rule, slug
 from kg.rules.documents import UTTERANCE, resolve_name, suggestion_text
+from kg.rules.prose import WORD
 from kg.rules.prs import TeamPR, team_prs
 
 PRODUCT_DEV = "product_dev_"
-WORD = re.compile(r"[a-z0-9]+")
 STOPWORDS = frozenset({
     "a", "an", "the", "of", "for", "to", "in", "on", "and", "or", "with", "by", "from", "into", "at", "as",
     "is", "are", "be", "this", "that", "it", "its", "our", "we", "you", "your", "i", "via", "new", "task",

@@ -18,12 +18,11 @@ from pyoxigraph import Literal, NamedNode
 
 from kg.namespaces import term
 from kg.rules import Message, RuleContext, rule
-from kg.rules.competitors import URL, shared_demo
-from kg.rules.messages import product_conversations
+from kg.rules.competitors import shared_demo
+from kg.rules.messages import CUSTOMER_ID, DOC_LINK, URL, product_conversations
 from kg.rules.prose import content_sentences
 
 KICKOFF = re.compile(r"documents from the (?:last|previous|prior) release", re.I)
-DOC_LINK = re.compile(r"/archives/docs/([A-Za-z0-9_\-]+)")
 DOC_KIND = re.compile(r"market_research_report|product_vision_document|product_requirements_document|"
                       r"technical_specifications_document|system_design_document")
 FINAL_DOC = re.compile(rf"^(\w+?)_(?:{DOC_KIND.pattern})_final$")
@@ -36,7 +35,6 @@ INLINE_FINDING = re.compile(r"\breported that (.+)$", re.S)
 CUSTOMER_ISSUE = re.compile(r"\bissues? reported (?:for|with|about) \S+ (?:is|was)\s+(.+)$", re.S)
 CUSTOMER_PRAISE = re.compile(r"\bcustomers? ha(?:ve|s) (?:reported|shared|given) (?:positive|great|good) "
                              r"(?:things|feedback)", re.I)
-CUSTOMER_ID = re.compile(r"\bCUST-\d{4}\b")
 
 PREVIOUS_RELEASE = term("ekg:previousRelease")
 RELEASE_DOCUMENT = term("ekg:releaseDocument")
