@@ -33,12 +33,10 @@ PR_TOPIC_START = re.compile(rf"{PRS}\s+(?:(?:that|which)\s+(?:were|are|was|is|ha
                             r"(?:the\s+)?(.+)")
 #: Where it ends: a relative clause or the verb that follows the phrase.
 PR_TOPIC_END = re.compile(r"\s+(?:that|which|who|where|were|was|are|is|have|has|had|need|needs|got|get)\b")
-#: "new <what> [related to|about|for <topic>] are|have been added to|implemented in|shipped in <product>", or
-#: "have gone / landed into <product>".
+#: "new <what> [related to|about|for <topic>] are|have been added to|implemented in|shipped in <product>".
 ADDED_TOPIC = re.compile(r"\bnew\s+(.+?)\s+(?:are|is|were|was|have been|has been|had been|got|get|been)\s+"
                          r"(?:added|implemented|introduced|shipped|released|delivered|built|rolled out)\s+"
-                         r"(?:to|in|into|for|on|with)\b|\bnew\s+(.+?)\s+(?:have|has|had)\s+(?:gone|landed|made it)\s+"
-                         r"(?:into|in)\b")
+                         r"(?:to|in|into|for|on|with)\b")
 #: Words that only link the noun of an "added" question to its topic ("features related to X").
 TOPIC_LINKS = re.compile(r"\b(?:features?|related to|relating to|regarding|about|concerning|around)\b")
 #: Other shapes of an "added" question: "new(ly)" somewhere, and the adding verb in any voice or tense.
@@ -139,8 +137,7 @@ def match_feature_added_topic(q: Question) -> dict[str, Term] | None:
     the topic is everything the question says the new things are, minus the linking words."""
     if is_pr_question(q):
         return None
-    if (match := ADDED_TOPIC.search(q.norm)) and \
-            (bindings := topic_bindings(TOPIC_LINKS.sub(" ", match.group(1) or match.group(2)))):
+    if (match := ADDED_TOPIC.search(q.norm)) and (bindings := topic_bindings(TOPIC_LINKS.sub(" ", match.group(1)))):
         return bindings
     phrase = linked_added_topic(q)
     return topic_bindings(phrase) if phrase else None
@@ -166,6 +163,9 @@ def linked_added_topic(q: Question) -> str | None:
     before = re.search(TOPIC_BEFORE.format(noun="features?"), text)
     if before and feature_tokens(before.group("t")):
         return before.group("t")
+    # "… what new <topic> have gone into P": the new things named right before the adding clause
+    if (new := re.search(r"\bnew\s+(?P<t>[^|]+?)\s*\|", text)) and feature_tokens(new.group("t")):
+        return new.group("t")
     # "what new features have been added for <topic>": the topic follows the adding clause
     after = re.search(r"\|\s*(?:the\s+)?(?P<t>[^|]+)$", text)
     return after.group("t").strip() if after else None
