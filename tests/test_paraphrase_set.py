@@ -17,6 +17,11 @@ from pathlib import Path
 from kg.qa.answer import Answer, Answerer
 
 PAIRS = Path(__file__).parent / "data" / "paraphrases.jsonl"
+#: A fifth blind batch (240 pairs, 8 per answered intent, written from the canonical wordings alone by a writer
+#: who never saw the matchers or the gold). Scored before any change made for it: 222 of 240 (0.925) on
+#: 2026-12-01. Its floor only rises as the matchers generalise; it is kept apart so that first score stays known.
+BLIND_5 = Path(__file__).parent / "data" / "paraphrases_blind_5.jsonl"
+BLIND_5_FLOOR = 0.925
 #: The pass rate reached on the set is 608 of 609; a change to the matchers must not lower it below this floor.
 MIN_PASS_RATE = 0.99
 
@@ -38,8 +43,10 @@ def failures(answerer: Answerer, pairs: list[dict[str, str]]) -> list[str]:
         canonical, para = answerer.ask(pair["canonical"]), answerer.ask(pair["paraphrase"])
         if comparable(canonical) != comparable(para):
             got = "abstained" if para.abstain else "another answer"
-            out.append(f"{pair['paraphrase']!r}: {para.intent} ({got}; {para.reason or ''}) "
-                       f"!= {canonical.intent} for {pair['canonical']!r}")
+            out.append(
+                f"{pair['paraphrase']!r}: {para.intent} ({got}; {para.reason or ''}) "
+                f"!= {canonical.intent} for {pair['canonical']!r}"
+            )
     return out
 
 
@@ -50,7 +57,14 @@ def test_paraphrases_reach_the_canonical_answer(answerer: Answerer) -> None:
     assert rate >= MIN_PASS_RATE, f"pass rate {rate:.3f} < {MIN_PASS_RATE}:\n" + "\n".join(failed)
 
 
+def test_fifth_blind_batch_holds_its_floor(answerer: Answerer) -> None:
+    pairs = load_pairs(BLIND_5)
+    failed = failures(answerer, pairs)
+    rate = 1 - len(failed) / len(pairs)
+    assert rate >= BLIND_5_FLOOR, f"pass rate {rate:.3f} < {BLIND_5_FLOOR}:\n" + "\n".join(failed)
+
+
 def test_canonical_questions_are_answered(answerer: Answerer) -> None:
     """A paraphrase is only a fair test of a canonical wording the system answers."""
-    abstained = {p["canonical"] for p in load_pairs() if answerer.ask(p["canonical"]).abstain}
+    abstained = {p["canonical"] for p in [*load_pairs(), *load_pairs(BLIND_5)] if answerer.ask(p["canonical"]).abstain}
     assert not abstained, "\n".join(sorted(abstained))
