@@ -31,8 +31,8 @@ from pyoxigraph import (
 
 from kg.errors import KGError
 from kg.namespaces import XSD
-from kg.sparql import Row, Term, boolean, prefixed, solution_rows
-from kg.sparql_tokens import Token, tokens
+from kg.sparql import Row, Term, prefixed, solution_rows
+from kg.sparql_tokens import Token, query_form, tokens
 
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
@@ -149,11 +149,14 @@ class _Substitution:
             if not tok.is_keyword("SELECT"):
                 continue
             projection_end = self._projection_end(i)
-            group_start = next(j for j in range(projection_end, len(self.toks)) if self.toks[j].text == "{"
-                               and self.toks[j].kind == "punct")
+            group_start = next(
+                j
+                for j in range(projection_end, len(self.toks))
+                if self.toks[j].text == "{" and self.toks[j].kind == "punct"
+            )
             group_end = self._closing(group_start)
             end = len(self.toks) if self.depth[i] == 0 else self._closing_at(i, self.depth[i])
-            projection = self.toks[i + 1:projection_end]
+            projection = self.toks[i + 1 : projection_end]
             star = any(t.text == "*" for t in projection)
             projected = None if star else {t.text[1:] for t in projection if t.kind == "var"}
             parent = next((s for s in reversed(found) if s.contains(i)), None)
@@ -193,7 +196,7 @@ class _Substitution:
 
     def _paren_depth(self, select: _Select, i: int) -> int:
         parens = 0
-        for tok in self.toks[select.start + 1:i]:
+        for tok in self.toks[select.start + 1 : i]:
             if tok.kind == "punct" and tok.text in "()":
                 parens += 1 if tok.text == "(" else -1
         return parens if select.start < i < select.projection_end or i > select.group_end else 0
@@ -210,15 +213,18 @@ class _Substitution:
         return name in select.projected and not select.projected - set(self.bindings)
 
     def _mentions(self, select: _Select, name: str) -> bool:
-        return any(t.kind == "var" and t.text[1:] == name for t in self.toks[select.start:select.end])
+        return any(t.kind == "var" and t.text[1:] == name for t in self.toks[select.start : select.end])
 
     def _star_binds(self, select: _Select, seen: set[str]) -> None:
         """`SELECT *` keeps a bound variable as a column: bind it first in its WHERE group."""
         if select.projected is not None:
             return
         for name in sorted(seen):
-            if self._mentions(select, name) and not self._hidden(select.start, name) \
-                    and not self._yielded_below(select, name):
+            if (
+                self._mentions(select, name)
+                and not self._hidden(select.start, name)
+                and not self._yielded_below(select, name)
+            ):
                 at = self.toks[select.group_start].start + 1
                 self.edits.append((at, at, f" BIND({sparql_term(self.bindings[name])} AS ?{name}) "))
 
@@ -251,8 +257,8 @@ class _Substitution:
     def _filtered_values(self, i: int, end: int, columns: list[str]) -> str:
         """The block's rows that agree with the bound terms, without the bound columns (pyoxigraph reads the
         rows, so every term form -- prefixed names, numbers, language tags -- compares exactly)."""
-        prologue = self.query[:self.toks[self._form_index()].start]
-        block = self.query[self.toks[i].start:self.toks[end].start + 1]
+        prologue = self.query[: self.toks[self._form_index()].start]
+        block = self.query[self.toks[i].start : self.toks[end].start + 1]
         rows = Store().query(f"{prologue} SELECT * WHERE {{ {block} }}")
         kept = [c for c in columns if c not in self.bindings]
         agree = [s for s in rows if all(s[c] is None or s[c] == v for c, v in self.bindings.items() if c in columns)]
@@ -262,8 +268,9 @@ class _Substitution:
             return "FILTER(false)"
         if not kept:
             return ""
-        body = " ".join("(" + " ".join("UNDEF" if s[c] is None else sparql_term(s[c]) for c in kept) + ")"
-                        for s in agree)
+        body = " ".join(
+            "(" + " ".join("UNDEF" if s[c] is None else sparql_term(s[c]) for c in kept) + ")" for s in agree
+        )
         return f"VALUES ({' '.join('?' + c for c in kept)}) {{ {body} }}"
 
     def _form_index(self) -> int:
@@ -284,8 +291,9 @@ def _brace_depths(toks: list[Token]) -> list[int]:
     return depths
 
 
-def protocol_form(query: str, bindings: dict[str, Term] | None = None,
-                  graphs: list[NamedNode] | None = None) -> list[tuple[str, str]]:
+def protocol_form(
+    query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+) -> list[tuple[str, str]]:
     """The SPARQL 1.1 Protocol form fields for a library query: bound text plus the product's dataset."""
     dataset = [("default-graph-uri", g.value) for g in graphs or []]
     return [("query", bind(prefixed(query), bindings)), *dataset]
@@ -295,45 +303,79 @@ class RemoteEndpoint:
     """Any SPARQL 1.1 Protocol endpoint (kg serve, Fuseki, GraphDB, Virtuoso, QLever), optional token."""
 
     def __init__(self, url: str, token: str | None = None, timeout: float = 60.0) -> None:
-        self.url, self.timeout = url, timeout
+        self.url, self.location, self.timeout = url, url, timeout
         self.session = requests.Session()
         if token:
             self.session.headers["Authorization"] = f"Bearer {token}"
 
-    def select(self, query: str, bindings: dict[str, Term] | None = None,
-               graphs: list[NamedNode] | None = None) -> list[Row]:
-        return solution_rows(self._results(query, bindings, graphs))
+    def select(
+        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> list[Row]:
+        result = self._results(self._post(query, bindings, graphs, SPARQL_JSON))
+        if isinstance(result, QueryBoolean):
+            raise KGError(f"{self.url} answered a SELECT query with a boolean")
+        return result
 
-    def ask(self, query: str, bindings: dict[str, Term] | None = None,
-            graphs: list[NamedNode] | None = None) -> bool:
-        return boolean(self._results(query, bindings, graphs))
+    def ask(self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None) -> bool:
+        result = self._results(self._post(query, bindings, graphs, SPARQL_JSON))
+        if not isinstance(result, QueryBoolean):
+            raise KGError(f"{self.url} answered an ASK query with rows, not a boolean")
+        return bool(result)
 
-    def construct(self, query: str, bindings: dict[str, Term] | None = None,
-                  graphs: list[NamedNode] | None = None) -> list[Triple]:
+    def construct(
+        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> list[Triple]:
         """The triples of a CONSTRUCT or DESCRIBE query."""
         body = self._post(query, bindings, graphs, "application/n-triples")
         try:
             return [q.triple for q in parse(body, format=RdfFormat.N_TRIPLES)]
-        except SyntaxError as exc:
+        except (SyntaxError, ValueError) as exc:
             raise KGError(f"{self.url} did not answer with N-Triples: {exc}") from exc
 
-    def _results(self, query: str, bindings: dict[str, Term] | None,
-                 graphs: list[NamedNode] | None) -> QuerySolutions | QueryBoolean:
-        body = self._post(query, bindings, graphs, "application/sparql-results+json")
-        try:
-            return parse_query_results(body, format=QueryResultsFormat.JSON)
-        except SyntaxError as exc:
-            raise KGError(f"{self.url} did not answer with SPARQL JSON results: {exc}") from exc
+    def run(
+        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> QuerySolutions | QueryBoolean | list[Triple]:
+        """Any query form, as the embedded store's `run` returns it, so one printer serves both."""
+        form = query_form(query)
+        if form in ("CONSTRUCT", "DESCRIBE"):
+            return self.construct(query, bindings, graphs)
+        if form not in ("SELECT", "ASK"):
+            raise KGError("not a SPARQL query (SELECT, ASK, CONSTRUCT or DESCRIBE); updates are refused")
+        body = self._post(query, bindings, graphs, SPARQL_JSON)
+        self._results(body)  # checked whole first: a reader fails mid-stream on a truncated body
+        return parse_query_results(body, format=QueryResultsFormat.JSON)
 
-    def _post(self, query: str, bindings: dict[str, Term] | None, graphs: list[NamedNode] | None,
-              accept: str) -> bytes:
+    def _results(self, body: bytes) -> list[Row] | QueryBoolean:
+        """The body read whole as SPARQL JSON results (SELECT rows or an ASK boolean)."""
+        try:
+            result = parse_query_results(body, format=QueryResultsFormat.JSON)
+            return result if isinstance(result, QueryBoolean) else solution_rows(result)
+        except (SyntaxError, ValueError) as exc:
+            raise KGError(f"{self.url} did not answer with SPARQL JSON results: {_first_line(str(exc))}") from exc
+
+    def _post(self, query: str, bindings: dict[str, Term] | None, graphs: list[NamedNode] | None, accept: str) -> bytes:
         data = protocol_form(query, bindings, graphs)
         try:
-            response = self.session.post(self.url, data=data, headers={"Accept": accept},
-                                         timeout=self.timeout)
+            response = self.session.post(self.url, data=data, headers={"Accept": accept}, timeout=self.timeout)
+        except requests.Timeout as exc:
+            raise KGError(f"the SPARQL endpoint {self.url} did not answer within {self.timeout:g} s") from exc
         except requests.RequestException as exc:
             raise KGError(f"cannot reach the SPARQL endpoint {self.url}: {exc}") from exc
         if response.status_code >= 400:
-            reason = response.text.strip().splitlines()[0] if response.text.strip() else response.reason
-            raise KGError(f"the SPARQL endpoint {self.url} answered {response.status_code}: {reason}")
+            raise KGError(f"the SPARQL endpoint {self.url} answered {response.status_code}"
+                          f"{HTTP_HINTS.get(response.status_code, '')}: {_reason(response)}")
         return response.content
+
+
+SPARQL_JSON = "application/sparql-results+json"
+#: What a refusal usually means, added to its message.
+HTTP_HINTS = {401: " (no or unknown token: check --token)", 403: " (the token may not read this)"}
+
+
+def _reason(response: requests.Response) -> str:
+    text = response.text.strip()
+    return _first_line(text) if text else response.reason
+
+
+def _first_line(text: str) -> str:
+    return text.splitlines()[0][:300] if text else text
