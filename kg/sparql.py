@@ -77,11 +77,20 @@ def product_dataset(product: str | None) -> list[NamedNode] | None:
 class Backend(Protocol):
     """What the QA and CLI layers need from a SPARQL engine."""
 
+    #: Where the data is (a store path or an endpoint URL), for error messages.
+    location: str
+
     def select(self, query: str, bindings: dict[str, Term] | None = None,
                graphs: list[NamedNode] | None = None) -> list[Row]: ...
 
     def ask(self, query: str, bindings: dict[str, Term] | None = None,
             graphs: list[NamedNode] | None = None) -> bool: ...
+
+
+def known_products(backend: Backend) -> list[str]:
+    """The products whose graph the data holds under the name `kg build` gives it (`qa_products.rq`)."""
+    rows = backend.select(named_query("qa_products").text)
+    return sorted({r["label"].value for r in rows if r["graph"] == product_graph(r["label"].value)})
 
 
 def prefixed(query: str) -> str:
@@ -115,18 +124,26 @@ class EmbeddedStore:
             self.store = Store.read_only(str(path))
         except OSError as exc:
             raise KGError(f"cannot open the store at {path}: {exc}") from exc
+        self.location = str(path)
 
     def run(self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
             ) -> QuerySolutions | QueryBoolean | QueryTriples:
-        """Any query form (SELECT, ASK, CONSTRUCT, DESCRIBE) over the whole store or a product's dataset."""
+        """Any query form (SELECT, ASK, CONSTRUCT, DESCRIBE) over the whole store or a product's dataset.
+
+        A product's dataset is its default graph and nothing else: no named graphs, as the SPARQL Protocol
+        defines a request that gives only `default-graph-uri` (so `kg serve` and other engines agree). The
+        project's prefixes are given to the parser, not prepended, so error positions match the user's text.
+        """
         subs = {Variable(k): v for k, v in (bindings or {}).items()}
+        dataset = {"use_default_graph_as_union": True} if graphs is None else {"default_graph": graphs,
+                                                                                "named_graphs": []}
         try:
-            if graphs is None:
-                return self.store.query(prefixed(query), substitutions=subs, use_default_graph_as_union=True)
-            return self.store.query(prefixed(query), substitutions=subs, default_graph=graphs)
+            return self.store.query(query, prefixes=PREFIXES, substitutions=subs, **dataset)
         except SyntaxError as exc:
             raise KGError(f"SPARQL syntax error: {exc}") from exc
-        except (OSError, RuntimeError) as exc:
+        except RuntimeError as exc:
+            raise KGError(f"query failed: {_unbindable(exc, bindings)}") from exc
+        except OSError as exc:
             raise KGError(f"query failed: {exc}") from exc
 
     def select(self, query: str, bindings: dict[str, Term] | None = None,
@@ -136,3 +153,12 @@ class EmbeddedStore:
     def ask(self, query: str, bindings: dict[str, Term] | None = None,
             graphs: list[NamedNode] | None = None) -> bool:
         return boolean(self.run(query, bindings, graphs))
+
+
+def _unbindable(exc: RuntimeError, bindings: dict[str, Term] | None) -> str:
+    """pyoxigraph's refusal to bind a variable the result does not carry, with what to do about it."""
+    message = str(exc)
+    if bindings and "SELECT projection" in message:
+        return (f"{message}: pyoxigraph binds (SEP-0007) only variables the query's result carries; add the "
+                "variable to the SELECT list, or for ASK use it in a graph pattern (or `VALUES ?var { UNDEF }`)")
+    return message

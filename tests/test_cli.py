@@ -26,9 +26,22 @@ def test_ask_prints_answer_evidence_intent_and_explain(store: Path, capsys: pyte
     assert "intent: document_author" in out and "SELECT" in out
 
 
-@pytest.mark.parametrize(("question", "reason"), [
-    ("", "empty"),
+@pytest.mark.parametrize(("question", "message"), [
+    ("", "the question is empty"),
+    ("   ", "the question is empty"),
     ("x" * 1_000_000, "limit"),
+    ("Who wrote the Market Research Report for ActionGenie and SearchFlow?", "names 2 products"),
+])
+def test_invalid_questions_are_errors_not_abstentions(store: Path, capsys: pytest.CaptureFixture[str],
+                                                      question: str, message: str) -> None:
+    """As the README says: an empty (or otherwise invalid) question is `kg: error:` and exit 2; an abstention
+    would claim a proof about the data."""
+    code, out, err = run(capsys, "ask", question, "--store", str(store), "--json")
+    assert code == 2 and out == "" and err.startswith("kg: error: invalid question: ") and message in err
+    assert "Traceback" not in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(("question", "reason"), [
     ("SELECT * WHERE { ?s ?p ?o } ; DROP ALL", "unsupported question"),
     ("Who wrote the Market Research Report for NoSuchProduct?", "names no product"),
 ])
@@ -50,10 +63,13 @@ def test_batch_reports_malformed_lines_and_answers_the_rest(store: Path, tmp_pat
     out = tmp_path / "out.jsonl"
     code, _, err = run(capsys, "ask", "--batch", str(src), "--out", str(out), "--store", str(store))
     rows = [json.loads(line) for line in out.read_text().splitlines()]
-    assert code == 0 and len(rows) == 5
+    assert code == 2 and len(rows) == 5
     assert rows[0]["answer"] == ["eid_13fdff84"] and rows[0]["citations"]
-    assert [r["abstain"] for r in rows] == [False, True, True, True, True]
+    assert [r.get("abstain") for r in rows] == [False, None, None, None, True]  # errors never abstain
+    assert [r.get("line") for r in rows[1:4]] == [2, 3, 4] and all(r["error"] for r in rows[1:4])
     assert "in.jsonl:2" in err and "in.jsonl:3" in err and "in.jsonl:4" in err
+    assert err.strip().splitlines()[-1] == ("kg: error: 3 of 5 lines got an error record instead of an answer "
+                                            "(0 failed, 3 malformed)")
     assert set(rows[4]) >= {"question", "type", "abstain", "answer", "citations", "intent", "proof"}
 
 

@@ -18,16 +18,26 @@ MAX_SHOWN_CITATIONS = 20
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ask", help="answer a question with citations, or abstain with a proof")
+    p = sub.add_parser(
+        "ask",
+        help="answer a question with citations, or abstain with a proof",
+        description="Answer a question with citations, or abstain with a proof. An invalid "
+        "question (empty, not text, naming two products) and an endpoint failure are "
+        "errors (exit 2), never abstentions; in --batch they become error records "
+        "and the batch exits 2 at the end.",
+    )
     p.add_argument("question", nargs="?", help="the question (omit with --batch)")
     add_store_option(p)
-    p.add_argument("--batch", metavar="IN.jsonl", help="answer every {\"question\": …} line of this file")
+    p.add_argument("--batch", metavar="IN.jsonl", help='answer every {"question": …} line of this file')
     p.add_argument("--out", metavar="OUT.jsonl", help="with --batch: where to write answers (default: stdout)")
     p.add_argument("--explain", action="store_true", help="show the SPARQL that ran")
     p.add_argument("--json", action="store_true", help="print the answer object as JSON")
-    p.add_argument("--fallback", action="store_true",
-                   help="for questions no intent covers, answer with evidence sentences from `kg search` "
-                        "(needs `kg index`); off by default: without it such questions abstain")
+    p.add_argument(
+        "--fallback",
+        action="store_true",
+        help="for questions no intent covers, answer with evidence sentences from `kg search` "
+        "(needs `kg index`); off by default: without it such questions abstain",
+    )
     p.add_argument("--endpoint", metavar="URL", help="query this SPARQL 1.1 endpoint instead of the store")
     p.add_argument("--token", help="bearer token for --endpoint")
     p.set_defaults(func=run)
@@ -63,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             counts = run_batch(answerer, Path(args.batch), sys.stdout)
         print(", ".join(f"{v} {k}" for k, v in counts.items()), file=sys.stderr)
+        if unanswered := counts["malformed"] + counts["failed"]:
+            raise KGError(
+                f"{unanswered} of {counts['lines']} lines got an error record instead of an answer "
+                f"({counts['failed']} failed, {counts['malformed']} malformed)"
+            )
         return 0
     answer = answerer.ask(args.question)
     if args.json:
@@ -81,8 +96,11 @@ def render(a: Answer, explain: bool) -> str:
         lines.append("A:")
         lines += [f"  {x}" if x.startswith("- ") else f"  - {x}" for x in answers]
         shown = ", ".join(a.citations[:MAX_SHOWN_CITATIONS])
-        more = f", … (+{len(a.citations) - MAX_SHOWN_CITATIONS} more; --json lists all)" \
-            if len(a.citations) > MAX_SHOWN_CITATIONS else ""
+        more = (
+            f", … (+{len(a.citations) - MAX_SHOWN_CITATIONS} more; --json lists all)"
+            if len(a.citations) > MAX_SHOWN_CITATIONS
+            else ""
+        )
         lines.append(f"evidence ({len(a.citations)} artifacts): {shown}{more}")
     lines.append(f"intent: {a.intent or '-'}  type: {a.type}  slots: {json.dumps(a.slots, ensure_ascii=False)}")
     if a.proof:

@@ -3,30 +3,61 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pyoxigraph import Literal, NamedNode, QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat
+from pyoxigraph import (
+    Literal,
+    NamedNode,
+    QueryBoolean,
+    QueryResultsFormat,
+    QuerySolutions,
+    RdfFormat,
+    Triple,
+    serialize,
+)
 
 from kg.cli import add_store_option
 from kg.cli.table import print_table
 from kg.errors import KGError
 from kg.namespaces import expand
 from kg.paths import store_path
-from kg.sparql import EmbeddedStore, product_dataset
+from kg.sparql import Backend, EmbeddedStore, known_products, product_dataset
 
-RESULT_FORMATS = {"json": QueryResultsFormat.JSON, "csv": QueryResultsFormat.CSV, "tsv": QueryResultsFormat.TSV,
-                  "xml": QueryResultsFormat.XML}
+if TYPE_CHECKING:
+    from kg.remote import RemoteEndpoint
+
+RESULT_FORMATS = {
+    "json": QueryResultsFormat.JSON,
+    "csv": QueryResultsFormat.CSV,
+    "tsv": QueryResultsFormat.TSV,
+    "xml": QueryResultsFormat.XML,
+}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("query", help="run a SPARQL query (SELECT, ASK, CONSTRUCT, DESCRIBE)")
     p.add_argument("file", metavar="FILE.rq|-", help="query file, or - for standard input")
     add_store_option(p)
-    p.add_argument("--format", choices=["table", *RESULT_FORMATS], default="table")
+    p.add_argument(
+        "--format",
+        choices=["table", *RESULT_FORMATS],
+        default="table",
+        help="SELECT/ASK output (store or --endpoint); CONSTRUCT/DESCRIBE print Turtle for table, else N-Triples",
+    )
     p.add_argument("--product", help="scope the default graph to this product's graph (+ the org graph)")
-    p.add_argument("--bind", action="append", default=[], metavar="VAR=VALUE",
-                   help="bind ?VAR: <iri>, a CURIE like ekg:Bug, or a plain literal (repeatable)")
+    p.add_argument(
+        "--bind",
+        action="append",
+        default=[],
+        metavar="VAR=VALUE",
+        help="bind ?VAR: <iri>, a CURIE like ekg:Bug, or a plain literal (repeatable); the store binds "
+        "only variables the result carries (SELECT list, or a pattern of an ASK), an endpoint "
+        "every variable the query uses",
+    )
     p.add_argument("--endpoint", metavar="URL", help="run against this SPARQL 1.1 endpoint instead of the store")
     p.add_argument("--token", help="bearer token for --endpoint")
     p.set_defaults(func=run)
@@ -52,44 +83,49 @@ def parse_binding(spec: str) -> tuple[str, NamedNode | Literal]:
     return name.lstrip("?"), Literal(value)
 
 
-def run_remote(args: argparse.Namespace, text: str, bindings: dict[str, NamedNode | Literal],
-               graphs: list[NamedNode] | None) -> int:
-    """The same query over the SPARQL 1.1 Protocol; the form decides which client call runs it."""
-    from kg.remote import RemoteEndpoint
-    from kg.sparql_tokens import query_form
+def check_product(backend: Backend, product: str | None) -> None:
+    """A product scope must name a product the data holds: a misspelt one would silently read the organisation
+    graph alone."""
+    if product is None:
+        return
+    known = known_products(backend)
+    if product not in known:
+        close = difflib.get_close_matches(product, known, n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(close)}?" if close else f"; known products: {', '.join(known)}"
+        raise KGError(f"unknown product {product!r} at {backend.location}{hint}")
 
-    endpoint = RemoteEndpoint(args.endpoint, token=args.token)
-    form = query_form(text)
-    if form == "ASK":
-        print("true" if endpoint.ask(text, bindings, graphs) else "false")
-    elif form in ("CONSTRUCT", "DESCRIBE"):
-        for triple in endpoint.construct(text, bindings, graphs):
-            print(f"{triple} .")
-    elif form == "SELECT":
-        rows = endpoint.select(text, bindings, graphs)
-        names = list(dict.fromkeys(k for r in rows for k in r))
-        print_table(names, [[r[n].value if n in r else "" for n in names] for r in rows])
-    else:
-        raise KGError("not a SPARQL query (SELECT, ASK, CONSTRUCT or DESCRIBE); updates are refused")
-    return 0
+
+def backend(args: argparse.Namespace) -> EmbeddedStore | RemoteEndpoint:
+    if args.endpoint:
+        from kg.remote import RemoteEndpoint  # requests is loaded only when an endpoint is used
+
+        return RemoteEndpoint(args.endpoint, token=args.token)
+    return EmbeddedStore(store_path(args.store))
 
 
 def run(args: argparse.Namespace) -> int:
     text = read_query(args.file)
     bindings = dict(parse_binding(b) for b in args.bind)
-    graphs = product_dataset(args.product)
-    if args.endpoint:
-        return run_remote(args, text, bindings, graphs)
-    result = EmbeddedStore(store_path(args.store)).run(text, bindings, graphs)
-    out = sys.stdout.buffer
-    if isinstance(result, QueryBoolean):
-        print("true" if result else "false")
-    elif isinstance(result, QuerySolutions):
-        if args.format == "table":
-            names = [v.value for v in result.variables]
-            print_table(names, [[s[n].value if s[n] is not None else "" for n in names] for s in result])
-        else:
-            result.serialize(out, RESULT_FORMATS[args.format])
-    else:
-        result.serialize(out, RdfFormat.N_TRIPLES if args.format != "table" else RdfFormat.TURTLE)
+    engine = backend(args)
+    check_product(engine, args.product)
+    print_result(engine.run(text, bindings, product_dataset(args.product)), args.format)
     return 0
+
+
+def print_result(result: QueryBoolean | QuerySolutions | Iterable[Triple], fmt: str) -> None:
+    """One printer for the embedded store and an endpoint: a table, or the chosen SPARQL results format."""
+    out = sys.stdout.buffer
+    if isinstance(result, QueryBoolean) and fmt == "table":
+        print("true" if result else "false")
+    elif isinstance(result, QueryBoolean | QuerySolutions) and fmt != "table":
+        result.serialize(out, RESULT_FORMATS[fmt])
+        sys.stdout.flush()
+    elif isinstance(result, QuerySolutions):
+        names = [v.value for v in result.variables]
+        print_table(names, [[s[n].value if s[n] is not None else "" for n in names] for s in result])
+    else:
+        if fmt != "table":
+            print(
+                f"kg: note: CONSTRUCT and DESCRIBE give a graph, not {fmt} results: writing N-Triples", file=sys.stderr
+            )
+        serialize(result, out, RdfFormat.TURTLE if fmt == "table" else RdfFormat.N_TRIPLES)

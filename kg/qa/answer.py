@@ -2,7 +2,8 @@
 
 Abstention is structural: it happens only when no intent covers the wording ("unsupported question"), when
 the product is unknown, or when the intent's ASK proof finds no typed evidence for the bound slots. There is
-no score threshold anywhere on this path.
+no score threshold anywhere on this path. Everything else -- an invalid question, an unreachable or refusing
+endpoint, a result that is not SPARQL results -- raises KGError, so an abstention always means what it says.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from typing import Any
 from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError
+from kg.namespaces import GRAPH, ORG_GRAPH, product_graph
 from kg.qa.intents import Intent, match_intent
 from kg.qa.question import Question, Vocabulary, normalise, parse
-from kg.sparql import Backend, Row, named_query, product_dataset
+from kg.sparql import Backend, Row, known_products, named_query, product_dataset
 
 
 @dataclass
@@ -63,18 +65,32 @@ class Answerer:
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
+        """The slot vocabularies, read from a dataset the library names: every product graph found, with the
+        organisation graph. Nothing depends on an engine's default graph (a union or an empty one)."""
         found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}}
-        for row in self.backend.select(named_query("qa_vocabulary").text):
+        for row in self.backend.select(named_query("qa_vocabulary").text, graphs=self.vocabulary_dataset()):
             label = term_text(row["label"])
             found[term_text(row["kind"])][normalise(label)] = label
         return Vocabulary(found["product"], found["role"], found["company"])
 
+    def vocabulary_dataset(self) -> list[NamedNode]:
+        """Each named graph holding a product under the graph name `kg build` gives it, plus the organisation
+        graph; none is an error naming where we looked, never a reason to abstain on every question."""
+        if not (products := known_products(self.backend)):
+            raise KGError(
+                f"no products found at {self.backend.location}: is the data loaded, and with its graph "
+                f"names ({GRAPH}<Product>, {ORG_GRAPH})?"
+            )
+        return [*(product_graph(p) for p in products), NamedNode(ORG_GRAPH)]
+
     def ask(self, raw: str | bytes) -> Answer:
+        """The answer or a proof-backed abstention. An invalid question (empty, not text, naming two products)
+        and a backend failure raise KGError: neither is evidence about the data, so neither may abstain."""
+        vocabulary = self.vocabulary
         try:
-            q = parse(raw, self.vocabulary)
+            q = parse(raw, vocabulary)
         except KGError as exc:
-            return Answer(question=raw if isinstance(raw, str) else repr(raw[:80]), type="content", abstain=True,
-                          answer=None, citations=[], intent=None, reason=f"invalid question: {exc}")
+            raise KGError(f"invalid question: {exc}") from exc
         return self.answer_parsed(q)
 
     def answer_parsed(self, q: Question) -> Answer:
@@ -88,30 +104,64 @@ class Answerer:
         graphs = product_dataset(q.product)
         proof_q = named_query(intent.proof)
         if not self.backend.ask(proof_q.text, bindings, graphs):
-            return self._abstain(q, intent, "no typed evidence for the bound slots", bindings,
-                                 proof={"query": proof_q.name, "text": proof_q.text, "bindings": _show(bindings),
-                                        "graphs": [g.value for g in graphs or []], "result": False})
+            return self._abstain(
+                q,
+                intent,
+                "no typed evidence for the bound slots",
+                bindings,
+                proof={
+                    "query": proof_q.name,
+                    "text": proof_q.text,
+                    "bindings": _show(bindings),
+                    "graphs": [g.value for g in graphs or []],
+                    "result": False,
+                },
+            )
         select_q = named_query(intent.query)
         rows = self.backend.select(select_q.text, bindings, graphs)
         answers, cites = (intent.finish or fold_rows)(rows)
         if not answers:
-            return self._abstain(q, intent, "the query found evidence but no answer", bindings,
-                                 proof={"query": select_q.name, "text": select_q.text,
-                                        "bindings": _show(bindings), "result": "no rows"})
+            return self._abstain(
+                q,
+                intent,
+                "the query found evidence but no answer",
+                bindings,
+                proof={"query": select_q.name, "text": select_q.text, "bindings": _show(bindings), "result": "no rows"},
+            )
         answer: list[str] | str = "\n".join(answers) if intent.answer_type == "content" else answers
-        return Answer(question=q.text, type=intent.answer_type, abstain=False, answer=answer, citations=cites,
-                      intent=intent.name, slots={**q.slots(), **_show(bindings)},
-                      queries=[proof_q.text, select_q.text])
+        return Answer(
+            question=q.text,
+            type=intent.answer_type,
+            abstain=False,
+            answer=answer,
+            citations=cites,
+            intent=intent.name,
+            slots={**q.slots(), **_show(bindings)},
+            queries=[proof_q.text, select_q.text],
+        )
 
-    def _abstain(self, q: Question, intent: Intent | None, reason: str, bindings: dict[str, Any] | None = None,
-                 proof: dict[str, Any] | None = None) -> Answer:
+    def _abstain(
+        self,
+        q: Question,
+        intent: Intent | None,
+        reason: str,
+        bindings: dict[str, Any] | None = None,
+        proof: dict[str, Any] | None = None,
+    ) -> Answer:
         """An abstention; its slots include the intent's bindings, so the shown slots match the proof's."""
-        return Answer(question=q.text, type=intent.answer_type if intent else "content", abstain=True,
-                      answer=None, citations=[], intent=intent.name if intent else None,
-                      slots={**q.slots(), **_show(bindings or {})},
-                      reason=reason, proof=proof, queries=[proof["text"]] if proof else [])
+        return Answer(
+            question=q.text,
+            type=intent.answer_type if intent else "content",
+            abstain=True,
+            answer=None,
+            citations=[],
+            intent=intent.name if intent else None,
+            slots={**q.slots(), **_show(bindings or {})},
+            reason=reason,
+            proof=proof,
+            queries=[proof["text"]] if proof else [],
+        )
 
 
 def _show(bindings: dict[str, Any]) -> dict[str, str]:
     return {k: term_text(v) for k, v in bindings.items()}
-

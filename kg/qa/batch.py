@@ -1,4 +1,5 @@
-"""`kg ask --batch`: one answer object per input line, in order; a malformed line is reported, not fatal."""
+"""`kg ask --batch`: one answer object per input line, in order; a malformed line or a failing question gets an
+error record (`"error": …`, no `abstain`), is reported, and the batch goes on."""
 
 from __future__ import annotations
 
@@ -33,20 +34,31 @@ def read_questions(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
                 yield number, obj["question"], None
 
 
+def error_record(number: int, question: str | None, message: str) -> dict[str, Any]:
+    """A line that got no answer: an error, never an abstention (an abstention claims a proof of absence)."""
+    return {"line": number, "question": question, "error": message}
+
+
 def run_batch(answerer: Answerer, src: Path, out: TextIO, errors: TextIO | None = None) -> dict[str, int]:
+    """Answer every line, in order; a malformed line or a failing question gets an error record and the batch
+    goes on (the caller decides the exit status from the counts)."""
     errors = errors or sys.stderr
-    counts = {"lines": 0, "answered": 0, "abstained": 0, "malformed": 0}
+    counts = {"lines": 0, "answered": 0, "abstained": 0, "malformed": 0, "failed": 0}
     for number, question, problem in read_questions(src):
         counts["lines"] += 1
         if problem is not None:
             counts["malformed"] += 1
             print(f"{src}:{number}: {problem}; skipped", file=errors)
-            record: dict[str, Any] = {"question": None, "type": "content", "abstain": True, "answer": None,
-                                      "citations": [], "intent": None, "proof": None,
-                                      "error": f"line {number}: {problem}"}
+            record = error_record(number, None, f"line {number}: {problem}")
         else:
-            answer = answerer.ask(question or "")
-            counts["abstained" if answer.abstain else "answered"] += 1
-            record = answer.to_json()
+            try:
+                answer = answerer.ask(question or "")
+            except KGError as exc:
+                counts["failed"] += 1
+                print(f"{src}:{number}: {exc}", file=errors)
+                record = error_record(number, question, str(exc))
+            else:
+                counts["abstained" if answer.abstain else "answered"] += 1
+                record = answer.to_json()
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
     return counts

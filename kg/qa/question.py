@@ -164,6 +164,9 @@ def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     norm = normalise(text)
     q = Question(text=text, norm=norm, sing=singular_text(norm))
     products = _find_longest(norm, vocab.products) or _find_longest(norm.replace("'s", ""), vocab.products)
+    if len(set(products)) > 1:
+        raise KGError(f"the question names {len(set(products))} products ({', '.join(dict.fromkeys(products))}); "
+                      "ask about one product at a time")
     q.product = products[0] if products else None
     for kind, names in DOC_KINDS.items():
         if any((n in q.sing and _whole_words(n).search(q.sing)) or (n in norm and _whole_words(n).search(norm))

@@ -1,0 +1,79 @@
+"""One answer on any SPARQL 1.1 engine: the 562 dev questions answered alike by Virtuoso, `kg serve` and the
+embedded store.
+
+`kg export` of the products the dev questions name is bulk-loaded into Debian's Virtuoso 7.2 (a throw-away
+database on 127.0.0.1, configured by the test) and every question is asked through `RemoteEndpoint` against
+Virtuoso's /sparql, against `kg serve`, and embedded. Abstentions, answers and citations must be equal; a text
+answer must list its lines in the same order (every content query has an ORDER BY), a list answer and the
+citations are compared as sets.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from endpoints import kg_serve, virtuoso, virtuoso_binaries
+
+from kg.build import build
+from kg.errors import KGError
+from kg.qa.answer import Answerer
+from kg.remote import RemoteEndpoint
+from kg.sparql import EmbeddedStore
+from kg.store import export
+
+pytestmark = pytest.mark.herb
+
+
+def dev_questions(herb: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for name in ("answerable.jsonl", "unanswerable.jsonl")
+            for line in (herb / "qa" / "dev" / name).open()]
+
+
+@pytest.fixture(scope="module")
+def dev_store(herb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store of exactly the products the dev questions are about."""
+    virtuoso_binaries()  # skip before building when Virtuoso is absent
+    products = sorted({q["product"] for q in dev_questions(herb)})
+    path = tmp_path_factory.mktemp("dev-store") / "store"
+    build(herb, path, products=products, progress=False)
+    return path
+
+
+@pytest.fixture(scope="module")
+def virtuoso_url(dev_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    load = tmp_path_factory.mktemp("virtuoso-load")
+    with (load / "ekg.nq").open("wb") as out:
+        export(dev_store, out, "nquads")
+    with virtuoso(tmp_path_factory.mktemp("virtuoso"), load / "ekg.nq") as url:
+        yield url
+
+
+def comparable(answerer: Answerer, question: str) -> dict[str, Any]:
+    """The answer object, with list answers and citations as sets; a failure is kept as its message."""
+    try:
+        got = answerer.ask(question).to_json()
+    except KGError as exc:
+        return {"error": str(exc)}
+    if isinstance(got["answer"], list):
+        got["answer"] = sorted(got["answer"])
+    got["citations"] = sorted(got["citations"])
+    return got
+
+
+def test_dev_questions_answer_alike_on_virtuoso_kg_serve_and_embedded(
+        herb: Path, dev_store: Path, virtuoso_url: str, tmp_path: Path) -> None:
+    questions = [q["question"] for q in dev_questions(herb)]
+    assert len(questions) == 562
+    embedded = Answerer(EmbeddedStore(dev_store))
+    want = [comparable(embedded, q) for q in questions]
+    assert not [w for w in want if "error" in w]
+    assert sum(w["abstain"] for w in want) > 100 and sum(not w["abstain"] for w in want) > 300
+    with kg_serve(dev_store, tmp_path) as serve_url:
+        for url in (virtuoso_url, serve_url):
+            remote = Answerer(RemoteEndpoint(url))
+            differ = [q for q, w in zip(questions, want, strict=True) if comparable(remote, q) != w]
+            assert differ == [], f"{len(differ)} of {len(questions)} differ on {url}, e.g. {differ[:3]}"
+
