@@ -34,6 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"largest accepted request body (default: {limits.max_body})")
     p.add_argument("--max-query-bytes", type=int, default=limits.max_query_bytes, metavar="BYTES",
                    help=f"largest accepted query text (default: {limits.max_query_bytes})")
+    p.add_argument("--max-result", type=int, default=limits.max_result >> 20, metavar="MIB",
+                   help=f"largest serialized result, else 507 (default: {limits.max_result >> 20} MiB)")
+    p.add_argument("--max-groups", type=int, default=limits.max_groups, metavar="N",
+                   help=f"budget of `{{`, `(` and `[` in a query, a parser-stack guard (default: {limits.max_groups})")
     p.add_argument("--client-timeout", type=float, default=15.0, metavar="SECONDS",
                    help="time for a client's headers and body, and idle keep-alive limit (default: 15)")
     p.add_argument("--max-connections", type=int, default=256, help="open client connections (default: 256)")
@@ -48,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from kg.endpoint import Limits, Settings, serve
 
     limits = replace(Limits(), timeout=args.timeout, max_memory=args.max_memory << 20, max_body=args.max_body,
-                     max_query_bytes=args.max_query_bytes)
+                     max_query_bytes=args.max_query_bytes, max_result=args.max_result << 20,
+                     max_groups=args.max_groups)
     cors = tuple(o.strip() for o in args.cors.split(",") if o.strip())
     serve(Settings(store=store_path(args.store), host=args.host, port=args.port, access=args.access,
                    workers=args.workers, limits=limits, cors=cors, client_timeout=args.client_timeout,
