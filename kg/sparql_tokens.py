@@ -1,8 +1,8 @@
 """A SPARQL 1.1 tokenizer: enough grammar to find keywords and IRIs, never fooled by strings or comments.
 
-The endpoint uses it to see which graphs a query names and whether it calls SERVICE; the remote client uses it
-to find the outermost WHERE group when inlining a VALUES block. It is a lexer, not a parser: it never decides
-whether a query is valid (Oxigraph does that), only where the tokens are.
+The remote client uses it to substitute parameters where they are used, and `kg query --endpoint` to tell a
+query's form. It is a lexer, not a parser: it never decides whether a query is valid
+(the engine does that), only where the tokens are. The endpoint does not use it: its checks read no SPARQL.
 
 The one context-sensitive token is `<`: an IRI start or the less-than operator. Inside parentheses, right
 after an operand, it is the operator (`FILTER(?a<?b*'>"')` is a comparison, not an IRI), as in the grammar.
@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from urllib.parse import urljoin
+from dataclasses import dataclass
 
 _PN_CHARS_BASE = (
     "A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D"
@@ -45,8 +44,6 @@ _TOKEN = re.compile(
 )
 _OPERAND_END = {"var", "string", "number", "iri", "pname", "word", "bnode", "langtag"}
 _LESS_THAN = re.compile(r"<=|<")
-_ESCAPE = re.compile(_UCHAR)
-_LOCAL_ESCAPE = re.compile(r"\\(.)")
 
 
 @dataclass(frozen=True)
@@ -83,112 +80,9 @@ def _ends_operand(token: Token) -> bool:
     return token.kind in _OPERAND_END or token.text in (")", "]")
 
 
-def iri_value(token: Token) -> str:
-    """The IRI an `<...>` token denotes, with `\\uXXXX` escapes decoded."""
-    return _ESCAPE.sub(lambda m: chr(int(m.group()[2:], 16)), token.text[1:-1])
-
-
 def query_form(query: str) -> str | None:
     """SELECT, ASK, CONSTRUCT or DESCRIBE: the first query-form keyword (None for an update or garbage)."""
     for tok in tokens(query):
         if tok.is_keyword("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
             return tok.text.upper()
     return None
-
-
-@dataclass
-class Shape:
-    """What a query's text says it reads: the graphs it names and whether it calls out with SERVICE."""
-
-    service: bool = False
-    from_default: list[str] = field(default_factory=list)  # FROM <g>
-    from_named: list[str] = field(default_factory=list)  # FROM NAMED <g>
-    graph_names: list[str] = field(default_factory=list)  # GRAPH <g> (also with a prefixed name)
-
-    def named_graphs(self) -> set[str]:
-        return {*self.from_default, *self.from_named, *self.graph_names}
-
-
-def shape(query: str) -> Shape:
-    """The graphs named by FROM, FROM NAMED and GRAPH (resolved through BASE and PREFIX), and any SERVICE."""
-    toks = list(tokens(query))
-    result, base, prefixes = Shape(), None, {}
-    for i, tok in enumerate(toks):
-        nxt = toks[i + 1: i + 3]
-        if tok.is_keyword("SERVICE"):
-            result.service = True
-        elif tok.is_keyword("BASE") and nxt and nxt[0].kind == "iri":
-            base = _resolve(nxt[0], base, prefixes)
-        elif tok.is_keyword("PREFIX") and len(nxt) == 2 and nxt[0].kind == "pname" and nxt[1].kind == "iri":
-            prefixes[nxt[0].text.rstrip(":")] = _resolve(nxt[1], base, prefixes)
-        elif tok.is_keyword("FROM") and nxt:
-            named = nxt[0].is_keyword("NAMED")
-            target = nxt[1:2] if named else nxt[:1]
-            if target and (iri := _resolve(target[0], base, prefixes)):
-                (result.from_named if named else result.from_default).append(iri)
-        elif tok.is_keyword("GRAPH") and nxt and (iri := _resolve(nxt[0], base, prefixes)):
-            result.graph_names.append(iri)
-    return result
-
-
-def _resolve(token: Token, base: str | None, prefixes: dict[str, str | None]) -> str | None:
-    """The full IRI of an IRI or prefixed-name token; None for other tokens and undeclared prefixes."""
-    if token.kind == "iri":
-        value = iri_value(token)
-        return urljoin(base, value) if base else value
-    if token.kind != "pname":
-        return None
-    prefix, _, local = token.text.partition(":")
-    namespace = prefixes.get(prefix)
-    return None if namespace is None else namespace + _LOCAL_ESCAPE.sub(r"\1", local)
-
-
-def binding_points(query: str) -> list[int]:
-    """Where a VALUES block must go to bind variables as substitution would: first in the outermost WHERE
-    group, and first in the WHERE group of every sub-SELECT (a sub-select has its own variable scope, so an
-    outer VALUES would not reach a parameter it uses)."""
-    toks = list(tokens(query))
-    points = [where_group_start(query)]
-    braces = 0
-    for i, tok in enumerate(toks):
-        if tok.is_keyword("SELECT") and braces > 0:
-            points.append(_first_group_after(toks, i))
-        if tok.kind == "punct":
-            braces += (tok.text == "{") - (tok.text == "}")
-    return points
-
-
-def _first_group_after(toks: list[Token], i: int) -> int:
-    """Offset inside the first `{` at the SELECT's own nesting level: its WHERE group."""
-    braces = parens = 0
-    for tok in toks[i + 1:]:
-        if tok.kind != "punct":
-            continue
-        if tok.text == "{" and braces == 0 and parens == 0:
-            return tok.start + 1
-        braces += (tok.text == "{") - (tok.text == "}")
-        parens += (tok.text == "(") - (tok.text == ")")
-    raise ValueError("a sub-select has no WHERE group")
-
-
-def where_group_start(query: str) -> int:
-    """Offset just inside the `{` that opens the query's outermost WHERE group (where VALUES can go first)."""
-    braces, parens, form, opened = 0, 0, None, []
-    toks = list(tokens(query))
-    for i, tok in enumerate(toks):
-        if form is None and tok.is_keyword("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
-            form = tok.text.upper()
-        if braces == 0 and parens == 0 and tok.is_keyword("WHERE"):
-            if form == "CONSTRUCT" and i and toks[i - 1].is_keyword("CONSTRUCT"):
-                raise ValueError("CONSTRUCT WHERE {..} cannot take bindings: use CONSTRUCT {..} WHERE {..}")
-            if i + 1 < len(toks) and toks[i + 1].text == "{":
-                return toks[i + 1].start + 1
-        if tok.kind == "punct":
-            if tok.text == "{" and braces == 0 and parens == 0:
-                opened.append(tok.start + 1)
-            braces += (tok.text == "{") - (tok.text == "}")
-            parens += (tok.text == "(") - (tok.text == ")")
-    wanted = 2 if form == "CONSTRUCT" else 1
-    if len(opened) < wanted:
-        raise ValueError("the query has no WHERE group to bind parameters in")
-    return opened[wanted - 1]

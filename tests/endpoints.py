@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -13,9 +14,14 @@ from pathlib import Path
 import pytest
 import requests
 
-from kg.serve import free_port
-
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    """A loopback port no one listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 #: virtuoso.ini for a throw-away database: loopback ports, the load folder allowed, no row cap, and no
 #: MaxQueryCostEstimationTime (Debian's default of 400 refuses some feature_added_topic queries up front).

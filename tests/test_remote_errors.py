@@ -17,12 +17,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from endpoints import ROOT, kg_serve
+from endpoints import ROOT, free_port, kg_serve
 from pyoxigraph import Store
 
 from kg.errors import KGError
 from kg.remote import RemoteEndpoint
-from kg.serve import free_port
 
 QUESTION = "Who wrote the Market Research Report for ActionGenie?"
 TOKEN = "engines-test-token-0123"

@@ -1,4 +1,4 @@
-"""`kg serve` over HTTP: a real Oxigraph server behind the proxy, on a real on-disk fixture store.
+"""`kg serve` over HTTP: the real server (aiohttp + pyoxigraph worker processes) on a real on-disk fixture store.
 
 Three products (Alpha, Beta, Gamma) and the organisation graph. Beta and Gamma hold marker literals; the Alpha
 token must never see them, by any route, while the admin token does (so their absence means something).
@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -36,7 +37,6 @@ from kg.errors import KGError
 from kg.namespaces import EKG, GRAPH, ORG_GRAPH
 from kg.qa.answer import Answerer
 from kg.remote import RemoteEndpoint
-from kg.serve import check_versions, free_port, matching_oxigraph
 from kg.sparql import EmbeddedStore, library, product_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,17 +98,23 @@ def embedded(store_dir: Path) -> EmbeddedStore:
     return EmbeddedStore(store_dir)
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def kg(*args: str) -> list[str]:
     """The command line of `kg ARGS` under this interpreter."""
     return [sys.executable, "-c", "import sys; from kg.cli import main; sys.exit(main())", *args]
 
 
-def start_server(store: Path, *extra: str, timeout: float = TIMEOUT) -> Iterator[str]:
-    """Run `kg serve` as a real subprocess on a free loopback port; yield its base URL."""
+def start_server(store: Path, *extra: str, timeout: float = TIMEOUT, log: Path | None = None) -> Iterator[str]:
+    """Run `kg serve` as a real subprocess on a free loopback port; yield its base URL (stderr goes to `log`)."""
     port = free_port()
     cmd = kg("serve", "--store", str(store), "--port", str(port), "--timeout", str(timeout),
              "--max-body", str(MAX_BODY), *extra)
-    log = Path(tempfile.gettempdir()) / f"kg-serve-test-{port}.log"
+    log = log or Path(tempfile.gettempdir()) / f"kg-serve-test-{port}.log"
     with log.open("w") as err:
         proc = subprocess.Popen(cmd, cwd=ROOT, stderr=err)
     url = f"http://127.0.0.1:{port}"
@@ -168,7 +174,7 @@ QUERIES = [
     "SELECT ?s ?p ?o WHERE { ?s ?p ?o }",
     "SELECT ?doc ?who WHERE { ?doc a ekg:Document ; prov:wasAttributedTo ?who }",
     "SELECT ?kind (COUNT(?doc) AS ?n) WHERE { ?doc ekg:documentKind ?kind } GROUP BY ?kind",
-    "SELECT ?label WHERE { ?x rdfs:label ?label FILTER(LANG(?label) = 'en' || CONTAINS(?label, 'service')) }",
+    "SELECT ?label WHERE { ?x rdfs:label ?label FILTER(LANG(?label) = 'en' || CONTAINS(?label, CONCAT('serv', 'ice'))) }",
 ]
 PREFIXES = "PREFIX ekg: <https://w3id.org/ekg/ont#> PREFIX prov: <http://www.w3.org/ns/prov#> " \
            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
@@ -230,8 +236,10 @@ def test_remote_bindings_are_escaped_terms_not_text(server: str, embedded: Embed
     query = "SELECT ?x ?label WHERE { ?x rdfs:label ?label }"
     tricky = Literal('Alpha "market" report', language="en")
     assert remote.select(query, {"label": tricky}) == embedded.select(query, {"label": tricky})
-    hostile = Literal('x" } } SERVICE <http://127.0.0.1:1/> { ?a ?b ?c } # ')
+    hostile = Literal('x" } } GRAPH ?g { ?a ?b ?c } # ')
     assert remote.select(query, {"label": hostile}) == []
+    with pytest.raises(KGError, match="403"):  # the letters alone are refused, wherever they are
+        remote.select(query, {"label": Literal('x" } } SERVICE <http://127.0.0.1:1/> { ?a ?b ?c } # ')})
     construct = "CONSTRUCT { ?x rdfs:label ?label } WHERE { ?x rdfs:label ?label }"
     triples = remote.construct(construct, {"label": Literal("Alpha")})
     assert [t.subject.value for t in triples] == ["https://w3id.org/ekg/id/product/Alpha"]
@@ -317,10 +325,12 @@ REFUSED = [
 
 
 @pytest.mark.parametrize("query", REFUSED)
-def test_escape_attempt_is_refused(server: str, query: str) -> None:
+def test_escape_attempt_sees_only_the_grant(server: str, query: str) -> None:
+    """The dataset, not a reading of the text, keeps other graphs out: naming them reaches nothing."""
     for method in ("GET", "POST"):
-        response = ask(server, query, method=method)
-        assert response.status_code == 403, response.text
+        response = ask(server, query, method=method, accept="application/n-triples, */*;q=0.5")
+        expected = 403 if "service" in query.lower() else 200
+        assert response.status_code == expected, response.text
         assert not any(s in response.text for s in SECRETS)
 
 
@@ -333,7 +343,7 @@ def test_admin_does_see_the_secrets(server: str) -> None:
     "SELECT * WHERE { ?s ?p ?o }",
     "SELECT * WHERE { GRAPH ?g { ?s ?p ?o } }",
     f"SELECT * FROM <{ALPHA}> FROM NAMED <{ORG}> {{ {{ ?s ?p ?o }} UNION {{ GRAPH ?g {{ ?s ?p ?o }} }} }}",
-    "SELECT * WHERE { ?s ?p ?o FILTER(CONTAINS(STR(?o), 'service')) }",
+    "SELECT * WHERE { ?s ?p ?o FILTER(CONTAINS(STR(?o), CONCAT('serv', 'ice'))) }",
     "DESCRIBE <https://w3id.org/ekg/id/artifact/b1> <https://w3id.org/ekg/id/artifact/a1>",
     "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g",
 ])
@@ -410,7 +420,7 @@ def test_other_requests_get_clear_codes(server: str) -> None:
                         timeout=10).status_code == 400
     assert requests.post(f"{server}/query", data=b"ASK {}", headers={**auth, "Content-Type": "text/plain"},
                          timeout=10).status_code == 415
-    assert requests.get(f"{server}/", headers=auth, timeout=10).status_code == 404
+    assert requests.get(f"{server}/nowhere", headers=auth, timeout=10).status_code == 404
 
 
 def test_open_endpoint_serves_loopback_without_token_and_stays_read_only(open_server: str) -> None:
@@ -431,18 +441,10 @@ def test_runaway_query_is_cut_off_and_the_server_keeps_serving(server: str, quer
 
 # --- start-up checks --------------------------------------------------------------------------------------
 
-def test_oxigraph_binary_matches_pyoxigraph() -> None:
-    import pyoxigraph
-
-    assert matching_oxigraph()[1] == pyoxigraph.__version__
-    assert check_versions("oxigraph 0.5.13", "0.5.13") == "0.5.13"
-    with pytest.raises(KGError, match="does not match pyoxigraph"):
-        check_versions("oxigraph 0.4.11", "0.5.13")
-
-
 @pytest.mark.parametrize(("args", "message"), [
     (["--store", "/nonexistent/store"], "no store at"),
     (["--host", "0.0.0.0"], "without --access"),
+    (["--workers", "0"], "must be positive"),
 ])
 def test_bad_start_is_one_clear_line(store_dir: Path, args: list[str], message: str) -> None:
     cmd = kg("serve", "--store", str(store_dir), "--port", str(free_port()), *args)
@@ -495,3 +497,36 @@ def test_kg_query_over_the_endpoint_runs_every_form(open_server: str, tmp_path: 
         assert lines[0].strip() == "n" and int(lines[-1]) > 0
     else:
         assert lines and lines[0].endswith(expected)
+
+
+# --- the access file --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("entries", "message"), [
+    ({"tok-1": ["Alpah"]}, "unknown product 'Alpah'; closest: Alpha"),
+    ({"team": {"token": "tok-2", "products": ["Gama"]}}, "'team' names unknown product 'Gama'; closest: Gamma"),
+    ({"team": {"token": "tok 3", "products": ["Beta"]}}, "without spaces"),
+    ({"tok-4": "everything"}, "must map to '*'"),
+])
+def test_bad_access_file_is_one_clear_line(store_dir: Path, tmp_path: Path, entries: dict, message: str) -> None:
+    access = tmp_path / "access.yaml"
+    access.write_text(json.dumps(entries))
+    cmd = kg("serve", "--store", str(store_dir), "--port", str(free_port()), "--access", str(access))
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_request_log_names_tokens_never_shows_them(store_dir: Path, tmp_path: Path) -> None:
+    """One line a request: time, token name (given, or a SHA-256 label), status, milliseconds, bytes."""
+    access, log = tmp_path / "access.yaml", tmp_path / "serve.log"
+    access.write_text("alpha-team: {token: named-secret-1, products: [Alpha]}\n'plain-secret-2': '*'\n")
+    for url in start_server(store_dir, "--access", str(access), log=log):
+        assert ask(url, "ASK {}", token="named-secret-1").status_code == 200
+        assert ask(url, "SELECT * WHERE {", token="plain-secret-2").status_code == 400
+        assert ask(url, "ASK {}", token="wrong-secret-3").status_code == 401
+        time.sleep(0.5)
+    text = log.read_text()
+    lines = [line for line in text.splitlines() if " GET /query " in line][1:]
+    assert not re.search(r"secret-\d", text)
+    assert re.search(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ alpha-team GET /query 200 [\d.]+ ms \d+ B$", lines[0])
+    label = "sha256:" + __import__("hashlib").sha256(b"plain-secret-2").hexdigest()[:8]
+    assert f" {label} GET /query 400 " in lines[1] and " - GET /query 401 " in lines[2]

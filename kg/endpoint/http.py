@@ -1,0 +1,284 @@
+"""The client-facing HTTP server (aiohttp): routes, tokens, CORS, the query page and one log line a request.
+
+aiohttp's parser (llhttp) owns the framing: a negative, duplicate or conflicting Content-Length or a bad
+chunk is a 400 and the connection is closed, never a second request. Headers that do not complete within
+`client_timeout` close the connection (aiohttp's keep-alive timer runs from the connection's start), as do
+idle keep-alive connections; a body gets the same time to arrive and is bounded by `max_body`, chunked or not.
+Connections beyond `max_connections` get a 503 and are closed at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+from aiohttp import web
+from aiohttp.abc import AbstractAccessLogger
+
+from kg.endpoint.access import LOCAL, Grant, token_key
+from kg.endpoint.engine import Job, Pool, Reply
+from kg.endpoint.policy import HttpError, Limits, check_query, dataset_for
+from kg.endpoint.service_description import described
+
+access_log = logging.getLogger("kg.endpoint.access")
+log = logging.getLogger("kg.endpoint")
+
+TOKEN_NAME = "token_name"
+TEXT = "text/plain; charset=utf-8"
+STATIC = files("kg.endpoint") / "static"
+STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
+PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+               "font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
+FORM = "application/x-www-form-urlencoded"
+
+
+@dataclass(frozen=True)
+class Settings:
+    store: Path
+    host: str = "127.0.0.1"
+    port: int = 7878
+    access: Path | None = None
+    workers: int = 2
+    limits: Limits = field(default_factory=Limits)
+    cors: tuple[str, ...] = ()
+    client_timeout: float = 15.0
+    max_connections: int = 256
+
+
+class AccessLog(AbstractAccessLogger):
+    """One line a request: token name (never the token), method, path, status, milliseconds, bytes."""
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        self.logger.info("%s %s %s %d %.1f ms %d B", request.get(TOKEN_NAME, "-"), request.method, request.path,
+                         response.status, time * 1000, response.body_length)
+
+
+def text_response(status: int, message: str) -> web.Response:
+    response = web.Response(status=status, body=(message.rstrip("\n") + "\n").encode(), content_type="text/plain",
+                            charset="utf-8")
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="kg"'
+    return response
+
+
+@web.middleware
+async def refusals(request: web.Request, handler: Any) -> web.StreamResponse:
+    """HttpError and aiohttp's own client errors become a one-line text reply."""
+    try:
+        return await handler(request)
+    except HttpError as exc:
+        response = text_response(exc.status, exc.message)
+    except web.HTTPRequestEntityTooLarge:
+        limit = request.app["settings"].limits.max_body
+        response = text_response(413, f"the request body exceeds the {limit}-byte limit")
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        response = text_response(exc.status, exc.text or exc.reason)
+    if request.body_exists and not request.content.is_eof():
+        response.force_close()  # the unread body must never be taken for another request
+    return response
+
+
+def cors_middleware(origins: tuple[str, ...]) -> Any:
+    @web.middleware
+    async def cors(request: web.Request, handler: Any) -> web.StreamResponse:
+        origin = request.headers.get("Origin")
+        allowed = origin is not None and ("*" in origins or origin in origins)
+        if request.method == "OPTIONS":
+            response: web.StreamResponse = web.Response(status=204, headers={"Allow": "GET, HEAD, POST, OPTIONS"})
+            if allowed:
+                response.headers.update({"Access-Control-Allow-Methods": "GET, HEAD, POST, OPTIONS",
+                                         "Access-Control-Allow-Headers": "Authorization, Content-Type",
+                                         "Access-Control-Max-Age": "600"})
+        else:
+            response = await handler(request)
+        if allowed:
+            response.headers["Access-Control-Allow-Origin"] = "*" if "*" in origins else origin
+            response.headers["Vary"] = "Origin"
+        return response
+
+    return cors
+
+
+def grant_of(request: web.Request) -> Grant:
+    """The caller's grant: its bearer token's; without an access file, everything for loopback callers."""
+    grants: dict[str, Grant] | None = request.app["grants"]
+    if grants is None:
+        if not ipaddress.ip_address(request.remote or "0.0.0.0").is_loopback:
+            raise HttpError(403, "without an access file the endpoint only answers loopback clients")
+        request[TOKEN_NAME] = LOCAL.name
+        return LOCAL
+    scheme, _, token = (request.headers.get("Authorization") or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise HttpError(401, "a bearer token is required (Authorization: Bearer TOKEN)")
+    grant = grants.get(token_key(token.strip()))
+    if grant is None:
+        raise HttpError(401, "unknown bearer token")
+    request[TOKEN_NAME] = grant.name
+    return grant
+
+
+def read_only() -> HttpError:
+    return HttpError(403, "this endpoint is read-only: updates are refused")
+
+
+async def body_text(request: web.Request) -> str:
+    """The whole body as UTF-8, within the size limit and the client time limit."""
+    settings: Settings = request.app["settings"]
+    if (request.content_length or 0) > settings.limits.max_body:
+        raise HttpError(413, f"request body of {request.content_length} bytes exceeds the "
+                             f"{settings.limits.max_body}-byte limit")
+    try:
+        async with asyncio.timeout(settings.client_timeout):
+            body = await request.read()
+    except TimeoutError:
+        raise HttpError(408, f"the request body did not arrive within {settings.client_timeout:g} s") from None
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise HttpError(400, "the request body is not UTF-8") from None
+
+
+async def params_of(request: web.Request) -> dict[str, list[str]]:
+    """The request's parameters: the URL's, plus a form body; a direct POST's body becomes `query`."""
+    params: dict[str, list[str]] = {}
+    for key, value in request.query.items():
+        params.setdefault(key, []).append(value)
+    if request.method != "POST":
+        return params
+    kind = request.content_type.lower()
+    if kind == "application/sparql-update":
+        raise read_only()
+    if kind not in ("application/sparql-query", FORM):
+        raise HttpError(415, "POST the query as application/sparql-query or as an HTML form")
+    text = await body_text(request)
+    if kind == "application/sparql-query":
+        params.setdefault("query", []).append(text)
+    else:
+        for key, value in parse_qsl(text, keep_blank_values=True):
+            params.setdefault(key, []).append(value)
+    return params
+
+
+def reply_response(reply: Reply) -> web.Response:
+    response = web.Response(status=reply.status, body=reply.body, headers={"Content-Type": reply.content_type})
+    if reply.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="kg"'
+    return response
+
+
+async def query_route(request: web.Request) -> web.StreamResponse:
+    if request.method not in ("GET", "HEAD", "POST"):
+        raise read_only()
+    grant = grant_of(request)
+    params = await params_of(request)
+    if "update" in params:
+        raise read_only()
+    if "query" not in params:
+        media, body = described(str(request.url.with_query(None)), grant, request.headers.get("Accept", ""))
+        return web.Response(body=body, headers={"Content-Type": media})
+    if len(params["query"]) != 1:
+        raise HttpError(400, "send exactly one `query` parameter")
+    query = params["query"][0]
+    settings: Settings = request.app["settings"]
+    check_query(query, settings.limits)
+    dataset = dataset_for(grant, params.get("default-graph-uri", []), params.get("named-graph-uri", []))
+    accept = request.headers.get("Accept") or "application/sparql-results+json"
+    return reply_response(await request.app["pool"].run(Job(accept, query=query, dataset=dataset)))
+
+
+async def store_route(request: web.Request) -> web.StreamResponse:
+    """Graph Store Protocol, read side: GET (or HEAD) of one named graph the caller may read."""
+    grant = grant_of(request)
+    if request.method not in ("GET", "HEAD"):
+        raise read_only()
+    graphs = request.query.getall("graph", [])
+    if len(graphs) != 1 or "default" in request.query:
+        if grant.graphs is not None:
+            raise HttpError(403, "a product token may only GET a named graph: /store?graph=IRI")
+        raise HttpError(400, "name one graph: /store?graph=IRI (`kg export` dumps the whole store)")
+    if forbidden := grant.refused(graphs):
+        raise HttpError(403, f"this token may not read graph <{forbidden[0]}>")
+    accept = request.headers.get("Accept") or "text/turtle"
+    return reply_response(await request.app["pool"].run(Job(accept, graph=graphs[0])))
+
+
+async def update_route(request: web.Request) -> web.StreamResponse:
+    raise read_only()
+
+
+async def page_route(request: web.Request) -> web.StreamResponse:
+    """The query page (YASGUI) and its assets, from the package, under a same-origin-only policy."""
+    name = request.match_info.get("name", "index.html")
+    asset = STATIC / name
+    suffix = Path(name).suffix
+    if "/" in name or name.startswith(".") or suffix not in STATIC_TYPES or not asset.is_file():
+        raise HttpError(404, "not found")
+    headers = {"Content-Type": f"{STATIC_TYPES[suffix]}; charset=utf-8", "Content-Security-Policy": PAGE_POLICY,
+               "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
+    return web.Response(body=asset.read_bytes(), headers=headers)
+
+
+async def not_found(request: web.Request) -> web.StreamResponse:
+    raise HttpError(404, "not found: the endpoint serves / (query page), /query and /store")
+
+
+def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) -> web.Application:
+    app = web.Application(middlewares=[cors_middleware(settings.cors), refusals],
+                          client_max_size=settings.limits.max_body, handler_args={"max_field_size": 16384})
+    app["settings"], app["grants"], app["pool"] = settings, grants, pool
+    app.router.add_route("*", "/query", query_route)
+    app.router.add_route("*", "/store", store_route)
+    app.router.add_route("*", "/update", update_route)
+    app.router.add_get("/", page_route)
+    app.router.add_get("/static/{name}", page_route)
+    app.router.add_route("*", "/{tail:.*}", not_found)
+    return app
+
+
+class Refused(asyncio.Protocol):
+    """A connection over the limit: one 503 and closed, before any request is read."""
+
+    REPLY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+             b"Content-Length: 30\r\nConnection: close\r\n\r\ntoo many connections; retry.\r\n")
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        transport.write(self.REPLY)  # type: ignore[attr-defined]
+        transport.close()
+
+
+async def run_server(settings: Settings, grants: dict[str, Grant] | None, pool: Pool,
+                     started: Any, stop: asyncio.Event) -> None:
+    """Listen until `stop` is set; `started(url)` is called once the socket is bound."""
+    app = make_app(settings, grants, pool)
+    runner = web.AppRunner(app, handle_signals=False, access_log_class=AccessLog, access_log=access_log,
+                           keepalive_timeout=settings.client_timeout, lingering_time=1.0)
+    await runner.setup()
+    server = runner.server
+    assert server is not None
+
+    def protocol() -> asyncio.Protocol:
+        return Refused() if len(server.connections) >= settings.max_connections else server()
+
+    loop = asyncio.get_running_loop()
+    try:
+        listener = await loop.create_server(protocol, settings.host, settings.port, backlog=512,
+                                            reuse_address=True)
+    except OSError:
+        await runner.cleanup()
+        raise
+    port = listener.sockets[0].getsockname()[1]
+    started(f"http://{settings.host}:{port}")
+    try:
+        await stop.wait()
+    finally:
+        listener.close()
+        await server.shutdown(2.0)
+        await runner.cleanup()
