@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from kg.cli import add_store_option
+from kg.cli.output import refuse_together, refuse_unused
 from kg.errors import KGError
 from kg.paths import store_path
 from kg.qa.answer import Answer, Answerer, Fallback
@@ -55,6 +56,8 @@ def fallback(args: argparse.Namespace) -> Fallback | None:
 def run(args: argparse.Namespace) -> int:
     if (args.batch is None) == (args.question is None):
         raise KGError("give either a question or --batch IN.jsonl")
+    refuse_unused(args, {"out": "batch", "token": "endpoint"})
+    refuse_together(args, [("explain", "batch"), ("json", "batch")])
     answerer = Answerer(backend(args), fallback=fallback(args))
     if args.batch:
         if args.out:

@@ -9,6 +9,7 @@ from pathlib import Path
 from pyoxigraph import Literal, NamedNode, QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat
 
 from kg.cli import add_store_option
+from kg.cli.output import refuse_unused, write_bytes
 from kg.cli.table import print_table
 from kg.errors import KGError
 from kg.namespaces import expand
@@ -75,13 +76,15 @@ def run_remote(args: argparse.Namespace, text: str, bindings: dict[str, NamedNod
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_unused(args, {"token": "endpoint"})
+    if args.endpoint and args.format != "table":
+        raise KGError("--format works on the local store only; results from --endpoint print as a table")
     text = read_query(args.file)
     bindings = dict(parse_binding(b) for b in args.bind)
     graphs = product_dataset(args.product)
     if args.endpoint:
         return run_remote(args, text, bindings, graphs)
     result = EmbeddedStore(store_path(args.store)).run(text, bindings, graphs)
-    out = sys.stdout.buffer
     if isinstance(result, QueryBoolean):
         print("true" if result else "false")
     elif isinstance(result, QuerySolutions):
@@ -89,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
             names = [v.value for v in result.variables]
             print_table(names, [[s[n].value if s[n] is not None else "" for n in names] for s in result])
         else:
-            result.serialize(out, RESULT_FORMATS[args.format])
+            write_bytes(result.serialize(format=RESULT_FORMATS[args.format]))
     else:
-        result.serialize(out, RdfFormat.N_TRIPLES if args.format != "table" else RdfFormat.TURTLE)
+        write_bytes(result.serialize(format=RdfFormat.N_TRIPLES if args.format != "table" else RdfFormat.TURTLE))
     return 0

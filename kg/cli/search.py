@@ -15,12 +15,10 @@ from kg.search.index import index_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("search", help="hybrid evidence search (BM25 + dense, RRF, graph PPR rerank)")
+    p = sub.add_parser("search", help="evidence search: BM25 reranked by graph PageRank (dense retrieval with --dense)")
     add_store_option(p)
     p.add_argument("text", help="what to look for (a question or keywords)")
-    p.add_argument(
-        "--product", help="search this product only (default: the products the text names, else all)"
-    )
+    p.add_argument("--product", help="search this product only (default: the products the text names, else all)")
     p.add_argument("--kind", choices=sorted(KIND_CLASSES), help="only artifacts of this kind")
     p.add_argument("--channel", help="only Slack messages of this channel (its name)")
     p.add_argument("--author", metavar="EID", help="only artifacts attributed to this employee id")
@@ -28,11 +26,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--since", metavar="DATE", help="only artifacts created on or after DATE (YYYY-MM-DD)")
     p.add_argument("--until", metavar="DATE", help="only artifacts created on or before DATE (YYYY-MM-DD)")
     p.add_argument("--k", type=int, default=20, help="how many hits (default 20)")
-    p.add_argument("--mode", choices=list(MODES), default="rrf+ppr", help="signals to fuse (default rrf+ppr)")
+    p.add_argument(
+        "--mode", choices=list(MODES), default="rrf+ppr", help="signals to fuse (default rrf+ppr; dense needs --dense)"
+    )
     p.add_argument("--explain", action="store_true", help="each signal's contribution, anchors, timings")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--dense", action="store_true",
-                   help="also fuse the dense retrievers (needs the [dense] extra and embeddings in the index)")
+    p.add_argument(
+        "--dense",
+        action="store_true",
+        help="also fuse the dense retrievers (needs the [dense] extra and embeddings in the index)",
+    )
     p.add_argument("--log", metavar="FILE", help="signal log (default: <store>.search/search-log.jsonl)")
     p.add_argument("--no-log", action="store_true", help="do not log this query's signals")
     p.set_defaults(func=run)
