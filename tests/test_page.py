@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import requests
@@ -18,11 +19,10 @@ from aiohttp import web
 
 from kg.cli import main
 from kg.namespaces import ORG_GRAPH, product_graph
-from kg.page.app import ask_application
+from kg.page.app import ask_application, token_key
 from kg.page.evidence import evidence_graph
 from kg.page.views import answer_page, artifact_page
 from kg.qa.answer import Answerer
-from kg.serve import load_access
 from kg.sparql import product_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,13 +111,23 @@ def serving(app: web.Application) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def server(answerer: Answerer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    access = tmp_path_factory.mktemp("access") / "access.yaml"
-    access.write_text('admin-token: "*"\nag-token: [ActionGenie]\nviz-token: [VizForce]\n')
-    with serving(ask_application(answerer, load_access(access))) as url:
+    # the endpoint's access table: token digest -> a grant with the graph IRIs it reads (None: all)
+    grants = {
+        token_key("admin-token"): SimpleNamespace(graphs=None),
+        token_key("ag-token"): SimpleNamespace(graphs=ACTIONGENIE),
+        token_key("viz-token"): SimpleNamespace(graphs=VIZFORCE),
+    }
+    with serving(ask_application(answerer, grants)) as url:
         yield url
 
 
 @needs_dot
+def test_without_an_access_file_loopback_clients_read_everything(answerer: Answerer) -> None:
+    with serving(ask_application(answerer, None)) as url:
+        shown = requests.get(f"{url}/artifact/{MESSAGE}", timeout=30)
+    assert shown.status_code == 200 and "Emma Miller" in shown.text and 'id="token"' not in shown.text
+
+
 def test_routes_over_real_http_respect_tokens(server: str) -> None:
     assert requests.get(f"{server}/ask", timeout=30).status_code == 200  # the form itself reads nothing
     assert requests.get(f"{server}/ask", params={"q": AUTHORS}, timeout=30).status_code == 401

@@ -1,21 +1,24 @@
-"""aiohttp routes for the answer page: `app.add_routes(ask_routes(answerer, grants))` mounts it.
+"""aiohttp routes for the answer page: `app.add_routes(ask_routes(answerer))` mounts it on the endpoint.
 
-Tokens are the endpoint's (`kg.serve.load_access`: SHA-256 of the token -> `Grant`); `grants=None` means an
-open server. A browser sends its token once with the form; it is kept in an HttpOnly cookie so the citation
-links work, and `Authorization: Bearer` works as for `/query`.
+Tokens are the endpoint's: `request.app["grants"]` maps the SHA-256 hex digest of a token to a grant whose
+`graphs` is the set of graph IRIs it reads (None: all), and `None` instead of a table means no access file,
+when only loopback clients are answered. A browser sends its token once with the form; it is kept in an
+HttpOnly cookie so the citation links work; `Authorization: Bearer` works as for `/query`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import hashlib
+import ipaddress
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from aiohttp import web
 
 from kg.page import html
 from kg.page.views import Page, Scope, answer_page, artifact_page
 from kg.qa.answer import Answerer
-from kg.serve import Grant, token_key
 
 COOKIE = "kg_token"
 
@@ -27,10 +30,20 @@ def bearer(request: web.Request, form_token: str | None = None) -> str | None:
     return form_token or request.cookies.get(COOKIE)
 
 
-def scope_of(grants: dict[str, Grant] | None, token: str | None) -> Scope | web.Response:
-    """The graphs the token reads, or a 401 page when the server has tokens and this one is missing or unknown."""
+def token_key(token: str) -> str:
+    """How the endpoint's access table is keyed: the token's SHA-256 (plain tokens are not kept in memory)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def scope_of(request: web.Request, token: str | None) -> Scope | web.Response:
+    """The graphs the token reads, or a refusal page: 401 for a missing or unknown token, 403 for a remote
+    client of a server without an access file."""
+    grants: Mapping[str, Any] | None = request.app["grants"]
     if grants is None:
-        return None
+        if ipaddress.ip_address(request.remote or "0.0.0.0").is_loopback:
+            return None
+        page = html.message_page(403, "Loopback only", "without an access file only loopback clients are answered")
+        return web.Response(status=403, text=page, content_type="text/html")
     grant = grants.get(token_key(token)) if token else None
     if grant is None:
         page = html.message_page(401, "Token needed", "give a valid token to read this server's graphs", True)
@@ -45,16 +58,18 @@ def respond(page: Page, token: str | None = None) -> web.Response:
     return response
 
 
-def ask_routes(answerer: Answerer, grants: dict[str, Grant] | None) -> web.RouteTableDef:
+def ask_routes(answerer: Answerer) -> web.RouteTableDef:
     """GET/POST /ask (the form and an answer) and GET /artifact/{id} (one cited artifact)."""
     routes = web.RouteTableDef()
-    ask_token = grants is not None
+
+    def ask_token(request: web.Request) -> bool:
+        return request.app["grants"] is not None
 
     async def render(
         request: web.Request, question: str, form_token: str | None, view: Callable[[Scope], Page]
     ) -> web.Response:
         token = bearer(request, form_token)
-        scope = scope_of(grants, token)
+        scope = scope_of(request, token)
         if isinstance(scope, web.Response):
             return scope
         page = await asyncio.to_thread(view, scope)
@@ -64,14 +79,14 @@ def ask_routes(answerer: Answerer, grants: dict[str, Grant] | None) -> web.Route
     async def ask_get(request: web.Request) -> web.Response:
         question = request.query.get("q", "")
         if not question:
-            return respond(answer_page("", None, answerer, ask_token))
-        return await render(request, question, None, lambda s: answer_page(question, s, answerer, ask_token))
+            return respond(answer_page("", None, answerer, ask_token(request)))
+        return await render(request, question, None, lambda s: answer_page(question, s, answerer, ask_token(request)))
 
     @routes.post("/ask")
     async def ask_post(request: web.Request) -> web.Response:
         form = await request.post()
         question, token = str(form.get("q", "")), str(form.get("token", "")) or None
-        return await render(request, question, token, lambda s: answer_page(question, s, answerer, ask_token))
+        return await render(request, question, token, lambda s: answer_page(question, s, answerer, ask_token(request)))
 
     @routes.get("/artifact/{id}")
     async def artifact(request: web.Request) -> web.Response:
@@ -81,8 +96,9 @@ def ask_routes(answerer: Answerer, grants: dict[str, Grant] | None) -> web.Route
     return routes
 
 
-def ask_application(answerer: Answerer, grants: dict[str, Grant] | None) -> web.Application:
-    """A whole application serving only the answer page (tests, or `kg serve` before it mounts the routes)."""
+def ask_application(answerer: Answerer, grants: Mapping[str, Any] | None) -> web.Application:
+    """A whole application serving only the answer page (for tests, or on its own)."""
     app = web.Application()
-    app.add_routes(ask_routes(answerer, grants))
+    app["grants"] = grants
+    app.add_routes(ask_routes(answerer))
     return app
