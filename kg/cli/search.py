@@ -7,9 +7,11 @@ import json
 from pathlib import Path
 
 from kg.cli import add_store_option
+from kg.cli.output import refuse_together
 from kg.cli.table import print_table
+from kg.errors import KGError
 from kg.paths import store_path
-from kg.search import MODES, Facets, Searcher, SearchResult
+from kg.search import DENSE_SIGNALS, MODES, Facets, Searcher, SearchResult
 from kg.search.facets import KIND_CLASSES
 from kg.search.index import index_dir
 
@@ -29,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--mode", choices=list(MODES), default="rrf+ppr", help="signals to fuse (default rrf+ppr; dense needs --dense)"
     )
-    p.add_argument("--explain", action="store_true", help="each signal's contribution, anchors, timings")
+    p.add_argument("--explain", action="store_true", help="each signal's contribution, anchors, timings (table only)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument(
         "--dense",
@@ -42,6 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_together(args, [("explain", "json"), ("log", "no_log")])
+    if args.dense and not set(MODES[args.mode]) & DENSE_SIGNALS:
+        raise KGError(f"--dense has no effect with --mode {args.mode}, which fuses no dense signal")
     store = store_path(args.store)
     log = None if args.no_log else (args.log or index_dir(store) / "search-log.jsonl")
     searcher = Searcher(store, log_path=Path(log) if log else None, use_dense=args.dense)
