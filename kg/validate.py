@@ -8,6 +8,7 @@ the organisation graph is validated on its own once. The ontology is passed as p
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -127,7 +128,8 @@ def validate_org(store: Store) -> list[ResultRow]:
     return result_rows(ORG, shacl_results(rdflib_graph(store, NamedNode(ORG_GRAPH))))
 
 
-def validate(store_path: Path, product: str | None = None) -> ValidationReport:
+def validate(store_path: Path, product: str | None = None,
+             progress: Callable[[list[str]], Iterable[str]] | None = None) -> ValidationReport:
     """Validate one product's graph, or (product None) the organisation graph and every product graph."""
     store = open_read_only(store_path)
     products = graph_names(store)
@@ -138,7 +140,7 @@ def validate(store_path: Path, product: str | None = None) -> ValidationReport:
     if product is None:
         if store.contains_named_graph(NamedNode(ORG_GRAPH)):
             report.add(ORG, validate_org(store))
-        for name in products:
+        for name in progress(products) if progress else products:
             report.add(name, validate_product(store, name))
     else:
         report.add(product, validate_product(store, product))

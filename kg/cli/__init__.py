@@ -44,6 +44,8 @@ def add_herb_option(p: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    for level in (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR):
+        logging.addLevelName(level, logging.getLevelName(level).lower())  # `kg: warning:`, as kg.cli.output.warn
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="kg: %(levelname)s: %(message)s")
     for noisy in ("bm25s", "urllib3", "owlready2"):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from kg.cli.output import show_progress, warn
 from kg.cli.table import format_table
 from kg.errors import KGError
 from kg.paths import erb_path
@@ -83,7 +84,7 @@ def run_inventory(erb: Path, sources: list[str] | None, out: str | None) -> int:
 
 def report_warnings(warnings: list[str]) -> None:
     for message in warnings:
-        print(f"kg: warning: {message}", file=sys.stderr)
+        warn(message)
 
 
 def summary_table(pairs: pd.DataFrame) -> str:
@@ -128,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
         sources,
         threshold_value(args.threshold),
         target=args.target == "ontology",
-        progress=lambda pairs: tqdm(pairs, desc="aligning source pairs", delay=1.0, leave=False),
+        progress=lambda pairs: tqdm(pairs, desc="aligning source pairs", delay=1.0, leave=False,
+                                    disable=not show_progress()),
     )
     report_warnings(result.warnings)
     if result.pairs.empty:

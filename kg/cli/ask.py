@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from kg.cli import add_store_option
+from kg.cli.output import refuse_together, refuse_unused
 from kg.errors import KGError
 from kg.paths import store_path
 from kg.qa.answer import Answer, Answerer, Fallback
@@ -32,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", metavar="OUT.jsonl", help="with --batch: where to write answers (default: stdout)")
     p.add_argument("--explain", action="store_true", help="show the SPARQL that ran")
     p.add_argument("--json", action="store_true", help="print the answer object as JSON")
+    p.add_argument("--graph", metavar="OUT.svg", help="also draw the evidence subgraph as SVG (needs Graphviz)")
     p.add_argument(
         "--fallback",
         action="store_true",
@@ -65,6 +67,8 @@ def fallback(args: argparse.Namespace) -> Fallback | None:
 def run(args: argparse.Namespace) -> int:
     if (args.batch is None) == (args.question is None):
         raise KGError("give either a question or --batch IN.jsonl")
+    refuse_unused(args, {"out": "batch", "token": "endpoint"})
+    refuse_together(args, [("explain", "batch"), ("json", "batch"), ("graph", "batch")])
     answerer = Answerer(backend(args), fallback=fallback(args))
     if args.batch:
         if args.out:
@@ -80,6 +84,10 @@ def run(args: argparse.Namespace) -> int:
             )
         return 0
     answer = answerer.ask(args.question)
+    if args.graph:
+        from kg.page.evidence import write_evidence_svg
+
+        write_evidence_svg(answer, answerer.backend, Path(args.graph))
     if args.json:
         print(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
     else:

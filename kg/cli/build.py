@@ -7,6 +7,7 @@ import sys
 
 from kg.build import build
 from kg.cli import add_herb_option, add_store_option
+from kg.cli.output import show_progress
 from kg.paths import herb_path, store_path
 
 
@@ -22,11 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     target = store_path(args.store)
-    report = build(herb_path(args.herb), target, products=args.product, progress=not args.quiet)
+    report = build(herb_path(args.herb), target, products=args.product, progress=show_progress(args.quiet))
     print(f"built {len(report.products)} product graph(s): {report.artifacts:,} artifacts, "
           f"{report.quads:,} quads in {report.seconds:.1f}s -> {target}")
     if report.skipped:
-        print(f"{len(report.skipped)} malformed record(s) skipped:", file=sys.stderr)
-        for line in report.skipped:
-            print(f"  {line}", file=sys.stderr)
+        # each one was already logged as `kg: warning: ...` when it was read
+        print(f"{len(report.skipped)} malformed record(s) skipped (see the warnings above)", file=sys.stderr)
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from kg.cli import add_herb_option, add_store_option
+from kg.cli.output import show_progress
 from kg.paths import herb_path, store_path
 from kg.search.index import build_index, index_dir
 
@@ -14,9 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_store_option(p)
     add_herb_option(p)
     p.add_argument("--product", action="append", metavar="NAME", help="index only this product (repeatable)")
-    p.add_argument(
-        "--no-dense", action="store_true", help="skip sentence embeddings even if the extra is there"
-    )
+    p.add_argument("--no-dense", action="store_true", help="skip sentence embeddings even if the extra is there")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -28,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
         herb_path(args.herb),
         products=args.product,
         use_dense=not args.no_dense,
-        progress=not args.quiet,
+        progress=show_progress(args.quiet),
     )
     print(
         f"indexed {len(report.products)} product(s): {report.artifacts:,} artifacts in {report.seconds:.1f}s "

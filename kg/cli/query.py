@@ -21,6 +21,7 @@ from pyoxigraph import (
 )
 
 from kg.cli import add_store_option
+from kg.cli.output import refuse_unused, write_bytes
 from kg.cli.table import print_table
 from kg.errors import KGError
 from kg.namespaces import expand
@@ -104,6 +105,7 @@ def backend(args: argparse.Namespace) -> EmbeddedStore | RemoteEndpoint:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_unused(args, {"token": "endpoint"})
     text = read_query(args.file)
     bindings = dict(parse_binding(b) for b in args.bind)
     engine = backend(args)
@@ -114,12 +116,10 @@ def run(args: argparse.Namespace) -> int:
 
 def print_result(result: QueryBoolean | QuerySolutions | Iterable[Triple], fmt: str) -> None:
     """One printer for the embedded store and an endpoint: a table, or the chosen SPARQL results format."""
-    out = sys.stdout.buffer
     if isinstance(result, QueryBoolean) and fmt == "table":
         print("true" if result else "false")
     elif isinstance(result, QueryBoolean | QuerySolutions) and fmt != "table":
-        result.serialize(out, RESULT_FORMATS[fmt])
-        sys.stdout.flush()
+        write_bytes(result.serialize(format=RESULT_FORMATS[fmt]))
     elif isinstance(result, QuerySolutions):
         names = [v.value for v in result.variables]
         print_table(names, [[s[n].value if s[n] is not None else "" for n in names] for s in result])
@@ -128,4 +128,4 @@ def print_result(result: QueryBoolean | QuerySolutions | Iterable[Triple], fmt: 
             print(
                 f"kg: note: CONSTRUCT and DESCRIBE give a graph, not {fmt} results: writing N-Triples", file=sys.stderr
             )
-        serialize(result, out, RdfFormat.TURTLE if fmt == "table" else RdfFormat.N_TRIPLES)
+        write_bytes(serialize(result, format=RdfFormat.TURTLE if fmt == "table" else RdfFormat.N_TRIPLES))

@@ -7,20 +7,20 @@ import json
 from pathlib import Path
 
 from kg.cli import add_store_option
+from kg.cli.output import refuse_together
 from kg.cli.table import print_table
+from kg.errors import KGError
 from kg.paths import store_path
-from kg.search import MODES, Facets, Searcher, SearchResult
+from kg.search import DENSE_SIGNALS, MODES, Facets, Searcher, SearchResult
 from kg.search.facets import KIND_CLASSES
 from kg.search.index import index_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("search", help="hybrid evidence search (BM25 + dense, RRF, graph PPR rerank)")
+    p = sub.add_parser("search", help="evidence search: BM25 reranked by graph PageRank (dense retrieval with --dense)")
     add_store_option(p)
     p.add_argument("text", help="what to look for (a question or keywords)")
-    p.add_argument(
-        "--product", help="search this product only (default: the products the text names, else all)"
-    )
+    p.add_argument("--product", help="search this product only (default: the products the text names, else all)")
     p.add_argument("--kind", choices=sorted(KIND_CLASSES), help="only artifacts of this kind")
     p.add_argument("--channel", help="only Slack messages of this channel (its name)")
     p.add_argument("--author", metavar="EID", help="only artifacts attributed to this employee id")
@@ -28,17 +28,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--since", metavar="DATE", help="only artifacts created on or after DATE (YYYY-MM-DD)")
     p.add_argument("--until", metavar="DATE", help="only artifacts created on or before DATE (YYYY-MM-DD)")
     p.add_argument("--k", type=int, default=20, help="how many hits (default 20)")
-    p.add_argument("--mode", choices=list(MODES), default="rrf+ppr", help="signals to fuse (default rrf+ppr)")
-    p.add_argument("--explain", action="store_true", help="each signal's contribution, anchors, timings")
+    p.add_argument(
+        "--mode", choices=list(MODES), default="rrf+ppr", help="signals to fuse (default rrf+ppr; dense needs --dense)"
+    )
+    p.add_argument("--explain", action="store_true", help="each signal's contribution, anchors, timings (table only)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--dense", action="store_true",
-                   help="also fuse the dense retrievers (needs the [dense] extra and embeddings in the index)")
+    p.add_argument(
+        "--dense",
+        action="store_true",
+        help="also fuse the dense retrievers (needs the [dense] extra and embeddings in the index)",
+    )
     p.add_argument("--log", metavar="FILE", help="signal log (default: <store>.search/search-log.jsonl)")
     p.add_argument("--no-log", action="store_true", help="do not log this query's signals")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_together(args, [("explain", "json"), ("log", "no_log")])
+    if args.dense and not set(MODES[args.mode]) & DENSE_SIGNALS:
+        raise KGError(f"--dense has no effect with --mode {args.mode}, which fuses no dense signal")
     store = store_path(args.store)
     log = None if args.no_log else (args.log or index_dir(store) / "search-log.jsonl")
     searcher = Searcher(store, log_path=Path(log) if log else None, use_dense=args.dense)

@@ -9,6 +9,13 @@ from kg.cli.table import print_table
 from kg.paths import store_path
 from kg.store import stats
 
+#: Column headers of each `kg stats` table, by its title.
+COLUMNS = {
+    "triples per graph": ["graph", "triples"],
+    "instances per class": ["class", "instances"],
+    "edges per property": ["property", "edges"],
+}
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("stats", help="triples per graph, instances per class, edges per property")
@@ -17,7 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    for title, rows in stats(store_path(args.store)).items():
-        print(f"\n{title}")
-        print_table([title.split()[-1].rstrip("s"), title.split()[0]], [[n, f"{c:,}"] for n, c in rows])
+    for i, (title, rows) in enumerate(stats(store_path(args.store)).items()):
+        if i:
+            print()
+        print(title)
+        print_table(COLUMNS[title], rows)
     return 0

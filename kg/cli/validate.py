@@ -7,8 +7,8 @@ import json
 from dataclasses import asdict
 
 from kg.cli import add_store_option
-from kg.cli.table import print_table
-from kg.namespaces import PREFIXES
+from kg.cli.output import show_progress
+from kg.cli.table import curie, print_table
 from kg.paths import store_path
 from kg.validate import ResultRow, ValidationReport, validate
 
@@ -20,19 +20,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_store_option(p)
     p.add_argument("--product", metavar="NAME", help="validate only this product's graph")
     p.add_argument("--format", choices=["table", "json"], default="table")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
 
-def short(iri: str) -> str:
-    """`https://w3id.org/ekg/ont#Bug` -> `ekg:Bug`, so the table stays readable."""
-    for prefix, ns in PREFIXES.items():
-        if iri.startswith(ns):
-            return f"{prefix}:{iri[len(ns):]}"
-    return iri
-
-
 def table_row(row: ResultRow) -> list[str]:
-    return [row.graph, row.severity, short(row.focus), short(row.path), short(row.value), row.message]
+    return [row.graph, row.severity, curie(row.focus), curie(row.path), curie(row.value), row.message]
+
+
+def graph_bar(quiet: bool):
+    """A progress bar over the product graphs (SHACL on all 30 takes over a minute), on a terminal only."""
+    if not show_progress(quiet):
+        return None
+    from tqdm import tqdm
+
+    return lambda graphs: tqdm(graphs, desc="kg validate", unit="graph", leave=False)
 
 
 def summary(report: ValidationReport) -> str:
@@ -43,10 +45,19 @@ def summary(report: ValidationReport) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    report = validate(store_path(args.store), args.product)
+    report = validate(store_path(args.store), args.product, progress=graph_bar(args.quiet))
     if args.format == "json":
-        print(json.dumps({"conforms": report.conforms, "violations": report.violations,
-                          "graphs": report.graphs, "results": [asdict(r) for r in report.rows]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "conforms": report.conforms,
+                    "violations": report.violations,
+                    "graphs": report.graphs,
+                    "results": [asdict(r) for r in report.rows],
+                },
+                indent=2,
+            )
+        )
     else:
         if report.rows:
             print_table(COLUMNS, [table_row(r) for r in report.rows])

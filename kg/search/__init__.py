@@ -48,6 +48,7 @@ MODES: dict[str, tuple[str, ...]] = {
 #: message, because evidence comes in threads: on HERB's dev questions fusing the message-level lists as well
 #: lowered recall@100 from 0.636 to 0.541 (lexical only; see docs/search.md).
 RETRIEVERS = ("bm25_context", "dense_context")
+DENSE_SIGNALS = {"dense", "dense_context"}
 #: PPR restart mass on the anchors, as a share of the mass on the top fused hits.
 ANCHOR_SHARE = 0.3
 
@@ -157,6 +158,11 @@ class Searcher:
         ]
         return sorted(named) or self.products()
 
+    def dense_reason(self) -> str:
+        if not self.use_dense:
+            return "pass --dense (needs the [dense] extra and embeddings in the index)"
+        return self.dense_off or "the index has no embeddings (run `kg index` with the [dense] extra)"
+
     def notes(self, indexes: list[ProductIndex]) -> list[str]:
         out = []
         if not self.use_dense:
@@ -240,6 +246,8 @@ class Searcher:
         vector = None
         if self.encoder is not None and any(self.product_index(p).has_dense for p in products):
             vector = self.encoder.encode_query(text)
+        if vector is None and not set(MODES[mode]) - DENSE_SIGNALS:
+            raise KGError(f"--mode {mode} ranks by dense retrieval alone, which is off: {self.dense_reason()}")
         encoded = _lap(started) - scoped
         per_product = [self.signals(text, p, facets, vector) for p in products]
         hits = merge_hits(per_product, mode, k)

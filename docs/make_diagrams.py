@@ -1,0 +1,498 @@
+"""Draw the ontology as one small picture per family of questions, from `ontology/ekg.ttl` itself.
+
+`python docs/make_diagrams.py [--out DIR]` writes `<family>.svg` and `<family>.png` (880 px wide, the README's
+width) into docs/diagrams/. Needs Graphviz `dot` (Debian: `apt-get install graphviz`).
+
+The table `FAMILIES` only chooses *which* terms a picture shows; every box, edge label, domain and range is read
+from the ontology. Where a property's declared domain or range is generic (`prov:Entity`, `prov:Agent`, none at
+all), the table names the drawn class it is shown on, and the generator checks that class is a subclass of the
+declared one, so a picture never states what the ontology does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rdflib import OWL, RDF, RDFS, SKOS, BNode, Graph, URIRef
+from rdflib.collection import Collection
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "ontology" / "ekg.ttl"
+OUT = ROOT / "docs" / "diagrams"
+README_WIDTH = 880
+PREFIXES = {
+    "ekg": "https://w3id.org/ekg/ont#",
+    "prov": "http://www.w3.org/ns/prov#",
+    "foaf": "http://xmlns.com/foaf/0.1/",
+    "dct": "http://purl.org/dc/terms/",
+    "skos": "http://www.w3.org/2004/02/skos/core#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+}
+
+#: Fill colour of a box by the root it descends from (first match wins); vocabularies are grey ellipses.
+COLOURS = [
+    ("ekg:Artifact", "#dcefd9"),
+    ("prov:Agent", "#dbe9f6"),
+    ("foaf:Agent", "#dbe9f6"),
+    ("ekg:ProductOffering", "#fde9c9"),
+    ("prov:Entity", "#f9d9d9"),
+]
+VOCABULARY_COLOUR = "#eeeeee"
+LEGEND = "names without a prefix are ekg:  ·  grey arrow: subclass of  ·  blue arrow: object property (domain to range)"
+
+
+@dataclass(frozen=True)
+class Family:
+    """One picture: its title, the classes drawn, and the properties drawn between or inside them.
+
+    `edges` are object properties as `"prop"` (drawn between its declared domain and range) or
+    `"prop Domain->Range"` (drawn between these narrower classes); `attributes` are datatype properties as
+    `"prop"` (listed in its declared domain's box) or `"prop Class"`.
+    """
+
+    title: str
+    classes: list[str]
+    edges: list[str]
+    attributes: list[str] = field(default_factory=list)
+    rankdir: str = "TB"
+
+
+FAMILIES: dict[str, Family] = {
+    "overview": Family(
+        "ekg ontology: overview (each family has its own picture)",
+        [
+            "ekg:Artifact",
+            "ekg:Document",
+            "ekg:SlackMessage",
+            "ekg:MeetingArtifact",
+            "ekg:PullRequest",
+            "ekg:WebLink",
+            "foaf:Person",
+            "ekg:Employee",
+            "ekg:Customer",
+            "ekg:Role",
+            "ekg:Product",
+            "ekg:DocumentReview",
+            "ekg:Bug",
+            "ekg:Feature",
+            "ekg:Release",
+            "ekg:CompetitorProduct",
+        ],
+        [
+            "prov:wasAttributedTo ekg:Artifact->ekg:Employee",
+            "ekg:aboutProduct ekg:Artifact->ekg:Product",
+            "ekg:hasRole",
+            "ekg:customerOf",
+            "ekg:reviewedDocument",
+            "ekg:reviewedBy",
+            "prov:wasDerivedFrom ekg:Bug->ekg:Artifact",
+            "ekg:fixedBy",
+            "ekg:implementedBy",
+            "ekg:competitorOf",
+            "ekg:previousRelease",
+            "ekg:mentions",
+        ],
+        ["dct:identifier ekg:Artifact"],
+    ),
+    "artifacts-agents": Family(
+        "Artifacts and agents",
+        [
+            "ekg:Artifact",
+            "ekg:Document",
+            "ekg:MeetingArtifact",
+            "ekg:MeetingTranscript",
+            "ekg:MeetingChat",
+            "ekg:SlackMessage",
+            "ekg:PullRequest",
+            "ekg:WebLink",
+            "ekg:SlackChannel",
+            "ekg:Conversation",
+            "prov:Agent",
+            "foaf:Person",
+            "ekg:Employee",
+            "ekg:Customer",
+            "ekg:Account",
+            "ekg:Company",
+            "ekg:Team",
+            "ekg:Role",
+            "ekg:Product",
+        ],
+        [
+            "prov:wasAttributedTo ekg:Artifact->prov:Agent",
+            "ekg:aboutProduct ekg:Artifact->ekg:Product",
+            "ekg:hasRole",
+            "ekg:reportsTo",
+            "ekg:memberOf",
+            "ekg:teamOf",
+            "ekg:worksFor",
+            "ekg:customerOf",
+            "ekg:mentions",
+            "ekg:mentionsCustomer",
+            "ekg:sharesLink",
+            "ekg:inChannel",
+            "ekg:inConversation",
+            "ekg:conversationIn",
+            "ekg:attendee",
+        ],
+        [
+            "dct:identifier ekg:Artifact",
+            "dct:created ekg:Artifact",
+            "ekg:text ekg:Artifact",
+            "ekg:url ekg:Artifact",
+            "foaf:name foaf:Person",
+            "ekg:location",
+            "ekg:jobTitle",
+            "ekg:meetingType",
+        ],
+    ),
+    "documents-reviews": Family(
+        "Documents and reviews",
+        [
+            "ekg:Artifact",
+            "ekg:Document",
+            "ekg:DocumentKind",
+            "ekg:VersionStatus",
+            "ekg:DocumentReview",
+            "ekg:Suggestion",
+            "ekg:MeetingArtifact",
+            "ekg:SlackMessage",
+            "ekg:Employee",
+            "ekg:Role",
+            "ekg:Product",
+        ],
+        [
+            "ekg:documentKind ekg:Document->ekg:DocumentKind",
+            "ekg:versionStatus",
+            "prov:wasRevisionOf ekg:Document->ekg:Document",
+            "prov:wasAttributedTo ekg:Document->ekg:Employee",
+            "ekg:aboutProduct ekg:Document->ekg:Product",
+            "ekg:reviewedDocument",
+            "ekg:reviewedBy",
+            "ekg:candidateReviewer",
+            "ekg:suggestionOn",
+            "ekg:suggestedBy",
+            "ekg:hasRole ekg:Employee->ekg:Role",
+            "prov:wasDerivedFrom ekg:DocumentReview->ekg:Artifact",
+            "ekg:attendee",
+        ],
+        [
+            "dct:identifier ekg:Artifact",
+            "ekg:url ekg:Artifact",
+            "ekg:feedback",
+            "ekg:text ekg:Suggestion",
+            "foaf:name ekg:Employee",
+        ],
+        rankdir="LR",
+    ),
+    "bugs": Family(
+        "Bugs",
+        [
+            "ekg:Bug",
+            "ekg:BugEvent",
+            "ekg:BugReported",
+            "ekg:BugAssigned",
+            "ekg:BugResolved",
+            "ekg:BugReopened",
+            "ekg:BugClosedWithoutFix",
+            "ekg:BugState",
+            "ekg:Component",
+            "ekg:Customer",
+            "ekg:Employee",
+            "prov:Agent",
+            "ekg:PullRequest",
+            "ekg:Artifact",
+            "ekg:Product",
+        ],
+        [
+            "ekg:eventOf",
+            "ekg:agent",
+            "ekg:assignedTo",
+            "ekg:bugState",
+            "ekg:affectsComponent",
+            "ekg:affectsCustomer",
+            "ekg:fixedBy",
+            "prov:wasDerivedFrom ekg:BugEvent->ekg:Artifact",
+            "ekg:aboutProduct ekg:Bug->ekg:Product",
+        ],
+        ["dct:created ekg:BugEvent", "ekg:text ekg:Bug", "dct:identifier ekg:Artifact"],
+    ),
+    "features-prs": Family(
+        "Features and pull requests",
+        [
+            "ekg:Feature",
+            "ekg:FeatureDecision",
+            "ekg:FeatureStatus",
+            "ekg:StatusReason",
+            "ekg:PullRequest",
+            "ekg:PullRequestReview",
+            "ekg:ReviewState",
+            "ekg:Repository",
+            "prov:Agent",
+            "ekg:Employee",
+            "ekg:Account",
+            "ekg:MeetingArtifact",
+            "ekg:Artifact",
+            "ekg:Product",
+        ],
+        [
+            "ekg:implementedBy",
+            "ekg:decisionOn",
+            "ekg:featureStatus",
+            "ekg:statusReason",
+            "ekg:plannedIn",
+            "ekg:responsible",
+            "ekg:reviewOf",
+            "ekg:reviewState",
+            "ekg:reviewer",
+            "ekg:inRepository",
+            "ekg:discussedIn",
+            "ekg:revertedBy",
+            "prov:wasAttributedTo ekg:PullRequest->prov:Agent",
+            "prov:wasDerivedFrom ekg:FeatureDecision->ekg:Artifact",
+            "ekg:aboutProduct ekg:Feature->ekg:Product",
+        ],
+        [
+            "ekg:prNumber",
+            "ekg:prState",
+            "ekg:merged",
+            "ekg:changeSummary",
+            "ekg:description ekg:PullRequest",
+            "ekg:url ekg:PullRequest",
+            "ekg:keyword",
+            "ekg:decisionKind",
+            "ekg:text ekg:PullRequestReview",
+            "dct:created ekg:PullRequestReview",
+        ],
+        rankdir="LR",
+    ),
+    "releases-competitors": Family(
+        "Releases and competitors",
+        [
+            "ekg:ProductOffering",
+            "ekg:Product",
+            "ekg:Release",
+            "ekg:CompetitorProduct",
+            "ekg:CompetitorInsight",
+            "ekg:DemoLink",
+            "ekg:Contribution",
+            "ekg:ContributionKind",
+            "ekg:ReleaseFeedback",
+            "ekg:ReleaseFeedbackKind",
+            "ekg:ProductRename",
+            "ekg:Document",
+            "ekg:Employee",
+            "prov:Agent",
+            "ekg:Artifact",
+        ],
+        [
+            "ekg:competitorOf",
+            "ekg:insightOn",
+            "ekg:demoLink",
+            "ekg:sharedBy",
+            "ekg:previousRelease",
+            "ekg:releaseDocument",
+            "ekg:contributedTo",
+            "ekg:contributionTo",
+            "ekg:contributor",
+            "ekg:contributionKind",
+            "ekg:feedbackOn",
+            "ekg:feedbackKind",
+            "ekg:reportedBy",
+            "ekg:renamedTo",
+            "prov:wasDerivedFrom ekg:CompetitorInsight->ekg:Artifact",
+        ],
+        [
+            "ekg:strength ekg:CompetitorInsight",
+            "ekg:weakness ekg:CompetitorInsight",
+            "ekg:strength ekg:CompetitorProduct",
+            "ekg:weakness ekg:CompetitorProduct",
+            "ekg:url ekg:DemoLink",
+            "ekg:description ekg:DemoLink",
+            "ekg:text ekg:ReleaseFeedback",
+            "ekg:formerName",
+            "dct:identifier ekg:Artifact",
+        ],
+    ),
+}
+
+
+class Ontology:
+    """The ontology graph with the few questions the drawing asks of it."""
+
+    def __init__(self, source: Path = SOURCE) -> None:
+        self.g = Graph().parse(source, format="turtle")
+
+    def iri(self, curie: str) -> URIRef:
+        prefix, _, local = curie.partition(":")
+        return URIRef(PREFIXES[prefix] + local)
+
+    def short(self, iri: URIRef) -> str:
+        for prefix, ns in PREFIXES.items():
+            if iri.startswith(ns):
+                return f"{prefix}:{iri[len(ns) :]}"
+        return str(iri)
+
+    def superclasses(self, curie: str) -> set[str]:
+        """The class and all its named superclasses (transitively)."""
+        seen, todo = set(), [curie]
+        while todo:
+            c = todo.pop()
+            if c not in seen:
+                seen.add(c)
+                todo += [self.short(s) for s in self.g.objects(self.iri(c), RDFS.subClassOf) if isinstance(s, URIRef)]
+        return seen
+
+    def members(self, node: URIRef | BNode | None) -> list[str]:
+        """A class expression as class names: a named class or the members of an owl:unionOf."""
+        if node is None:
+            return []
+        if isinstance(node, URIRef):
+            return [self.short(node)]
+        union = self.g.value(node, OWL.unionOf)
+        return [self.short(m) for m in Collection(self.g, union)] if union is not None else []
+
+    def declared(self, prop: str, which: URIRef) -> list[str]:
+        return self.members(self.g.value(self.iri(prop), which))
+
+    def is_vocabulary(self, cls: str) -> bool:
+        return "skos:Concept" in self.superclasses(cls) - {cls}
+
+    def kind(self, prop: str) -> str:
+        types = set(self.g.objects(self.iri(prop), RDF.type))
+        if OWL.ObjectProperty in types:
+            return "object"
+        if OWL.DatatypeProperty in types:
+            return "datatype"
+        raise ValueError(f"{prop} is not an object or datatype property of the ontology")
+
+    def label(self, curie: str) -> str:
+        return str(self.g.value(self.iri(curie), SKOS.definition) or "")
+
+    def fits(self, drawn: str, declared: list[str]) -> bool:
+        """Whether a class may stand for a declared domain/range: it is one of them or a subclass of one.
+        No declaration means any class (the property is unrestricted)."""
+        return not declared or bool(self.superclasses(drawn) & set(declared))
+
+
+def placed_edges(onto: Ontology, family: Family) -> Iterator[tuple[str, str, str]]:
+    """(domain, range, property) for each edge of the family, checked against the ontology."""
+    for spec in family.edges:
+        prop, _, ends = spec.partition(" ")
+        if onto.kind(prop) != "object":
+            raise ValueError(f"{family.title}: {prop} is not an object property")
+        domains, ranges = onto.declared(prop, RDFS.domain), onto.declared(prop, RDFS.range)
+        if ends:
+            d, r = ends.split("->")
+            if not (onto.fits(d, domains) and onto.fits(r, ranges)):
+                raise ValueError(f"{family.title}: {spec} is not within {prop}'s domain {domains} / range {ranges}")
+            domains, ranges = [d], [r]
+        for d in domains:
+            for r in ranges:
+                if d in family.classes and r in family.classes:
+                    yield d, r, prop
+
+
+def placed_attributes(onto: Ontology, family: Family) -> dict[str, list[str]]:
+    """Class -> the datatype properties listed in its box, each checked against the ontology."""
+    boxes: dict[str, list[str]] = {c: [] for c in family.classes}
+    for spec in family.attributes:
+        prop, _, cls = spec.partition(" ")
+        if onto.kind(prop) != "datatype":
+            raise ValueError(f"{family.title}: {prop} is not a datatype property")
+        domains = onto.declared(prop, RDFS.domain)
+        targets = [cls] if cls else domains
+        if cls and not onto.fits(cls, domains):
+            raise ValueError(f"{family.title}: {spec} is not within {prop}'s domain {domains}")
+        for t in targets:
+            if t in boxes:
+                boxes[t].append(prop)
+    return boxes
+
+
+def subclass_edges(onto: Ontology, family: Family) -> Iterator[tuple[str, str]]:
+    """Direct rdfs:subClassOf edges between drawn classes, skipping a step when the middle class is not drawn."""
+    drawn = set(family.classes)
+    for c in family.classes:
+        for sup in sorted(onto.superclasses(c) - {c}):
+            if sup in drawn and not any(
+                m in drawn and m != sup and sup in onto.superclasses(m) for m in onto.superclasses(c) - {c}
+            ):
+                yield c, sup
+
+
+def shown(curie: str) -> str:
+    """What the picture prints for a term: ekg's own names without their prefix, the others with it."""
+    return curie.removeprefix("ekg:")
+
+
+def colour(onto: Ontology, cls: str) -> str:
+    ups = onto.superclasses(cls)
+    return next((fill for root, fill in COLOURS if root in ups), "#ffffff")
+
+
+def node_line(onto: Ontology, cls: str, attributes: list[str]) -> str:
+    if onto.is_vocabulary(cls):
+        return f'  "{cls}" [shape=ellipse, style=filled, fillcolor="{VOCABULARY_COLOUR}", label="{shown(cls)}"];'
+    rows = [f"<B>{shown(cls)}</B>", *(f'<FONT POINT-SIZE="13">{shown(a)}</FONT>' for a in attributes)]
+    body = "".join(f'<TR><TD ALIGN="LEFT">{r}</TD></TR>' for r in rows)
+    label = f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{body}</TABLE>>'
+    return f'  "{cls}" [fillcolor="{colour(onto, cls)}", label={label}];'
+
+
+def dot_source(onto: Ontology, family: Family) -> str:
+    """The Graphviz source of one family's picture: no clusters (their titles collide with edge labels)."""
+    boxes = placed_attributes(onto, family)
+    lines = [
+        "digraph ekg {",
+        f'  graph [rankdir={family.rankdir}, fontname="Helvetica", labelloc=t, nodesep=0.2, ranksep=0.45,'
+        f' label=<<FONT POINT-SIZE="20"><B>{family.title}</B></FONT><BR/><FONT POINT-SIZE="13">{LEGEND}</FONT>>];',
+        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=15, margin="0.08,0.04"];',
+        '  edge [fontname="Helvetica", fontsize=13, color="#3b6ea8", fontcolor="#1f3f66", arrowsize=0.7];',
+    ]
+    lines += [node_line(onto, c, boxes[c]) for c in family.classes]
+    lines += [
+        f'  "{s}" -> "{p}" [color="#999999", arrowhead=empty, penwidth=1.4];' for s, p in subclass_edges(onto, family)
+    ]
+    lines += [f'  "{d}" -> "{r}" [label="{shown(p)}"];' for d, r, p in dict.fromkeys(placed_edges(onto, family))]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def render(source: str, fmt: str, target: Path) -> None:
+    """SVG at its natural size; PNG scaled to the README's width, to check what a reader sees there."""
+    extra = ["-Gdpi=96", f"-Gsize={README_WIDTH / 96:.3f},100"] if fmt == "png" else []
+    subprocess.run(["dot", f"-T{fmt}", *extra, "-o", str(target)], input=source.encode(), check=True)
+
+
+def drawn_terms(onto: Ontology, family: Family) -> set[str]:
+    """Every class and property the family's picture shows."""
+    edges = {p for _, _, p in placed_edges(onto, family)}
+    attrs = {a for names in placed_attributes(onto, family).values() for a in names}
+    return set(family.classes) | edges | attrs
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    args.add_argument("--out", type=Path, default=OUT, help=f"folder for the pictures (default {OUT})")
+    out = args.parse_args(argv).out
+    if shutil.which("dot") is None:
+        print("needs Graphviz `dot` on PATH (Debian: apt-get install graphviz)", file=sys.stderr)
+        return 1
+    onto = Ontology()
+    out.mkdir(parents=True, exist_ok=True)
+    for name, family in FAMILIES.items():
+        source = dot_source(onto, family)
+        for fmt in ("svg", "png"):
+            render(source, fmt, out / f"{name}.{fmt}")
+    print(f"wrote {len(FAMILIES)} pictures (SVG + PNG) to {out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
