@@ -165,7 +165,6 @@ def test_search_help_says_dense_is_opt_in_and_dense_mode_without_it_is_an_error(
         (["query", "q.rq", "--token", "t"], "--token only works with --endpoint"),
         (["search", "x", "--explain", "--json"], "--explain has no effect with --json"),
         (["search", "x", "--mode", "bm25", "--dense"], "--dense has no effect with --mode bm25"),
-        (["query", "q.rq", "--endpoint", "http://127.0.0.1:9/q", "--format", "json"], "--format works on the local"),
     ],
 )
 def test_an_option_without_effect_is_an_error(
