@@ -23,8 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     target = store_path(args.store)
     report = build(herb_path(args.herb), target, products=args.product, progress=not args.quiet)
-    print(f"built {len(report.products)} product graph(s): {report.artifacts:,} artifacts, "
-          f"{report.quads:,} quads in {report.seconds:.1f}s -> {target}")
+    print(f"built {len(report.products)} product graph(s) from {report.artifacts:,} artifacts in "
+          f"{report.seconds:.1f}s -> {target} ({report.quads:,} quads in the store)")
     if report.skipped:
         print(f"{len(report.skipped)} malformed record(s) skipped:", file=sys.stderr)
         for line in report.skipped:
