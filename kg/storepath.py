@@ -26,6 +26,7 @@ from pathlib import Path
 
 from kg import __version__
 from kg.errors import KGError
+from kg.paths import make_folder
 
 MARKER = "kg-store.json"
 TOOL = "ekg-toolkit"
@@ -79,17 +80,7 @@ def check_target(path: Path) -> None:
 
 def prepare_parent(path: Path) -> None:
     """Create the store's parent folder, turning 'cannot' into a clear error instead of RocksDB's IO error."""
-    parent = path.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError) as exc:
-        raise KGError(f"--store {path}: {parent} or a folder above it is a file, not a folder") from exc
-    except OSError as exc:
-        raise KGError(f"--store {path}: cannot create {parent} ({exc.strerror or exc})") from exc
-    if not parent.is_dir():
-        raise KGError(f"--store {path}: {parent} is not a folder")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise KGError(f"--store {path}: {parent} is not writable")
+    make_folder(path.parent, f"--store {path}")
 
 
 def lock_path(path: Path) -> Path:

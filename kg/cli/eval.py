@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from kg.cli import add_herb_option, add_store_option
 from kg.cli.table import print_table
-from kg.paths import herb_path, qa_path, store_path
+from kg.paths import herb_path, open_output, output_path, qa_path, store_path
 from kg.qa.answer import Answerer
 from kg.qa.evaluate import bm25_baseline, evaluate
 from kg.sparql import EmbeddedStore
@@ -28,8 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     qa_dir = qa_path(args.qa, args.herb)
+    output_path(args.results)
     result = evaluate(Answerer(EmbeddedStore(store_path(args.store))), qa_dir)
-    with Path(args.results).open("w", encoding="utf-8") as fh:
+    with open_output(args.results) as fh:
         for row in result.rows:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
     n = len(result.rows)
