@@ -116,6 +116,12 @@ def build_lock(path: Path) -> Iterator[None]:
             fh.flush()
 
 
+def running_build(pid: int) -> bool:
+    """Whether a leftover's PID may be a build still at work: alive, and not this process (which holds the lock
+    and has not started writing, so a folder with its PID is an earlier process's that had the same PID)."""
+    return pid != os.getpid() and pid_alive(pid)
+
+
 def pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -131,7 +137,7 @@ def leftovers(path: Path) -> list[tuple[str, Path]]:
     out = []
     for sibling in sorted(path.parent.glob(f".{path.name}.*-*")):
         match = LEFTOVER.fullmatch(sibling.name)
-        if match and match["store"] == path.name and not pid_alive(int(match["pid"])) and is_ours(sibling):
+        if match and match["store"] == path.name and not running_build(int(match["pid"])) and is_ours(sibling):
             out.append((match["what"], sibling))
     return out
 
