@@ -9,6 +9,7 @@ from typing import Any
 
 from pyoxigraph import Store
 
+from kg.cli import main
 from kg.herb import REQUIRED_FIELDS
 
 KINDS = tuple(REQUIRED_FIELDS)
@@ -57,3 +58,10 @@ def artifacts_per_kind(store: Path, product: str = SOURCE) -> dict[str, int]:
             {{ ?a a <https://w3id.org/ekg/ont#{cls}> ; <http://purl.org/dc/terms/identifier> ?id }} }}""")
         out[kind] = int(next(iter(rows))[0].value)
     return out
+
+
+def built_store(herb: Path, root: Path, product: dict[str, Any]) -> Path:
+    """`product` alone, built through the CLI (as a user would) into root/store."""
+    src = herb_layout(root / "herb", herb, {SOURCE: product})
+    assert main(["build", "--quiet", "--herb", str(src), "--store", str(root / "store")]) == 0
+    return root / "store"

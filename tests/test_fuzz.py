@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from herbkit import KINDS, SOURCE, artifacts_per_kind, herb_layout, mutated, small_product
+from herbkit import KINDS, SOURCE, artifacts_per_kind, built_store, herb_layout, mutated, small_product
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -58,11 +58,13 @@ def product(herb: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def clean(herb: Path, product: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, int]:
-    root = tmp_path_factory.mktemp("clean")
-    main(["build", "--quiet", "--herb", str(herb_layout(root / "herb", herb, {SOURCE: product})),
-          "--store", str(root / "store")])
-    return artifacts_per_kind(root / "store")
+def small_store(herb: Path, product: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_store(herb, tmp_path_factory.mktemp("small"), product)
+
+
+@pytest.fixture(scope="module")
+def clean(small_store: Path) -> dict[str, int]:
+    return artifacts_per_kind(small_store)
 
 
 @st.composite
@@ -104,14 +106,6 @@ def test_mutated_product_builds_without_traceback_and_valid_records_land(
         assert landed[kind] + skipped == clean[kind], (kind, err)
         if kind not in touched:
             assert skipped == 0
-
-
-@pytest.fixture(scope="module")
-def small_store(herb: Path, product: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("store")
-    main(["build", "--quiet", "--herb", str(herb_layout(root / "herb", herb, {SOURCE: product})),
-          "--store", str(root / "store")])
-    return root / "store"
 
 
 JSON_VALUES = st.recursive(

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from herbkit import SOURCE, artifacts_per_kind, herb_layout, mutated, small_product
+from herbkit import SOURCE, artifacts_per_kind, built_store, herb_layout, mutated, small_product
 
 from kg.cli import main
 
@@ -28,19 +28,13 @@ def product(herb: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def clean_counts(herb: Path, product: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, int]:
-    root = tmp_path_factory.mktemp("clean")
-    assert main(["build", "--quiet", "--herb", str(herb_layout(root / "herb", herb, {SOURCE: product})),
-                 "--store", str(root / "store")]) == 0
-    return artifacts_per_kind(root / "store")
+def small_store(herb: Path, product: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_store(herb, tmp_path_factory.mktemp("small"), product)
 
 
 @pytest.fixture(scope="module")
-def small_store(herb: Path, product: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("small")
-    main(["build", "--quiet", "--herb", str(herb_layout(root / "herb", herb, {SOURCE: product})),
-          "--store", str(root / "store")])
-    return root / "store"
+def clean_counts(small_store: Path) -> dict[str, int]:
+    return artifacts_per_kind(small_store)
 
 
 BAD_RECORDS = {
