@@ -76,9 +76,7 @@ def scores(
     covered = {source_pair(s, o) for s, o in zip(reference.subject_id, reference.object_id, strict=True)}
     gold = {pair_key(s, o) for s, o in zip(reference.subject_id, reference.object_id, strict=True)}
     got = {
-        pair_key(s, o)
-        for s, o in zip(found.subject_id, found.object_id, strict=True)
-        if source_pair(s, o) in covered
+        pair_key(s, o) for s, o in zip(found.subject_id, found.object_id, strict=True) if source_pair(s, o) in covered
     }
     hits = len(gold & got)
     precision = hits / len(got) if got else 0.0

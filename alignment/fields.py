@@ -159,9 +159,7 @@ def load_corpus(erb: Path, sources: list[str] | None = None) -> Corpus:
             continue
         n_fields = len({f for r in records for f in r.values})
         if n_fields == 1:
-            corpus.warnings.append(
-                f"{folder}: only one field, so {source} can map at most one field per pair"
-            )
+            corpus.warnings.append(f"{folder}: only one field, so {source} can map at most one field per pair")
         corpus.records[source] = records
     return corpus
 

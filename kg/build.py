@@ -121,8 +121,13 @@ def _swap_in(tmp: Path, target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def build(herb: Path, store_path: Path, products: list[str] | None = None, progress: bool = True,
-          mapping: Mapping | None = None) -> BuildReport:
+def build(
+    herb: Path,
+    store_path: Path,
+    products: list[str] | None = None,
+    progress: bool = True,
+    mapping: Mapping | None = None,
+) -> BuildReport:
     """Build (or, with `products`, rebuild just those graphs of) the store at `store_path`.
 
     Only an absent path, an empty folder or a store kg made is written (see kg.storepath); the build holds a
@@ -144,8 +149,15 @@ def build(herb: Path, store_path: Path, products: list[str] | None = None, progr
     return report
 
 
-def _build_locked(herb: Path, store_path: Path, products: list[str] | None, names: list[str], mapping: Mapping,
-                  org: Organisation, progress: bool) -> BuildReport:
+def _build_locked(
+    herb: Path,
+    store_path: Path,
+    products: list[str] | None,
+    names: list[str],
+    mapping: Mapping,
+    org: Organisation,
+    progress: bool,
+) -> BuildReport:
     tmp = store_path.with_name(f".{store_path.name}.building-{os.getpid()}")
     report = BuildReport()
     try:
@@ -177,8 +189,9 @@ def _open_tmp(tmp: Path, base: Path | None, products: list[str]) -> Store:
     return store
 
 
-def all_quads(mapping: Mapping, org: Organisation, herb: Path, names: list[str], report: BuildReport,
-              progress: bool) -> Iterator[Quad]:
+def all_quads(
+    mapping: Mapping, org: Organisation, herb: Path, names: list[str], report: BuildReport, progress: bool
+) -> Iterator[Quad]:
     """The organisation graph, then every product's graph, lazily — one stream, so the store is written in one
     bulk load (few, compacted files that read several times faster than one load per product)."""
     yield from organisation_quads(mapping, org)

@@ -13,6 +13,7 @@ import json
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -33,22 +34,66 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
 #: The JSON type of every field the mapping (mappings/herb.yaml) or a rule (kg/rules/) reads, per kind; when
 #: present, the field must have it. "a.b" is a field of the object a; "x[]" is every element of the list x.
 FIELD_TYPES: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "slack": {"id": str, "Channel": dict, "Channel.name": str, "Channel.channelID": str, "Message": dict,
-              "Message.User": dict, "Message.User.userId": str, "Message.User.timestamp": str,
-              "Message.User.text": str},
-    "documents": {"id": str, "content": str, "type": str, "date": str, "author": str, "document_link": str,
-                  "feedback": str},
-    "meeting_transcripts": {"id": str, "transcript": str, "date": str, "document_type": str,
-                            "participants": (list, str), "participants[]": str},
+    "slack": {
+        "id": str,
+        "Channel": dict,
+        "Channel.name": str,
+        "Channel.channelID": str,
+        "Message": dict,
+        "Message.User": dict,
+        "Message.User.userId": str,
+        "Message.User.timestamp": str,
+        "Message.User.text": str,
+    },
+    "documents": {
+        "id": str,
+        "content": str,
+        "type": str,
+        "date": str,
+        "author": str,
+        "document_link": str,
+        "feedback": str,
+    },
+    "meeting_transcripts": {
+        "id": str,
+        "transcript": str,
+        "date": str,
+        "document_type": str,
+        "participants": (list, str),
+        "participants[]": str,
+    },
     "meeting_chats": {"id": str, "text": str},
     "urls": {"id": str, "link": str, "description": str},
-    "prs": {"id": str, "link": str, "title": str, "summary": str, "number": (str, int), "state": str,
-            "merged": (str, bool), "mergeable": (str, bool), "created_at": str, "user": dict, "user.login": str,
-            "reviews": list, "reviews[]": dict, "reviews[].state": str, "reviews[].user": dict,
-            "reviews[].user.login": str, "reviews[].comment": str, "reviews[].submitted_at": str},
+    "prs": {
+        "id": str,
+        "link": str,
+        "title": str,
+        "summary": str,
+        "number": (str, int),
+        "state": str,
+        "merged": (str, bool),
+        "mergeable": (str, bool),
+        "created_at": str,
+        "user": dict,
+        "user.login": str,
+        "reviews": list,
+        "reviews[]": dict,
+        "reviews[].state": str,
+        "reviews[].user": dict,
+        "reviews[].user.login": str,
+        "reviews[].comment": str,
+        "reviews[].submitted_at": str,
+    },
 }
-JSON_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer", float: "a number",
-                   bool: "a boolean", type(None): "null"}
+JSON_TYPE_NAMES = {
+    dict: "an object",
+    list: "a list",
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "a boolean",
+    type(None): "null",
+}
 
 
 @dataclass
@@ -101,39 +146,62 @@ def _record_problem(kind: str, rec: Any) -> str | None:
         return "id is an empty string"
     if kind == "slack" and isinstance(rec["Message"], dict) and "User" not in rec["Message"]:
         return "missing field Message.User"
-    return next(type_problems(rec, FIELD_TYPES[kind]), None)
+    return shape_problem(rec, shape_of(kind))
 
 
-def type_problems(rec: dict[str, Any], types: dict[str, type | tuple[type, ...]]) -> Iterator[str]:
-    """Each field of `rec` whose value is not of its declared type, or is a string with a lone surrogate."""
-    for path, wanted in types.items():
-        for where, value in field_values(rec, path):
-            if not isinstance(value, wanted) or (wanted is str and isinstance(value, bool)):
-                yield f"{where} is {type_name(value)}, expected {' or '.join(map(type_name_of, _tuple(wanted)))}"
-            elif isinstance(value, str) and not valid_unicode(value):
-                yield f"{where} is not valid Unicode (a lone surrogate)"
+#: A compiled FIELD_TYPES entry: field name (or "[]" for a list's elements) -> (its types, its own fields).
+Shape = dict[str, tuple[tuple[type, ...], "Shape"]]
 
 
-def field_values(rec: dict[str, Any], path: str) -> Iterator[tuple[str, Any]]:
-    """(where, value) for the field at `path` ("a.b", "x[].c"), where present; nothing if a step is absent or
-    of the wrong type (that step's own entry in FIELD_TYPES reports it)."""
-    found: list[tuple[str, Any]] = [("", rec)]
-    for step in path.split("."):
-        each = step.endswith("[]")
-        key = step.removesuffix("[]")
-        nxt = []
-        for where, value in found:
-            if not isinstance(value, dict) or key not in value:
-                continue
-            name = f"{where}.{key}" if where else key
-            if each:
-                items = value[key]
-                if isinstance(items, list):
-                    nxt.extend((f"{name}[{i}]", item) for i, item in enumerate(items))
-            else:
-                nxt.append((name, value[key]))
-        found = nxt
-    return iter(found)
+@cache
+def shape_of(kind: str) -> Shape:
+    """FIELD_TYPES[kind] as a tree, so a record is walked once, however many paths share a prefix."""
+    root: Shape = {}
+    for path, wanted in FIELD_TYPES[kind].items():
+        node = root
+        steps = path_steps(path)
+        for step in steps[:-1]:
+            node = node.setdefault(step, ((object,), {}))[1]
+        node[steps[-1]] = (_tuple(wanted), node.get(steps[-1], ((), {}))[1])
+    return root
+
+
+def path_steps(path: str) -> list[str]:
+    """'reviews[].user.login' -> ['reviews', '[]', 'user', 'login']."""
+    return [part for step in path.split(".") for part in ([step[:-2], "[]"] if step.endswith("[]") else [step])]
+
+
+def shape_problem(value: Any, shape: Shape, where: str = "") -> str | None:
+    """The first field under `value` (at `where`) that does not have its declared type, or holds a lone
+    surrogate; None when all do. Absent fields are not problems (REQUIRED_FIELDS says which must be there)."""
+    for key, (types, fields) in shape.items():
+        if key == "[]":
+            for i, item in enumerate(value if isinstance(value, list) else ()):
+                if problem := field_problem(item, types, fields, where, i):
+                    return problem
+        elif (
+            isinstance(value, dict)
+            and key in value
+            and (problem := field_problem(value[key], types, fields, where, key))
+        ):
+            return problem
+    return None
+
+
+def field_problem(value: Any, types: tuple[type, ...], fields: Shape, parent: str, step: str | int) -> str | None:
+    """What is wrong with one field (its name, `parent` + `step`, is only spelt out when needed)."""
+    if not isinstance(value, types):
+        return f"{field_name(parent, step)} is {type_name(value)}, expected {' or '.join(map(type_name_of, types))}"
+    if type(value) is str and not valid_unicode(value):
+        return f"{field_name(parent, step)} is not valid Unicode (a lone surrogate)"
+    return shape_problem(value, fields, field_name(parent, step)) if fields else None
+
+
+def field_name(parent: str, step: str | int) -> str:
+    """reviews[2].user.login, from its parent's name and one step."""
+    if isinstance(step, int):
+        return f"{parent}[{step}]"
+    return f"{parent}.{step}" if parent else step
 
 
 def valid_unicode(text: str) -> bool:

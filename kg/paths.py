@@ -11,8 +11,7 @@ from typing import IO
 from kg.errors import DataNotFound, KGError
 
 HERB_URL = (
-    "https://huggingface.co/datasets/Salesforce/HERB "
-    "(or the data/ folder of github.com/SalesforceAIResearch/HERB)"
+    "https://huggingface.co/datasets/Salesforce/HERB (or the data/ folder of github.com/SalesforceAIResearch/HERB)"
 )
 ERB_URL = "https://github.com/onyx-dot-app/EnterpriseRAG-Bench (generated_data/sources/)"
 
@@ -52,8 +51,9 @@ def qa_path(flag: str | os.PathLike | None = None, herb_flag: str | os.PathLike 
     """The question folder for `kg eval`: --qa, else <HERB>/qa/dev."""
     path = Path(flag) if flag else herb_path(herb_flag) / "qa" / "dev"
     if not (path / "answerable.jsonl").is_file():
-        raise DataNotFound(f"No answerable.jsonl in {path}. Pass --qa DIR holding answerable.jsonl "
-                           "and unanswerable.jsonl.")
+        raise DataNotFound(
+            f"No answerable.jsonl in {path}. Pass --qa DIR holding answerable.jsonl and unanswerable.jsonl."
+        )
     return path
 
 

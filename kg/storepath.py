@@ -54,8 +54,11 @@ def has_marker(folder: Path) -> bool:
 def looks_like_oxigraph(folder: Path) -> bool:
     """A store from before the marker: RocksDB's CURRENT and a MANIFEST, and no file RocksDB would not write."""
     names = [p.name for p in folder.iterdir()]
-    return ("CURRENT" in names and any(n.startswith("MANIFEST-") for n in names)
-            and all(ROCKSDB_FILE.fullmatch(n) for n in names))
+    return (
+        "CURRENT" in names
+        and any(n.startswith("MANIFEST-") for n in names)
+        and all(ROCKSDB_FILE.fullmatch(n) for n in names)
+    )
 
 
 def is_ours(folder: Path) -> bool:
@@ -67,15 +70,19 @@ def check_target(path: Path) -> None:
     if not path.exists() and not path.is_symlink():
         return
     if path.is_symlink() or not path.is_dir():
-        raise KGError(f"--store {path} is {'a symbolic link' if path.is_symlink() else 'a file'}, not a store; "
-                      "refusing to replace it (pass an absent path, an empty folder or a store kg built)")
+        raise KGError(
+            f"--store {path} is {'a symbolic link' if path.is_symlink() else 'a file'}, not a store; "
+            "refusing to replace it (pass an absent path, an empty folder or a store kg built)"
+        )
     try:
         empty = not any(path.iterdir())
     except OSError as exc:
         raise KGError(f"--store {path}: cannot read the folder ({exc.strerror})") from exc
     if not empty and not is_ours(path):
-        raise KGError(f"--store {path} is a folder that is not a kg store (no {MARKER}); refusing to replace "
-                      "its contents (pass an absent path, an empty folder or a store kg built)")
+        raise KGError(
+            f"--store {path} is a folder that is not a kg store (no {MARKER}); refusing to replace "
+            "its contents (pass an absent path, an empty folder or a store kg built)"
+        )
 
 
 def prepare_parent(path: Path) -> None:

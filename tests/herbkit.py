@@ -14,8 +14,14 @@ from kg.herb import REQUIRED_FIELDS
 
 KINDS = tuple(REQUIRED_FIELDS)
 #: The class each artifact kind is mapped to (mappings/herb.yaml), to count what landed in a store.
-KIND_CLASS = {"slack": "SlackMessage", "documents": "Document", "meeting_transcripts": "MeetingTranscript",
-              "meeting_chats": "MeetingChat", "urls": "WebLink", "prs": "PullRequest"}
+KIND_CLASS = {
+    "slack": "SlackMessage",
+    "documents": "Document",
+    "meeting_transcripts": "MeetingTranscript",
+    "meeting_chats": "MeetingChat",
+    "urls": "WebLink",
+    "prs": "PullRequest",
+}
 SOURCE = "CollaborationForce"
 
 

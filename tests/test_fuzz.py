@@ -19,8 +19,12 @@ from hypothesis import strategies as st
 
 from kg.cli import main
 
-FUZZ = settings(max_examples=30, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=30,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 Path_ = tuple[str | int, ...]
 
 
@@ -34,7 +38,10 @@ def nested(depth: int) -> list[Any]:
 #: Values of the wrong type for any field the tool reads: nulls, numbers, booleans, containers, strings holding
 #: a lone surrogate, and lists nested hundreds deep.
 BAD_VALUES = st.one_of(
-    st.none(), st.integers(), st.floats(allow_nan=False), st.booleans(),
+    st.none(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.booleans(),
     st.text(max_size=5).map(lambda s: s + "\ud800"),
     st.lists(st.integers(), max_size=3),
     st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
@@ -82,8 +89,8 @@ def mutations(draw: st.DrawFn, product: dict[str, Any]) -> list[tuple[str, int, 
 @FUZZ
 @given(data=st.data())
 def test_mutated_product_builds_without_traceback_and_valid_records_land(
-        herb: Path, product: dict[str, Any], clean: dict[str, int], capsys: pytest.CaptureFixture[str],
-        data: st.DataObject) -> None:
+    herb: Path, product: dict[str, Any], clean: dict[str, int], capsys: pytest.CaptureFixture[str], data: st.DataObject
+) -> None:
     changes = data.draw(mutations(product))
     bad = product
     for kind, index, path, value in changes:
@@ -113,8 +120,10 @@ JSON_VALUES = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
     max_leaves=8,
 )
-QUESTIONS = st.one_of(st.text(max_size=30), st.sampled_from([
-    f"Who wrote the Market Research Report for {SOURCE}?", "", "lone \ud800 surrogate", "\udfff"]))
+QUESTIONS = st.one_of(
+    st.text(max_size=30),
+    st.sampled_from([f"Who wrote the Market Research Report for {SOURCE}?", "", "lone \ud800 surrogate", "\udfff"]),
+)
 LINES = st.one_of(
     QUESTIONS.map(lambda q: json.dumps({"question": q}).encode()),
     JSON_VALUES.map(lambda v: json.dumps(v).encode()),
@@ -137,7 +146,8 @@ def valid_question(line: bytes) -> str | None:
 @FUZZ
 @given(lines=st.lists(LINES, min_size=1, max_size=6))
 def test_batch_lines_never_traceback_and_every_valid_question_is_answered(
-        small_store: Path, capsys: pytest.CaptureFixture[str], lines: list[bytes]) -> None:
+    small_store: Path, capsys: pytest.CaptureFixture[str], lines: list[bytes]
+) -> None:
     body = b"\n".join(lines) + b"\n"
     raw_lines = [line for line in body.split(b"\n") if line.strip()]
     with tempfile.TemporaryDirectory() as tmp:
@@ -153,4 +163,4 @@ def test_batch_lines_never_traceback_and_every_valid_question_is_answered(
         if question is None:
             assert row.get("error") and row["question"] is None
         else:
-            assert "error" not in row and row["question"] == question
+            assert "error" not in row and row["question"] in (question, question.strip())

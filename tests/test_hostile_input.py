@@ -39,22 +39,42 @@ def clean_counts(small_store: Path) -> dict[str, int]:
 
 BAD_RECORDS = {
     "slack Channel is a string": ("slack", 0, ("Channel",), "general", "Channel is a string, expected an object"),
-    "lone surrogate in a timestamp": ("slack", 1, ("Message", "User", "timestamp"), "2026-04-11\ud800",
-                                      "Message.User.timestamp is not valid Unicode"),
-    "document author is an object": ("documents", 0, ("author",), {"eid": "eid_1"},
-                                     "author is an object, expected a string"),
+    "lone surrogate in a timestamp": (
+        "slack",
+        1,
+        ("Message", "User", "timestamp"),
+        "2026-04-11\ud800",
+        "Message.User.timestamp is not valid Unicode",
+    ),
+    "document author is an object": (
+        "documents",
+        0,
+        ("author",),
+        {"eid": "eid_1"},
+        "author is an object, expected a string",
+    ),
     "PR user is a string": ("prs", 0, ("user",), "octocat", "user is a string, expected an object"),
     "PR reviews is a string": ("prs", 1, ("reviews",), "LGTM", "reviews is a string, expected a list"),
     "PR reviews hold nulls": ("prs", 2, ("reviews",), [None, None], "reviews[0] is null, expected an object"),
-    "transcript is nested deep": ("meeting_transcripts", 0, ("transcript",), json.loads("[" * 200 + "]" * 200),
-                                  "transcript is a list, expected a string"),
+    "transcript is nested deep": (
+        "meeting_transcripts",
+        0,
+        ("transcript",),
+        json.loads("[" * 200 + "]" * 200),
+        "transcript is a list, expected a string",
+    ),
 }
 
 
 @pytest.mark.parametrize("case", list(BAD_RECORDS))
 def test_a_record_of_the_wrong_type_is_skipped_naming_it_and_the_rest_land(
-        herb: Path, product: dict[str, Any], clean_counts: dict[str, int], tmp_path: Path,
-        capsys: pytest.CaptureFixture[str], case: str) -> None:
+    herb: Path,
+    product: dict[str, Any],
+    clean_counts: dict[str, int],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    case: str,
+) -> None:
     kind, index, path, value, problem = BAD_RECORDS[case]
     src = herb_layout(tmp_path / "herb", herb, {SOURCE: mutated(product, kind, index, path, value)})
     code, _, err = run(capsys, "build", "--quiet", "--herb", src, "--store", tmp_path / "store")
@@ -63,10 +83,10 @@ def test_a_record_of_the_wrong_type_is_skipped_naming_it_and_the_rest_land(
     assert artifacts_per_kind(tmp_path / "store") == {**clean_counts, kind: clean_counts[kind] - 1}
 
 
-def test_json_nested_100k_deep_is_a_one_line_error(herb: Path, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    src = herb_layout(tmp_path / "herb", herb, {SOURCE: '{"team": [], "slack": ' + "[" * 100_000 + "]" * 100_000
-                                               + "}"})
+def test_json_nested_100k_deep_is_a_one_line_error(
+    herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = herb_layout(tmp_path / "herb", herb, {SOURCE: '{"team": [], "slack": ' + "[" * 100_000 + "]" * 100_000 + "}"})
     code, _, err = run(capsys, "build", "--quiet", "--herb", src, "--store", tmp_path / "store")
     assert code == 2 and err == f"kg: error: {src / 'products' / SOURCE}.json: JSON nested too deeply to read\n"
 
@@ -79,7 +99,8 @@ BATCH_LINES = {
 
 @pytest.mark.parametrize("case", list(BATCH_LINES))
 def test_batch_line_is_an_error_record_and_the_others_are_answered(
-        small_store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
+    small_store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str
+) -> None:
     src = tmp_path / "in.jsonl"
     good = b'{"question": "Who wrote the Market Research Report for CollaborationForce?"}\n'
     src.write_bytes(good + BATCH_LINES[case] + good)
@@ -93,14 +114,23 @@ def test_batch_line_is_an_error_record_and_the_others_are_answered(
 
 @pytest.mark.parametrize("command", ["ask", "eval", "align", "align-inventory", "export"])
 def test_an_output_naming_a_folder_is_an_error_and_a_missing_folder_is_created(
-        herb: Path, small_store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    herb: Path, small_store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
     """One contract for --out / --results in every command: missing parent folders are created; a folder is
     refused before any work is done."""
     qa = tmp_path / "qa"
     qa.mkdir()
-    (qa / "answerable.jsonl").write_text(json.dumps({"product": SOURCE, "type": "person", "ground_truth": [],
-                                                     "question": f"Who wrote the Market Research Report for "
-                                                                 f"{SOURCE}?"}) + "\n")
+    (qa / "answerable.jsonl").write_text(
+        json.dumps(
+            {
+                "product": SOURCE,
+                "type": "person",
+                "ground_truth": [],
+                "question": f"Who wrote the Market Research Report for {SOURCE}?",
+            }
+        )
+        + "\n"
+    )
     (tmp_path / "in.jsonl").write_text('{"question": "hello"}\n')
     erb = erb_sample(tmp_path)
     argv = {
@@ -111,8 +141,10 @@ def test_an_output_naming_a_folder_is_an_error_and_a_missing_folder_is_created(
         "export": ["export", "--store", small_store, "--out"],
     }[command]
     code, _, err = run(capsys, *argv, tmp_path)
-    assert code == 2 and err == f"kg: error: {tmp_path} is a folder, not a file to write; name a file (in it, or " \
-                                "elsewhere)\n"
+    assert (
+        code == 2
+        and err == f"kg: error: {tmp_path} is a folder, not a file to write; name a file (in it, or elsewhere)\n"
+    )
     target = tmp_path / "new" / "deeper" / "out.txt"
     code, _, err = run(capsys, *argv, target)
     assert code == 0 and "Traceback" not in err and target.stat().st_size > 0
@@ -134,8 +166,9 @@ def erb_sample(tmp_path: Path) -> Path:
     return erb
 
 
-def test_align_skips_deeply_nested_erb_files_and_aligns_the_rest(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_align_skips_deeply_nested_erb_files_and_aligns_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     erb = erb_sample(tmp_path)
     code, clean, _ = run(capsys, "align", "--erb", erb)
     (erb / "jira" / "deep.json").write_text('{"title": "x", "body": ' + "[" * 100_000 + "]" * 100_000 + "}")
@@ -149,8 +182,9 @@ def test_align_skips_deeply_nested_erb_files_and_aligns_the_rest(tmp_path: Path,
 
 
 @pytest.mark.parametrize("content", [b"# a README\n\nsome text\n", b"a\tb\n1\t2\n", b"not: [yaml", b"\x00\xff" * 50])
-def test_align_reference_that_is_not_sssom_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                               content: bytes) -> None:
+def test_align_reference_that_is_not_sssom_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes
+) -> None:
     erb = erb_sample(tmp_path)
     reference = tmp_path / "ref.tsv"
     reference.write_bytes(content)

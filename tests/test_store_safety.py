@@ -43,8 +43,9 @@ def dead_pid() -> int:
     return proc.pid
 
 
-def test_a_folder_of_user_files_is_refused_and_left_untouched(small_herb: Path, tmp_path: Path,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_folder_of_user_files_is_refused_and_left_untouched(
+    small_herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = tmp_path / "thesis"
     (folder / "chapters").mkdir(parents=True)
     (folder / "notes.txt").write_text("precious")
@@ -56,8 +57,9 @@ def test_a_folder_of_user_files_is_refused_and_left_untouched(small_herb: Path, 
     assert not list(tmp_path.glob(".thesis.*-*")), "no temporary store is left beside it"
 
 
-def test_a_file_is_refused_and_left_untouched(small_herb: Path, tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_is_refused_and_left_untouched(
+    small_herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     readme = tmp_path / "README.md"
     readme.write_text("# my project\n")
     code, _, err = run(capsys, "build", "--quiet", "--herb", small_herb, "--store", readme)
@@ -94,8 +96,9 @@ def test_a_store_from_before_the_marker_is_adopted_and_marked(small_herb: Path, 
     assert has_marker(path) and report.quads == len(Store.read_only(str(path)))
 
 
-def test_quad_count_is_what_the_store_export_and_stats_hold(small_herb: Path, tmp_path: Path,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_quad_count_is_what_the_store_export_and_stats_hold(
+    small_herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The mapping and the rules emit some quads more than once (a channel's type and label per message);
     the store keeps each once, and the build reports that number."""
     path = tmp_path / "store"
@@ -110,8 +113,9 @@ def test_quad_count_is_what_the_store_export_and_stats_hold(small_herb: Path, tm
     assert reported == held == len(exported.splitlines()) == stats_total
 
 
-def test_unwritable_places_are_clear_errors(small_herb: Path, tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_unwritable_places_are_clear_errors(
+    small_herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     under_a_file = tmp_path / "file.txt"
     under_a_file.write_text("x")
     for target in (under_a_file / "store", Path("/proc/kg-no-such-place/store"), Path("/proc/kg-store")):

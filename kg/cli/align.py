@@ -39,9 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="selection written to the output; the other two are reported as ablations",
     )
     p.add_argument("--inventory", action="store_true", help="write the field inventory (TSV) instead")
-    p.add_argument(
-        "--target", choices=["ontology"], help="also align fields to the project ontology's properties"
-    )
+    p.add_argument("--target", choices=["ontology"], help="also align fields to the project ontology's properties")
     p.add_argument("--reference", metavar="SSSOM", help="score the methods against a reference SSSOM/TSV")
     p.set_defaults(func=run)
 

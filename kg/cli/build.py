@@ -14,8 +14,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="build the knowledge graph from HERB into the on-disk store")
     add_store_option(p)
     add_herb_option(p)
-    p.add_argument("--product", action="append", metavar="NAME",
-                   help="rebuild only this product's graph (repeatable); the others are kept")
+    p.add_argument(
+        "--product",
+        action="append",
+        metavar="NAME",
+        help="rebuild only this product's graph (repeatable); the others are kept",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -23,8 +27,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     target = store_path(args.store)
     report = build(herb_path(args.herb), target, products=args.product, progress=not args.quiet)
-    print(f"built {len(report.products)} product graph(s) from {report.artifacts:,} artifacts in "
-          f"{report.seconds:.1f}s -> {target} ({report.quads:,} quads in the store)")
+    print(
+        f"built {len(report.products)} product graph(s) from {report.artifacts:,} artifacts in "
+        f"{report.seconds:.1f}s -> {target} ({report.quads:,} quads in the store)"
+    )
     if report.skipped:
         print(f"{len(report.skipped)} malformed record(s) skipped:", file=sys.stderr)
         for line in report.skipped:
