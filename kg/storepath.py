@@ -69,10 +69,15 @@ def check_target(path: Path) -> None:
     """Refuse a --store that is neither absent, nor an empty folder, nor a store this tool made."""
     if not path.exists() and not path.is_symlink():
         return
-    if path.is_symlink() or not path.is_dir():
+    if path.is_symlink():
         raise KGError(
-            f"--store {path} is {'a symbolic link' if path.is_symlink() else 'a file'}, not a store; "
-            "refusing to replace it (pass an absent path, an empty folder or a store kg built)"
+            f"--store {path} is a symbolic link; a build replaces the folder it names, so pass the "
+            f"folder it points to ({path.resolve()})"
+        )
+    if not path.is_dir():
+        raise KGError(
+            f"--store {path} is a file, not a store; refusing to replace it (pass an absent path, an "
+            "empty folder or a store kg built)"
         )
     try:
         empty = not any(path.iterdir())

@@ -198,3 +198,14 @@ def test_a_refused_or_failed_rebuild_leaves_the_previous_store(small_herb: Path,
     with pytest.raises(KGError, match="nested too deeply"):
         build(deep, path, progress=False)
     assert tree(path) == before
+
+
+def test_a_symbolic_link_is_refused_naming_its_target(small_herb: Path, tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    build(small_herb, real, progress=False)
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    before = tree(real)
+    with pytest.raises(KGError, match=f"symbolic link.*pass the folder it points to \\({real}\\)"):
+        build(small_herb, link, progress=False)
+    assert link.is_symlink() and tree(real) == before
