@@ -203,3 +203,22 @@ def test_flatten_walks_a_record_nested_thousands_deep() -> None:
     out: dict[str, list[str]] = {}
     flatten({"title": "t", "x": value}, "", out)
     assert out["title"] == ["t"] and out["x" + ".a" * 5000] == ["leaf"]
+
+
+def test_every_field_the_mapping_reads_has_a_declared_type() -> None:
+    """FIELD_TYPES (kg/herb.py) is what keeps wrong types out of the mapping: a field added to
+    mappings/herb.yaml without a type there would reach the mapping unchecked."""
+    import yaml
+
+    from kg.herb import FIELD_TYPES
+    from kg.mapping import MAPPING_FILE
+
+    artifacts = yaml.safe_load(MAPPING_FILE.read_text(encoding="utf-8"))["artifacts"]
+    for kind, spec in artifacts.items():
+        read = {*spec.get("fields", {})} | {
+            f["node_label"] for f in spec.get("fields", {}).values() if "node_label" in f
+        }
+        for name, child in (spec.get("children") or {}).items():
+            read |= {name, f"{name}[]"} | {f"{name}[].{path}" for path in child.get("fields", {})}
+        prefixes = {".".join(path.split(".")[:n]) for path in read for n in range(1, path.count(".") + 2)}
+        assert prefixes <= set(FIELD_TYPES[kind]), (kind, sorted(prefixes - set(FIELD_TYPES[kind])))
