@@ -22,9 +22,22 @@ TUNING_PAIRS = frozenset(
 SPLITS = ("all", "tune", "held-out")
 
 
+REFERENCE_COLUMNS = ["subject_id", "predicate_id", "object_id"]
+
+
 def reference_frame(path: Path) -> pd.DataFrame:
-    """The reference's rows (subject_id, predicate_id, object_id), parsed by sssom-py."""
-    return parse_sssom_table(str(path)).df[["subject_id", "predicate_id", "object_id"]]
+    """The reference's rows (subject_id, predicate_id, object_id), parsed by sssom-py.
+
+    A file that is not an SSSOM/TSV mapping set is a ValueError naming it: sssom-py reports one with whatever
+    its YAML, pandas or model code raised (KeyError, AttributeError, ...), so every such failure is caught here."""
+    try:
+        frame = parse_sssom_table(str(path)).df
+    except Exception as exc:
+        raise ValueError(f"{path}: not an SSSOM/TSV mapping set ({type(exc).__name__}: {exc})") from exc
+    missing = [c for c in REFERENCE_COLUMNS if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path}: not an SSSOM/TSV mapping set (no {', '.join(missing)} column)")
+    return frame[REFERENCE_COLUMNS]
 
 
 def source_of(curie: str) -> str:
@@ -63,9 +76,7 @@ def scores(
     covered = {source_pair(s, o) for s, o in zip(reference.subject_id, reference.object_id, strict=True)}
     gold = {pair_key(s, o) for s, o in zip(reference.subject_id, reference.object_id, strict=True)}
     got = {
-        pair_key(s, o)
-        for s, o in zip(found.subject_id, found.object_id, strict=True)
-        if source_pair(s, o) in covered
+        pair_key(s, o) for s, o in zip(found.subject_id, found.object_id, strict=True) if source_pair(s, o) in covered
     }
     hits = len(gold & got)
     precision = hits / len(got) if got else 0.0

@@ -68,15 +68,18 @@ def scalar_text(value: object) -> str:
 
 
 def flatten(value: object, prefix: str, out: dict[str, list[str]]) -> None:
-    """Nested objects and lists of objects become dotted paths; lists of scalars keep all their values."""
-    if isinstance(value, dict):
-        for key, sub in value.items():
-            flatten(sub, f"{prefix}.{key}" if prefix else str(key), out)
-    elif isinstance(value, list):
-        for item in value:
-            flatten(item, prefix, out)
-    elif value is not None and prefix:
-        out.setdefault(prefix, []).append(scalar_text(value))
+    """Nested objects and lists of objects become dotted paths; lists of scalars keep all their values.
+
+    Walked with an explicit stack, so a record nested thousands deep costs time, not a RecursionError."""
+    stack: list[tuple[object, str]] = [(value, prefix)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((sub, f"{path}.{key}" if path else str(key)) for key, sub in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((sub, path) for sub in reversed(item))
+        elif item is not None and path:
+            out.setdefault(path, []).append(scalar_text(item))
 
 
 def record_from_json(data: dict, file: Path) -> Record:
@@ -91,12 +94,21 @@ def record_from_json(data: dict, file: Path) -> Record:
 
 
 def read_json(file: Path, warnings: list[str]) -> object | None:
-    """The parsed file, or None with a warning naming it when it is unreadable or not JSON."""
+    """The parsed file, or None with a warning naming it when it is unreadable, not JSON, nested too deeply for
+    the parser, or holding a lone surrogate (which no output could encode)."""
     try:
-        return json.loads(file.read_text(encoding="utf-8"))
+        data = json.loads(file.read_text(encoding="utf-8"))
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         warnings.append(f"{file}: skipped, not valid JSON ({exc})")
         return None
+    except RecursionError:
+        warnings.append(f"{file}: skipped, JSON nested too deeply to read")
+        return None
+    except UnicodeEncodeError:
+        warnings.append(f"{file}: skipped, a string in it is not valid Unicode (a lone surrogate)")
+        return None
+    return data
 
 
 def records_in(data: object, file: Path, warnings: list[str]) -> list[Record]:
@@ -147,9 +159,7 @@ def load_corpus(erb: Path, sources: list[str] | None = None) -> Corpus:
             continue
         n_fields = len({f for r in records for f in r.values})
         if n_fields == 1:
-            corpus.warnings.append(
-                f"{folder}: only one field, so {source} can map at most one field per pair"
-            )
+            corpus.warnings.append(f"{folder}: only one field, so {source} can map at most one field per pair")
         corpus.records[source] = records
     return corpus
 

@@ -21,6 +21,7 @@ from typing import Any
 from pyoxigraph import Literal, NamedNode, Quad, Store
 from tqdm import tqdm
 
+from kg import storepath
 from kg.errors import KGError
 from kg.herb import Organisation, Product, iter_products, load_organisation, product_names
 from kg.mapping import Mapping, load_mapping, map_artifact, map_record
@@ -38,7 +39,7 @@ ORG = NamedNode(ORG_GRAPH)
 class BuildReport:
     products: list[str] = field(default_factory=list)
     artifacts: int = 0
-    quads: int = 0
+    quads: int = 0  #: quads the store holds once built (duplicates the rules derive twice are stored once)
     seconds: float = 0.0
     skipped: list[str] = field(default_factory=list)
 
@@ -120,56 +121,84 @@ def _swap_in(tmp: Path, target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _remove_stale(target: Path) -> None:
-    for stale in target.parent.glob(f".{target.name}.building-*"):
-        shutil.rmtree(stale, ignore_errors=True)
+def build(
+    herb: Path,
+    store_path: Path,
+    products: list[str] | None = None,
+    progress: bool = True,
+    mapping: Mapping | None = None,
+) -> BuildReport:
+    """Build (or, with `products`, rebuild just those graphs of) the store at `store_path`.
 
-
-def build(herb: Path, store_path: Path, products: list[str] | None = None, progress: bool = True,
-          mapping: Mapping | None = None) -> BuildReport:
-    """Build (or, with `products`, rebuild just those graphs of) the store at `store_path`."""
+    Only an absent path, an empty folder or a store kg made is written (see kg.storepath); the build holds a
+    lock beside the store, removes dead builds' leftovers, and marks the new store before swapping it in."""
     started = time.perf_counter()
     mapping = mapping or load_mapping()
     org = load_organisation(herb)
     names = products or product_names(herb)
     if not names:
         raise KGError(f"{herb / 'products'}: no product files (*.json)")
-    store_path.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale(store_path)
+    storepath.check_target(store_path)
+    storepath.prepare_parent(store_path)
+    with storepath.build_lock(store_path):
+        for leftover in storepath.recover_and_clean(store_path):
+            log.info("removed %s, left by a build that did not finish", leftover)
+        storepath.check_target(store_path)
+        report = _build_locked(herb, store_path, products, names, mapping, org, progress)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _build_locked(
+    herb: Path,
+    store_path: Path,
+    products: list[str] | None,
+    names: list[str],
+    mapping: Mapping,
+    org: Organisation,
+    progress: bool,
+) -> BuildReport:
     tmp = store_path.with_name(f".{store_path.name}.building-{os.getpid()}")
     report = BuildReport()
     try:
-        if products and store_path.exists():
-            shutil.copytree(store_path, tmp)
+        store = _open_tmp(tmp, store_path if products else None, products or [])
+        _load(store, all_quads(mapping, org, herb, names, report, progress))
+        report.quads = len(store)
+        _close(store)
+        _swap_in(tmp, store_path)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return report
+
+
+def _open_tmp(tmp: Path, base: Path | None, products: list[str]) -> Store:
+    """The store to write: a marked copy of `base` without the graphs being rebuilt, else a fresh marked one."""
+    try:
+        if base is not None and base.exists():
+            shutil.copytree(base, tmp)
             store = Store(str(tmp))
             for graph in [*map(product_graph, products), ORG]:
                 if store.contains_named_graph(graph):
                     store.remove_graph(graph)
         else:
             store = _open_fresh(tmp)
-        _load(store, all_quads(mapping, org, herb, names, report, progress))
-        _close(store)
-        _swap_in(tmp, store_path)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    report.seconds = time.perf_counter() - started
-    return report
+        storepath.write_marker(tmp)
+    except OSError as exc:
+        raise KGError(f"cannot write the new store beside {base or tmp.parent} ({exc})") from exc
+    return store
 
 
-def all_quads(mapping: Mapping, org: Organisation, herb: Path, names: list[str], report: BuildReport,
-              progress: bool) -> Iterator[Quad]:
+def all_quads(
+    mapping: Mapping, org: Organisation, herb: Path, names: list[str], report: BuildReport, progress: bool
+) -> Iterator[Quad]:
     """The organisation graph, then every product's graph, lazily — one stream, so the store is written in one
     bulk load (few, compacted files that read several times faster than one load per product)."""
-    for quad in organisation_quads(mapping, org):
-        report.quads += 1
-        yield quad
+    yield from organisation_quads(mapping, org)
     bar = tqdm(iter_products(herb, names), total=len(names), desc="kg build", unit="product", disable=not progress)
     for product in bar:
         bar.set_postfix_str(product.name)
-        quads = product_quads(mapping, org, product)
-        report.quads += len(quads)
-        yield from quads
+        yield from product_quads(mapping, org, product)
         report.products.append(product.name)
         report.artifacts += artifact_count(product)
         report.skipped.extend(product.skipped)

@@ -1,7 +1,10 @@
 """Read HERB's JSON files into plain records, checking their shape as we go.
 
-A record that does not have the shape its kind needs is reported with its file and index and skipped,
-so one bad record never sinks a build; a file that is not JSON at all stops the build (see README).
+A record that does not have the shape its kind needs — a required field missing, or a field the mapping or a
+rule reads of another JSON type (null included), or a string that is not valid Unicode (a lone surrogate) — is
+reported with its file, kind and index and skipped, so one bad record never sinks a build and no later step
+meets a value it cannot handle. A file that is not JSON at all (or nested too deeply to parse) stops the build
+(see README).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import json
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +29,70 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
     "meeting_chats": ("id", "text"),
     "urls": ("id", "link"),
     "prs": ("id", "link", "user"),
+}
+
+#: The JSON type of every field the mapping (mappings/herb.yaml) or a rule (kg/rules/) reads, per kind; when
+#: present, the field must have it. "a.b" is a field of the object a; "x[]" is every element of the list x.
+FIELD_TYPES: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "slack": {
+        "id": str,
+        "Channel": dict,
+        "Channel.name": str,
+        "Channel.channelID": str,
+        "Message": dict,
+        "Message.User": dict,
+        "Message.User.userId": str,
+        "Message.User.timestamp": str,
+        "Message.User.text": str,
+    },
+    "documents": {
+        "id": str,
+        "content": str,
+        "type": str,
+        "date": str,
+        "author": str,
+        "document_link": str,
+        "feedback": str,
+    },
+    "meeting_transcripts": {
+        "id": str,
+        "transcript": str,
+        "date": str,
+        "document_type": str,
+        "participants": (list, str),
+        "participants[]": str,
+    },
+    "meeting_chats": {"id": str, "text": str},
+    "urls": {"id": str, "link": str, "description": str},
+    "prs": {
+        "id": str,
+        "link": str,
+        "title": str,
+        "summary": str,
+        "number": (str, int),
+        "state": str,
+        "merged": (str, bool),
+        "mergeable": (str, bool),
+        "created_at": str,
+        "user": dict,
+        "user.login": str,
+        "reviews": list,
+        "reviews[]": dict,
+        "reviews[].state": str,
+        "reviews[].user": dict,
+        "reviews[].user.login": str,
+        "reviews[].comment": str,
+        "reviews[].submitted_at": str,
+    },
+}
+JSON_TYPE_NAMES = {
+    dict: "an object",
+    list: "a list",
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "a boolean",
+    type(None): "null",
 }
 
 
@@ -58,6 +126,10 @@ def read_json(path: Path) -> Any:
         raise KGError(f"{path}: file not found") from exc
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise KGError(f"{path}: not valid JSON ({exc})") from exc
+    except RecursionError as exc:
+        raise KGError(f"{path}: JSON nested too deeply to read") from exc
+    except OSError as exc:
+        raise KGError(f"{path}: cannot read ({exc.strerror or exc})") from exc
 
 
 def product_names(herb: Path) -> list[str]:
@@ -66,17 +138,90 @@ def product_names(herb: Path) -> list[str]:
 
 def _record_problem(kind: str, rec: Any) -> str | None:
     if not isinstance(rec, dict):
-        return f"expected an object, got {type(rec).__name__}"
+        return f"expected an object, got {type_name(rec)}"
     missing = [f for f in REQUIRED_FIELDS[kind] if f not in rec]
     if missing:
         return f"missing field(s) {', '.join(missing)}"
-    if not isinstance(rec["id"], str) or not rec["id"]:
-        return "id is not a non-empty string"
-    if kind == "slack" and not isinstance(rec["Message"], dict):
-        return "Message is not an object"
-    if kind == "slack" and not isinstance(rec["Message"].get("User"), dict):
-        return "Message.User is not an object"
+    if isinstance(rec["id"], str) and not rec["id"]:
+        return "id is an empty string"
+    if kind == "slack" and isinstance(rec["Message"], dict) and "User" not in rec["Message"]:
+        return "missing field Message.User"
+    return shape_problem(rec, shape_of(kind))
+
+
+#: A compiled FIELD_TYPES entry: field name (or "[]" for a list's elements) -> (its types, its own fields).
+Shape = dict[str, tuple[tuple[type, ...], "Shape"]]
+
+
+@cache
+def shape_of(kind: str) -> Shape:
+    """FIELD_TYPES[kind] as a tree, so a record is walked once, however many paths share a prefix."""
+    root: Shape = {}
+    for path, wanted in FIELD_TYPES[kind].items():
+        node = root
+        steps = path_steps(path)
+        for step in steps[:-1]:
+            node = node.setdefault(step, ((object,), {}))[1]
+        node[steps[-1]] = (_tuple(wanted), node.get(steps[-1], ((), {}))[1])
+    return root
+
+
+def path_steps(path: str) -> list[str]:
+    """'reviews[].user.login' -> ['reviews', '[]', 'user', 'login']."""
+    return [part for step in path.split(".") for part in ([step[:-2], "[]"] if step.endswith("[]") else [step])]
+
+
+def shape_problem(value: Any, shape: Shape, where: str = "") -> str | None:
+    """The first field under `value` (at `where`) that does not have its declared type, or holds a lone
+    surrogate; None when all do. Absent fields are not problems (REQUIRED_FIELDS says which must be there)."""
+    for key, (types, fields) in shape.items():
+        if key == "[]":
+            for i, item in enumerate(value if isinstance(value, list) else ()):
+                if problem := field_problem(item, types, fields, where, i):
+                    return problem
+        elif (
+            isinstance(value, dict)
+            and key in value
+            and (problem := field_problem(value[key], types, fields, where, key))
+        ):
+            return problem
     return None
+
+
+def field_problem(value: Any, types: tuple[type, ...], fields: Shape, parent: str, step: str | int) -> str | None:
+    """What is wrong with one field (its name, `parent` + `step`, is only spelt out when needed)."""
+    if not isinstance(value, types):
+        return f"{field_name(parent, step)} is {type_name(value)}, expected {' or '.join(map(type_name_of, types))}"
+    if type(value) is str and not valid_unicode(value):
+        return f"{field_name(parent, step)} is not valid Unicode (a lone surrogate)"
+    return shape_problem(value, fields, field_name(parent, step)) if fields else None
+
+
+def field_name(parent: str, step: str | int) -> str:
+    """reviews[2].user.login, from its parent's name and one step."""
+    if isinstance(step, int):
+        return f"{parent}[{step}]"
+    return f"{parent}.{step}" if parent else step
+
+
+def valid_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def type_name(value: Any) -> str:
+    return type_name_of(type(value))
+
+
+def type_name_of(cls: type) -> str:
+    return JSON_TYPE_NAMES.get(cls, cls.__name__)
+
+
+def _tuple(wanted: type | tuple[type, ...]) -> tuple[type, ...]:
+    return wanted if isinstance(wanted, tuple) else (wanted,)
 
 
 def load_product(herb: Path, name: str) -> Product:
@@ -138,4 +283,9 @@ def _str_list(value: Any) -> list[str]:
 
 
 def _rec_id(rec: Any) -> str:
-    return str(rec.get("id", "no id")) if isinstance(rec, dict) else "not an object"
+    """The record's id for a warning, printable whatever it holds."""
+    if not isinstance(rec, dict):
+        return "not an object"
+    rid = rec.get("id", "no id")
+    text = rid if isinstance(rid, str) else f"id is {type_name(rid)}"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

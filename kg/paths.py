@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
-from kg.errors import DataNotFound
+from kg.errors import DataNotFound, KGError
 
 HERB_URL = (
-    "https://huggingface.co/datasets/Salesforce/HERB "
-    "(or the data/ folder of github.com/SalesforceAIResearch/HERB)"
+    "https://huggingface.co/datasets/Salesforce/HERB (or the data/ folder of github.com/SalesforceAIResearch/HERB)"
 )
 ERB_URL = "https://github.com/onyx-dot-app/EnterpriseRAG-Bench (generated_data/sources/)"
 
@@ -49,6 +51,41 @@ def qa_path(flag: str | os.PathLike | None = None, herb_flag: str | os.PathLike 
     """The question folder for `kg eval`: --qa, else <HERB>/qa/dev."""
     path = Path(flag) if flag else herb_path(herb_flag) / "qa" / "dev"
     if not (path / "answerable.jsonl").is_file():
-        raise DataNotFound(f"No answerable.jsonl in {path}. Pass --qa DIR holding answerable.jsonl "
-                           "and unanswerable.jsonl.")
+        raise DataNotFound(
+            f"No answerable.jsonl in {path}. Pass --qa DIR holding answerable.jsonl and unanswerable.jsonl."
+        )
     return path
+
+
+def make_folder(folder: Path, purpose: str) -> None:
+    """Create `folder` (and its parents) for `purpose`, or say in one line why it cannot be."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as exc:
+        raise KGError(f"{purpose}: {folder} or a folder above it is a file, not a folder") from exc
+    except OSError as exc:
+        raise KGError(f"{purpose}: cannot create the folder {folder} ({exc.strerror or exc})") from exc
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise KGError(f"{purpose}: the folder {folder} is not writable")
+
+
+def output_path(flag: str | os.PathLike) -> Path:
+    """A file the user asked to be written (--out, --results). Every command treats it alike: missing parent
+    folders are created; a folder, or a place that cannot be written, is an error before any work is done."""
+    path = Path(flag)
+    if path.is_dir():
+        raise KGError(f"{path} is a folder, not a file to write; name a file (in it, or elsewhere)")
+    make_folder(path.parent, f"cannot write {path}")
+    return path
+
+
+@contextmanager
+def open_output(flag: str | os.PathLike, binary: bool = False) -> Iterator[IO]:
+    """`output_path`, opened for writing (UTF-8 text unless `binary`)."""
+    path = output_path(flag)
+    try:
+        fh = path.open("wb") if binary else path.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise KGError(f"cannot write {path} ({exc.strerror or exc})") from exc
+    with fh:
+        yield fh

@@ -128,6 +128,9 @@ def test_killed_build_leaves_the_previous_store_answering(herb: Path, tmp_path: 
     assert count(path) == before
     rows = EmbeddedStore(path).select("SELECT ?d WHERE { ?d a ekg:Document }", graphs=product_dataset("ActionGenie"))
     assert len(rows) == 15
+    assert list(tmp_path.glob(".store.building-*")), "the killed build's temporary store is still there"
+    build(herb, path, products=["ActionGenie"], progress=False)
+    assert not list(tmp_path.glob(".store.building-*")), "the next build removes a dead build's leftovers"
 
 
 def test_known_bug_customer_assignee_and_reopen_event(two_products: Path) -> None:

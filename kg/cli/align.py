@@ -12,7 +12,7 @@ import pandas as pd
 from kg.cli.output import show_progress, warn
 from kg.cli.table import format_table
 from kg.errors import KGError
-from kg.paths import erb_path
+from kg.paths import erb_path, open_output, output_path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,9 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="selection written to the output; the other two are reported as ablations",
     )
     p.add_argument("--inventory", action="store_true", help="write the field inventory (TSV) instead")
-    p.add_argument(
-        "--target", choices=["ontology"], help="also align fields to the project ontology's properties"
-    )
+    p.add_argument("--target", choices=["ontology"], help="also align fields to the project ontology's properties")
     p.add_argument("--reference", metavar="SSSOM", help="score the methods against a reference SSSOM/TSV")
     p.set_defaults(func=run)
 
@@ -68,9 +66,24 @@ def threshold_value(value: float | None) -> float:
 
 def emit(text: str, out: str | None) -> None:
     if out:
-        Path(out).write_text(text, encoding="utf-8")
+        with open_output(out) as fh:
+            fh.write(text)
     else:
         sys.stdout.write(text)
+
+
+def reference_rows(path: str | None) -> pd.DataFrame | None:
+    """The --reference alignment, read before the (slower) alignment runs, so a bad file fails fast."""
+    if path is None:
+        return None
+    from alignment.evaluate import reference_frame
+
+    if not Path(path).is_file():
+        raise KGError(f"reference alignment not found: {path}")
+    try:
+        return reference_frame(Path(path))
+    except ValueError as exc:
+        raise KGError(str(exc)) from exc
 
 
 def run_inventory(erb: Path, sources: list[str] | None, out: str | None) -> int:
@@ -117,6 +130,9 @@ def summary_table(pairs: pd.DataFrame) -> str:
 def run(args: argparse.Namespace) -> int:
     erb = erb_path(args.erb)
     sources = source_list(args.sources)
+    if args.out:
+        output_path(args.out)
+    reference = reference_rows(args.reference)
     if args.inventory:
         return run_inventory(erb, sources, args.out)
     from tqdm import tqdm
@@ -146,13 +162,13 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         raise KGError("the mapping set failed SSSOM validation: " + "; ".join(problems[:3]))
     if args.out:
-        write(msdf, Path(args.out), args.format)
+        write(msdf, output_path(args.out), args.format)
     else:
         write_stdout(msdf, args.format)
     print(summary_table(result.pairs), file=sys.stderr)
     print(f"{len(rows)} mappings ({args.method}) written to {args.out or 'standard output'}", file=sys.stderr)
-    if args.reference:
-        print_scores(result.mappings, Path(args.reference))
+    if reference is not None:
+        print_scores(result.mappings, reference)
     return 0
 
 
@@ -179,12 +195,10 @@ def description(method: str, threshold: float, target: str | None) -> str:
     return text
 
 
-def print_scores(mappings: dict[str, pd.DataFrame], reference: Path) -> None:
-    from alignment.evaluate import reference_frame, score_table
+def print_scores(mappings: dict[str, pd.DataFrame], reference: pd.DataFrame) -> None:
+    from alignment.evaluate import score_table
 
-    if not reference.is_file():
-        raise KGError(f"reference alignment not found: {reference}")
-    table = score_table(mappings, reference_frame(reference))
+    table = score_table(mappings, reference)
     rows = [
         [
             r.split,

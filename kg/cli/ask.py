@@ -10,7 +10,7 @@ from pathlib import Path
 from kg.cli import add_store_option
 from kg.cli.output import refuse_together, refuse_unused
 from kg.errors import KGError
-from kg.paths import store_path
+from kg.paths import open_output, store_path
 from kg.qa.answer import Answer, Answerer, Fallback
 from kg.qa.batch import run_batch
 from kg.sparql import Backend, EmbeddedStore
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     answerer = Answerer(backend(args), fallback=fallback(args))
     if args.batch:
         if args.out:
-            with Path(args.out).open("w", encoding="utf-8") as out:
+            with open_output(args.out) as out:
                 counts = run_batch(answerer, Path(args.batch), out)
         else:
             counts = run_batch(answerer, Path(args.batch), sys.stdout)

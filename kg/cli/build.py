@@ -15,8 +15,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="build the knowledge graph from HERB into the on-disk store")
     add_store_option(p)
     add_herb_option(p)
-    p.add_argument("--product", action="append", metavar="NAME",
-                   help="rebuild only this product's graph (repeatable); the others are kept")
+    p.add_argument(
+        "--product",
+        action="append",
+        metavar="NAME",
+        help="rebuild only this product's graph (repeatable); the others are kept",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -24,8 +28,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     target = store_path(args.store)
     report = build(herb_path(args.herb), target, products=args.product, progress=show_progress(args.quiet))
-    print(f"built {len(report.products)} product graph(s): {report.artifacts:,} artifacts, "
-          f"{report.quads:,} quads in {report.seconds:.1f}s -> {target}")
+    print(
+        f"built {len(report.products)} product graph(s) from {report.artifacts:,} artifacts in "
+        f"{report.seconds:.1f}s -> {target} ({report.quads:,} quads in the store)"
+    )
     if report.skipped:
         # each one was already logged as `kg: warning: ...` when it was read
         print(f"{len(report.skipped)} malformed record(s) skipped (see the warnings above)", file=sys.stderr)

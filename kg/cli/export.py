@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from kg.cli import add_store_option
 from kg.errors import KGError
-from kg.paths import store_path
+from kg.paths import open_output, store_path
 from kg.store import EXPORT_FORMATS, export
 
 
@@ -25,9 +24,9 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         export(path, sys.stdout.buffer, args.format)
         return 0
-    try:
-        with Path(args.out).open("wb") as fh:
+    with open_output(args.out, binary=True) as fh:
+        try:
             export(path, fh, args.format)
-    except OSError as exc:
-        raise KGError(f"cannot write {args.out}: {exc}") from exc
+        except OSError as exc:
+            raise KGError(f"cannot write {args.out}: {exc}") from exc
     return 0

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kg.errors import KGError
+from kg.herb import valid_unicode
 from kg.qa.answer import Answerer
 
 
@@ -21,17 +22,24 @@ def read_questions(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
         raise KGError(f"cannot read {path}: {exc}") from exc
     with fh:
         for number, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                obj = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                yield number, None, f"not a JSON object ({exc})"
-                continue
-            if not isinstance(obj, dict) or not isinstance(obj.get("question"), str):
-                yield number, None, 'expected an object with a string "question"'
-            else:
-                yield number, obj["question"], None
+            if raw.strip():
+                question, problem = parse_line(raw)
+                yield number, question, problem
+
+
+def parse_line(raw: bytes) -> tuple[str | None, str | None]:
+    """(question, None) for a well-formed line, else (None, what is wrong with it)."""
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return None, f"not a JSON object ({exc})"
+    except RecursionError:
+        return None, "not a JSON object (nested too deeply)"
+    if not isinstance(obj, dict) or not isinstance(obj.get("question"), str):
+        return None, 'expected an object with a string "question"'
+    if not valid_unicode(obj["question"]):
+        return None, "the question is not valid Unicode (it holds a lone surrogate escape such as \\ud800)"
+    return obj["question"], None
 
 
 def error_record(number: int, question: str | None, message: str) -> dict[str, Any]:
