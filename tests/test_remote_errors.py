@@ -34,8 +34,11 @@ BROKEN = {
     "/error": (500, "text/plain", b"Internal Server Error: the engine fell over\n"),
     "/unavailable": (503, "text/html", b""),
     "/garbage": (200, "text/html", b"<html><body>Welcome to nginx!</body></html>"),
-    "/truncated": (200, "application/sparql-results+json",
-                   b'{"head": {"vars": ["label"]}, "results": {"bindings": [{"label": {"type": "literal", "val'),
+    "/truncated": (
+        200,
+        "application/sparql-results+json",
+        b'{"head": {"vars": ["label"]}, "results": {"bindings": [{"label": {"type": "literal", "val',
+    ),
     "/rows-for-ask": (200, "application/sparql-results+json", b'{"head": {"vars": []}, "results": {"bindings": []}}'),
 }
 
@@ -78,14 +81,17 @@ def assert_one_line_error(done: subprocess.CompletedProcess[str], *needles: str)
         assert needle in done.stderr
 
 
-@pytest.mark.parametrize(("path", "needles"), [
-    ("/unauthorized", ["answered 401", "check --token"]),
-    ("/forbidden", ["answered 403"]),
-    ("/error", ["answered 500", "the engine fell over"]),
-    ("/unavailable", ["answered 503"]),
-    ("/garbage", ["did not answer with SPARQL JSON results"]),
-    ("/truncated", ["did not answer with SPARQL JSON results"]),
-])
+@pytest.mark.parametrize(
+    ("path", "needles"),
+    [
+        ("/unauthorized", ["answered 401", "check --token"]),
+        ("/forbidden", ["answered 403"]),
+        ("/error", ["answered 500", "the engine fell over"]),
+        ("/unavailable", ["answered 503"]),
+        ("/garbage", ["did not answer with SPARQL JSON results"]),
+        ("/truncated", ["did not answer with SPARQL JSON results"]),
+    ],
+)
 def test_kg_ask_on_a_failing_endpoint_is_an_error(broken: str, path: str, needles: list[str]) -> None:
     assert_one_line_error(kg("ask", QUESTION, "--endpoint", broken + path), broken + path, *needles)
 
@@ -111,7 +117,8 @@ def test_batch_on_a_dead_endpoint_writes_error_records_and_exits_non_zero(tmp_pa
     assert [r["line"] for r in rows] == [1, 2, 3] and all("cannot reach" in r["error"] for r in rows)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1] == (
-        "kg: error: 3 of 3 lines got an error record instead of an answer (3 failed, 0 malformed)")
+        "kg: error: 3 of 3 lines got an error record instead of an answer (3 failed, 0 malformed)"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -136,25 +143,32 @@ def test_an_endpoint_without_products_is_an_error_naming_it(tmp_path: Path) -> N
     abstention per question."""
     Store(str(tmp_path / "empty"))  # a real, empty store
     with kg_serve(tmp_path / "empty", tmp_path) as url:
-        assert_one_line_error(kg("ask", QUESTION, "--endpoint", url),
-                              f"no products found at {url}: is the data loaded, and with its graph names")
+        assert_one_line_error(
+            kg("ask", QUESTION, "--endpoint", url),
+            f"no products found at {url}: is the data loaded, and with its graph names",
+        )
 
 
 @pytest.mark.herb
 def test_unknown_product_names_the_closest(store: Path, tmp_path: Path) -> None:
     query = tmp_path / "q.rq"
     query.write_text("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
-    assert_one_line_error(kg("query", str(query), "--store", str(store), "--product", "ActionGenei"),
-                          "unknown product 'ActionGenei'", "did you mean ActionGenie?")
-    assert_one_line_error(kg("query", str(query), "--store", str(store), "--product", "Zzz"),
-                          "known products: ActionGenie, AnomalyForce")
+    assert_one_line_error(
+        kg("query", str(query), "--store", str(store), "--product", "ActionGenei"),
+        "unknown product 'ActionGenei'",
+        "did you mean ActionGenie?",
+    )
+    assert_one_line_error(
+        kg("query", str(query), "--store", str(store), "--product", "Zzz"), "known products: ActionGenie, AnomalyForce"
+    )
 
 
 @pytest.mark.herb
 def test_a_question_naming_two_products_is_refused(store: Path) -> None:
     done = kg("ask", "Who wrote the Market Research Report for ActionGenie and for SearchFlow?", "--store", str(store))
-    assert_one_line_error(done, "invalid question: the question names 2 products (ActionGenie, SearchFlow)",
-                          "one product at a time")
+    assert_one_line_error(
+        done, "invalid question: the question names 2 products (ActionGenie, SearchFlow)", "one product at a time"
+    )
 
 
 @pytest.mark.herb
@@ -178,7 +192,8 @@ def test_kg_query_on_an_endpoint_honours_format_product_and_bind(store: Path, gu
     query.write_text("SELECT ?d ?kind WHERE { ?d ekg:documentKind ?kind } ORDER BY ?d")
     local = kg("query", str(query), "--store", str(store), *bound)
     assert local.returncode == 0 and local.stdout.splitlines()[1:] == [
-        f"{line},https://w3id.org/ekg/ont#MarketResearchReport" for line in remote.stdout.splitlines()[1:]]
+        f"{line},https://w3id.org/ekg/ont#MarketResearchReport" for line in remote.stdout.splitlines()[1:]
+    ]
 
 
 @pytest.mark.herb
