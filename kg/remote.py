@@ -372,6 +372,11 @@ class RemoteEndpoint:
                 f"the SPARQL endpoint {self.url} answered {response.status_code}"
                 f"{HTTP_HINTS.get(response.status_code, '')}: {_reason(response)}"
             )
+        if cap := response.headers.get("X-SPARQL-MaxRows"):
+            raise KGError(
+                f"the SPARQL endpoint {self.url} cut the result off at {cap} rows (Virtuoso's "
+                "ResultSetMaxRows): raise that limit, as a partial result would be a wrong answer"
+            )
         return response.content
 
 

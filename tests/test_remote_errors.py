@@ -50,6 +50,8 @@ class Broken(BaseHTTPRequestHandler):
             time.sleep(3)
         status, kind, body = BROKEN.get(self.path, (200, "application/sparql-results+json", b"{}"))
         self.send_response(status)
+        if self.path == "/capped":  # what Virtuoso sends when ResultSetMaxRows cut a result short
+            self.send_header("X-SPARQL-MaxRows", "10000")
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -101,9 +103,11 @@ def test_kg_ask_on_a_dead_port_is_an_error() -> None:
     assert_one_line_error(kg("ask", QUESTION, "--endpoint", url), f"cannot reach the SPARQL endpoint {url}")
 
 
-def test_a_timeout_and_a_wrong_result_form_are_errors(broken: str) -> None:
+def test_a_timeout_a_cut_off_and_a_wrong_result_form_are_errors(broken: str) -> None:
     with pytest.raises(KGError, match=r"did not answer within 0.5 s"):
         RemoteEndpoint(broken + "/slow", timeout=0.5).select("SELECT * WHERE { ?s ?p ?o }")
+    with pytest.raises(KGError, match="cut the result off at 10000 rows"):
+        RemoteEndpoint(broken + "/capped").select("SELECT * WHERE { ?s ?p ?o }")
     with pytest.raises(KGError, match="answered an ASK query with rows"):
         RemoteEndpoint(broken + "/rows-for-ask").ask("ASK { ?s ?p ?o }")
 
