@@ -77,8 +77,8 @@ def bind(query: str, bindings: dict[str, Term] | None) -> str:
         raise KGError(f"not a SPARQL variable name: {bad[0]!r}")
     try:
         return _Substitution(query, names).text()
-    except ValueError as exc:
-        raise KGError(f"cannot bind parameters: {exc}") from exc
+    except (ValueError, IndexError, SyntaxError) as exc:  # text too broken to bind in: say so, never a traceback
+        raise KGError(f"cannot bind parameters: {exc or 'the query is incomplete'}") from exc
 
 
 @dataclass
@@ -102,6 +102,8 @@ class _Select:
 
 
 class _Substitution:
+    """One query's substitution: the edits are collected by token position, then applied back to front."""
+
     def __init__(self, query: str, bindings: dict[str, Term]) -> None:
         self.query, self.bindings = query, bindings
         self.toks = list(tokens(query))
@@ -149,11 +151,9 @@ class _Substitution:
             if not tok.is_keyword("SELECT"):
                 continue
             projection_end = self._projection_end(i)
-            group_start = next(
-                j
-                for j in range(projection_end, len(self.toks))
-                if self.toks[j].text == "{" and self.toks[j].kind == "punct"
-            )
+            group_start = next((j for j in range(projection_end, len(self.toks)) if self._is(j, "{")), None)
+            if group_start is None:
+                raise ValueError("a SELECT has no WHERE group")
             group_end = self._closing(group_start)
             end = len(self.toks) if self.depth[i] == 0 else self._closing_at(i, self.depth[i])
             projection = self.toks[i + 1 : projection_end]
@@ -274,7 +274,13 @@ class _Substitution:
         return f"VALUES ({' '.join('?' + c for c in kept)}) {{ {body} }}"
 
     def _form_index(self) -> int:
-        return next(j for j, t in enumerate(self.toks) if t.is_keyword("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"))
+        found = (j for j, t in enumerate(self.toks) if t.is_keyword("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"))
+        if (index := next(found, None)) is None:
+            raise ValueError("not a query (SELECT, ASK, CONSTRUCT or DESCRIBE)")
+        return index
+
+    def _is(self, j: int, punct: str) -> bool:
+        return self.toks[j].kind == "punct" and self.toks[j].text == punct
 
     def _replace(self, i: int, new: str) -> None:
         tok = self.toks[i]
@@ -362,8 +368,15 @@ class RemoteEndpoint:
         except requests.RequestException as exc:
             raise KGError(f"cannot reach the SPARQL endpoint {self.url}: {exc}") from exc
         if response.status_code >= 400:
-            raise KGError(f"the SPARQL endpoint {self.url} answered {response.status_code}"
-                          f"{HTTP_HINTS.get(response.status_code, '')}: {_reason(response)}")
+            raise KGError(
+                f"the SPARQL endpoint {self.url} answered {response.status_code}"
+                f"{HTTP_HINTS.get(response.status_code, '')}: {_reason(response)}"
+            )
+        if cap := response.headers.get("X-SPARQL-MaxRows"):
+            raise KGError(
+                f"the SPARQL endpoint {self.url} cut the result off at {cap} rows (Virtuoso's "
+                "ResultSetMaxRows): raise that limit, as a partial result would be a wrong answer"
+            )
         return response.content
 
 

@@ -80,11 +80,13 @@ class Backend(Protocol):
     #: Where the data is (a store path or an endpoint URL), for error messages.
     location: str
 
-    def select(self, query: str, bindings: dict[str, Term] | None = None,
-               graphs: list[NamedNode] | None = None) -> list[Row]: ...
+    def select(
+        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> list[Row]: ...
 
-    def ask(self, query: str, bindings: dict[str, Term] | None = None,
-            graphs: list[NamedNode] | None = None) -> bool: ...
+    def ask(
+        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> bool: ...
 
 
 def known_products(backend: Backend) -> list[str]:
@@ -126,8 +128,9 @@ class EmbeddedStore:
             raise KGError(f"cannot open the store at {path}: {exc}") from exc
         self.location = str(path)
 
-    def run(self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
-            ) -> QuerySolutions | QueryBoolean | QueryTriples:
+    def run(
+        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> QuerySolutions | QueryBoolean | QueryTriples:
         """Any query form (SELECT, ASK, CONSTRUCT, DESCRIBE) over the whole store or a product's dataset.
 
         A product's dataset is its default graph and nothing else: no named graphs, as the SPARQL Protocol
@@ -135,8 +138,9 @@ class EmbeddedStore:
         project's prefixes are given to the parser, not prepended, so error positions match the user's text.
         """
         subs = {Variable(k): v for k, v in (bindings or {}).items()}
-        dataset = {"use_default_graph_as_union": True} if graphs is None else {"default_graph": graphs,
-                                                                                "named_graphs": []}
+        dataset = (
+            {"use_default_graph_as_union": True} if graphs is None else {"default_graph": graphs, "named_graphs": []}
+        )
         try:
             return self.store.query(query, prefixes=PREFIXES, substitutions=subs, **dataset)
         except SyntaxError as exc:
@@ -146,12 +150,12 @@ class EmbeddedStore:
         except OSError as exc:
             raise KGError(f"query failed: {exc}") from exc
 
-    def select(self, query: str, bindings: dict[str, Term] | None = None,
-               graphs: list[NamedNode] | None = None) -> list[Row]:
+    def select(
+        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> list[Row]:
         return solution_rows(self.run(query, bindings, graphs))
 
-    def ask(self, query: str, bindings: dict[str, Term] | None = None,
-            graphs: list[NamedNode] | None = None) -> bool:
+    def ask(self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None) -> bool:
         return boolean(self.run(query, bindings, graphs))
 
 
@@ -159,6 +163,8 @@ def _unbindable(exc: RuntimeError, bindings: dict[str, Term] | None) -> str:
     """pyoxigraph's refusal to bind a variable the result does not carry, with what to do about it."""
     message = str(exc)
     if bindings and "SELECT projection" in message:
-        return (f"{message}: pyoxigraph binds (SEP-0007) only variables the query's result carries; add the "
-                "variable to the SELECT list, or for ASK use it in a graph pattern (or `VALUES ?var { UNDEF }`)")
+        return (
+            f"{message}: pyoxigraph binds (SEP-0007) only variables the query's result carries; add the "
+            "variable to the SELECT list, or for ASK use it in a graph pattern (or `VALUES ?var { UNDEF }`)"
+        )
     return message

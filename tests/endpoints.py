@@ -90,8 +90,11 @@ def kg_serve(store: Path, log_dir: Path, *extra: str) -> Iterator[str]:
     port = free_port()
     log = log_dir / f"kg-serve-{port}.log"
     with log.open("w") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "kg", "serve", "--store", str(store), "--port", str(port),
-                                 *extra], cwd=ROOT, stderr=err)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "kg", "serve", "--store", str(store), "--port", str(port), *extra],
+            cwd=ROOT,
+            stderr=err,
+        )
     with stopping(proc):
         url = f"http://127.0.0.1:{port}/query"
         wait_for(url, proc, log, 60)
@@ -117,15 +120,22 @@ def virtuoso(workdir: Path, nquads: Path) -> Iterator[str]:
     ini.write_text(VIRTUOSO_INI.format(db=db, load=load, sql_port=sql_port, http_port=http_port))
     log = db / "stdout.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([server, "+foreground", "+configfile", str(ini)], cwd=db, stdout=out,
-                                stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [server, "+foreground", "+configfile", str(ini)], cwd=db, stdout=out, stderr=subprocess.STDOUT
+        )
     with stopping(proc):
         url = f"http://127.0.0.1:{http_port}/sparql"
         wait_for(url, proc, log, 180)
-        load_sql = (f"ld_dir('{load}', '{nquads.name}', 'urn:ekg:unnamed'); rdf_loader_run(); checkpoint; "
-                    "select count(*) from DB.DBA.load_list where ll_state <> 2 or ll_error is not null;")
-        done = subprocess.run([isql, f"127.0.0.1:{sql_port}", "dba", "dba", f"exec={load_sql}"],
-                              capture_output=True, text=True, timeout=600)
+        load_sql = (
+            f"ld_dir('{load}', '{nquads.name}', 'urn:ekg:unnamed'); rdf_loader_run(); checkpoint; "
+            "select count(*) from DB.DBA.load_list where ll_state <> 2 or ll_error is not null;"
+        )
+        done = subprocess.run(
+            [isql, f"127.0.0.1:{sql_port}", "dba", "dba", f"exec={load_sql}"],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         assert "\n0\n" in done.stdout, f"the bulk load reported errors: {done.stdout}"
         yield url

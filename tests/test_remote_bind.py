@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad, QueryBoolean, Store, Variable
 
@@ -47,32 +47,41 @@ def _value(result: object) -> object:
     return names, Counter(tuple(s[n] for n in names) for s in result)
 
 
-@pytest.mark.parametrize(("query", "bindings"), [
-    # the UNION branch that never mentions ?o keeps it as a column (Virtuoso drops such a branch when ?o is
-    # joined from a leading VALUES or BIND)
-    ("SELECT ?o ?x WHERE { { ?s <http://ex/label> ?o BIND(1 AS ?x) } UNION { BIND(2 AS ?x) } }", {"o": "v1"}),
-    # a FILTER sees the bound value (SEP-0007 substitutes, it does not join afterwards)
-    ("SELECT ?x ?o WHERE { ?s <http://ex/label> ?x FILTER(?x = ?o) }", {"o": "v1"}),
-    ("ASK { VALUES ?o { UNDEF } ?s <http://ex/label> ?x FILTER(?x = ?o) }", {"o": "v2"}),
-    ("ASK { VALUES ?o { UNDEF } ?s <http://ex/label> ?x FILTER(?x = ?o) }", {"o": "nope"}),
-    # a VALUES column keeps only the rows that agree with the bound term (prefixed names, numbers, UNDEF)
-    ("PREFIX e: <http://ex/> SELECT ?k ?t WHERE { VALUES (?k ?t) { ('a' e:Kind) ('b' e:Other) (UNDEF e:Any) } }",
-     {"k": "a"}),
-    ("SELECT ?n ?m WHERE { VALUES (?n ?m) { (1 2) (3 4) } }", {"n": 3}),
-    ("SELECT ?n ?m WHERE { VALUES (?n ?m) { (1 2) (3 4) } }", {"n": 5}),
-    # a sub-select projecting the parameter is bound inside, and its aggregate groups by it
-    ("SELECT ?o ?n WHERE { { SELECT ?o (COUNT(*) AS ?n) WHERE { ?s <http://ex/label> ?o } GROUP BY ?o } }",
-     {"o": "v0"}),
-    ("SELECT ?p ?n WHERE { { SELECT ?p (STRLEN(?p) AS ?n) WHERE { FILTER(STRLEN(?p) > 3) } } }", {"p": "gateway"}),
-    # a sub-select that does not project it has a variable of its own, untouched
-    ("SELECT ?o ?s WHERE { { SELECT ?s WHERE { ?s <http://ex/label> ?o } } }", {"o": "v1"}),
-    # SELECT * keeps the column; OPTIONAL, ORDER BY and an IRI in the subject position
-    ("SELECT * WHERE { ?s <http://ex/label> ?o }", {"o": "v2"}),
-    ("SELECT ?s ?t WHERE { ?s <http://ex/label> ?l OPTIONAL { ?s <http://ex/type> ?t } } ORDER BY ?t", {
-        "t": NamedNode(EX + "Kind")}),
-    ("SELECT ?s ?l WHERE { ?s <http://ex/label> ?l }", {"s": NamedNode(EX + "s0")}),
-    ("CONSTRUCT WHERE { ?s <http://ex/label> ?o }", {"s": NamedNode(EX + "s2")}),
-])
+@pytest.mark.parametrize(
+    ("query", "bindings"),
+    [
+        # the UNION branch that never mentions ?o keeps it as a column (Virtuoso drops such a branch when ?o is
+        # joined from a leading VALUES or BIND)
+        ("SELECT ?o ?x WHERE { { ?s <http://ex/label> ?o BIND(1 AS ?x) } UNION { BIND(2 AS ?x) } }", {"o": "v1"}),
+        # a FILTER sees the bound value (SEP-0007 substitutes, it does not join afterwards)
+        ("SELECT ?x ?o WHERE { ?s <http://ex/label> ?x FILTER(?x = ?o) }", {"o": "v1"}),
+        ("ASK { VALUES ?o { UNDEF } ?s <http://ex/label> ?x FILTER(?x = ?o) }", {"o": "v2"}),
+        ("ASK { VALUES ?o { UNDEF } ?s <http://ex/label> ?x FILTER(?x = ?o) }", {"o": "nope"}),
+        # a VALUES column keeps only the rows that agree with the bound term (prefixed names, numbers, UNDEF)
+        (
+            "PREFIX e: <http://ex/> SELECT ?k ?t WHERE { VALUES (?k ?t) { ('a' e:Kind) ('b' e:Other) (UNDEF e:Any) } }",
+            {"k": "a"},
+        ),
+        ("SELECT ?n ?m WHERE { VALUES (?n ?m) { (1 2) (3 4) } }", {"n": 3}),
+        ("SELECT ?n ?m WHERE { VALUES (?n ?m) { (1 2) (3 4) } }", {"n": 5}),
+        # a sub-select projecting the parameter is bound inside, and its aggregate groups by it
+        (
+            "SELECT ?o ?n WHERE { { SELECT ?o (COUNT(*) AS ?n) WHERE { ?s <http://ex/label> ?o } GROUP BY ?o } }",
+            {"o": "v0"},
+        ),
+        ("SELECT ?p ?n WHERE { { SELECT ?p (STRLEN(?p) AS ?n) WHERE { FILTER(STRLEN(?p) > 3) } } }", {"p": "gateway"}),
+        # a sub-select that does not project it has a variable of its own, untouched
+        ("SELECT ?o ?s WHERE { { SELECT ?s WHERE { ?s <http://ex/label> ?o } } }", {"o": "v1"}),
+        # SELECT * keeps the column; OPTIONAL, ORDER BY and an IRI in the subject position
+        ("SELECT * WHERE { ?s <http://ex/label> ?o }", {"o": "v2"}),
+        (
+            "SELECT ?s ?t WHERE { ?s <http://ex/label> ?l OPTIONAL { ?s <http://ex/type> ?t } } ORDER BY ?t",
+            {"t": NamedNode(EX + "Kind")},
+        ),
+        ("SELECT ?s ?l WHERE { ?s <http://ex/label> ?l }", {"s": NamedNode(EX + "s0")}),
+        ("CONSTRUCT WHERE { ?s <http://ex/label> ?o }", {"s": NamedNode(EX + "s2")}),
+    ],
+)
 def test_text_substitution_equals_pyoxigraph_substitution(small: Store, query: str, bindings: dict) -> None:
     terms = {k: v if isinstance(v, NamedNode) else Literal(v) for k, v in bindings.items()}
     if query.startswith("CONSTRUCT"):
@@ -85,7 +94,7 @@ def test_text_substitution_equals_pyoxigraph_substitution(small: Store, query: s
 
 def test_no_values_or_bind_is_added_to_join_parameters() -> None:
     text = bind("SELECT ?o ?x WHERE { { ?s <http://ex/p> ?o } UNION { BIND(2 AS ?x) } }", {"o": Literal("v")})
-    assert "VALUES" not in text and "BIND(\"v\"" not in text
+    assert "VALUES" not in text and 'BIND("v"' not in text
     assert text.startswith('SELECT ("v" AS ?o) ?x') and '?s <http://ex/p> "v"' in text
 
 
@@ -159,3 +168,42 @@ def test_every_dev_question_call_binds_alike_both_ways(herb: Path, store: Path) 
         embedded = _value(recording.store.query(prefixed(query), substitutions=subs, **dataset))
         remote = _value(recording.store.query(bind(prefixed(query), bindings), **dataset))
         assert embedded == remote, query.splitlines()[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "SELECT",
+                "ASK",
+                "WHERE",
+                "VALUES",
+                "?x",
+                "?y",
+                "(",
+                ")",
+                "{",
+                "}",
+                "*",
+                "AS",
+                "GROUP BY",
+                "UNDEF",
+                "'a'",
+                "1",
+                "<http://x>",
+                "BIND",
+                "FILTER",
+                ".",
+            ]
+        ),
+        max_size=20,
+    ).map(" ".join)
+)
+def test_any_text_binds_or_is_a_clear_error(text: str) -> None:
+    try:
+        bound = bind(text, {"x": Literal("a")})
+    except KGError as exc:
+        assert str(exc).startswith(("cannot bind parameters: ", "the query has no variable", "not a SPARQL"))
+    else:
+        assert isinstance(bound, str)

@@ -33,8 +33,11 @@ BROKEN = {
     "/error": (500, "text/plain", b"Internal Server Error: the engine fell over\n"),
     "/unavailable": (503, "text/html", b""),
     "/garbage": (200, "text/html", b"<html><body>Welcome to nginx!</body></html>"),
-    "/truncated": (200, "application/sparql-results+json",
-                   b'{"head": {"vars": ["label"]}, "results": {"bindings": [{"label": {"type": "literal", "val'),
+    "/truncated": (
+        200,
+        "application/sparql-results+json",
+        b'{"head": {"vars": ["label"]}, "results": {"bindings": [{"label": {"type": "literal", "val',
+    ),
     "/rows-for-ask": (200, "application/sparql-results+json", b'{"head": {"vars": []}, "results": {"bindings": []}}'),
 }
 
@@ -46,6 +49,8 @@ class Broken(BaseHTTPRequestHandler):
             time.sleep(3)
         status, kind, body = BROKEN.get(self.path, (200, "application/sparql-results+json", b"{}"))
         self.send_response(status)
+        if self.path == "/capped":  # what Virtuoso sends when ResultSetMaxRows cut a result short
+            self.send_header("X-SPARQL-MaxRows", "10000")
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -77,14 +82,17 @@ def assert_one_line_error(done: subprocess.CompletedProcess[str], *needles: str)
         assert needle in done.stderr
 
 
-@pytest.mark.parametrize(("path", "needles"), [
-    ("/unauthorized", ["answered 401", "check --token"]),
-    ("/forbidden", ["answered 403"]),
-    ("/error", ["answered 500", "the engine fell over"]),
-    ("/unavailable", ["answered 503"]),
-    ("/garbage", ["did not answer with SPARQL JSON results"]),
-    ("/truncated", ["did not answer with SPARQL JSON results"]),
-])
+@pytest.mark.parametrize(
+    ("path", "needles"),
+    [
+        ("/unauthorized", ["answered 401", "check --token"]),
+        ("/forbidden", ["answered 403"]),
+        ("/error", ["answered 500", "the engine fell over"]),
+        ("/unavailable", ["answered 503"]),
+        ("/garbage", ["did not answer with SPARQL JSON results"]),
+        ("/truncated", ["did not answer with SPARQL JSON results"]),
+    ],
+)
 def test_kg_ask_on_a_failing_endpoint_is_an_error(broken: str, path: str, needles: list[str]) -> None:
     assert_one_line_error(kg("ask", QUESTION, "--endpoint", broken + path), broken + path, *needles)
 
@@ -94,9 +102,11 @@ def test_kg_ask_on_a_dead_port_is_an_error() -> None:
     assert_one_line_error(kg("ask", QUESTION, "--endpoint", url), f"cannot reach the SPARQL endpoint {url}")
 
 
-def test_a_timeout_and_a_wrong_result_form_are_errors(broken: str) -> None:
+def test_a_timeout_a_cut_off_and_a_wrong_result_form_are_errors(broken: str) -> None:
     with pytest.raises(KGError, match=r"did not answer within 0.5 s"):
         RemoteEndpoint(broken + "/slow", timeout=0.5).select("SELECT * WHERE { ?s ?p ?o }")
+    with pytest.raises(KGError, match="cut the result off at 10000 rows"):
+        RemoteEndpoint(broken + "/capped").select("SELECT * WHERE { ?s ?p ?o }")
     with pytest.raises(KGError, match="answered an ASK query with rows"):
         RemoteEndpoint(broken + "/rows-for-ask").ask("ASK { ?s ?p ?o }")
 
@@ -110,7 +120,8 @@ def test_batch_on_a_dead_endpoint_writes_error_records_and_exits_non_zero(tmp_pa
     assert [r["line"] for r in rows] == [1, 2, 3] and all("cannot reach" in r["error"] for r in rows)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1] == (
-        "kg: error: 3 of 3 lines got an error record instead of an answer (3 failed, 0 malformed)")
+        "kg: error: 3 of 3 lines got an error record instead of an answer (3 failed, 0 malformed)"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -135,25 +146,32 @@ def test_an_endpoint_without_products_is_an_error_naming_it(tmp_path: Path) -> N
     abstention per question."""
     Store(str(tmp_path / "empty"))  # a real, empty store
     with kg_serve(tmp_path / "empty", tmp_path) as url:
-        assert_one_line_error(kg("ask", QUESTION, "--endpoint", url),
-                              f"no products found at {url}: is the data loaded, and with its graph names")
+        assert_one_line_error(
+            kg("ask", QUESTION, "--endpoint", url),
+            f"no products found at {url}: is the data loaded, and with its graph names",
+        )
 
 
 @pytest.mark.herb
 def test_unknown_product_names_the_closest(store: Path, tmp_path: Path) -> None:
     query = tmp_path / "q.rq"
     query.write_text("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
-    assert_one_line_error(kg("query", str(query), "--store", str(store), "--product", "ActionGenei"),
-                          "unknown product 'ActionGenei'", "did you mean ActionGenie?")
-    assert_one_line_error(kg("query", str(query), "--store", str(store), "--product", "Zzz"),
-                          "known products: ActionGenie, AnomalyForce")
+    assert_one_line_error(
+        kg("query", str(query), "--store", str(store), "--product", "ActionGenei"),
+        "unknown product 'ActionGenei'",
+        "did you mean ActionGenie?",
+    )
+    assert_one_line_error(
+        kg("query", str(query), "--store", str(store), "--product", "Zzz"), "known products: ActionGenie, AnomalyForce"
+    )
 
 
 @pytest.mark.herb
 def test_a_question_naming_two_products_is_refused(store: Path) -> None:
     done = kg("ask", "Who wrote the Market Research Report for ActionGenie and for SearchFlow?", "--store", str(store))
-    assert_one_line_error(done, "invalid question: the question names 2 products (ActionGenie, SearchFlow)",
-                          "one product at a time")
+    assert_one_line_error(
+        done, "invalid question: the question names 2 products (ActionGenie, SearchFlow)", "one product at a time"
+    )
 
 
 @pytest.mark.herb
@@ -177,7 +195,8 @@ def test_kg_query_on_an_endpoint_honours_format_product_and_bind(store: Path, gu
     query.write_text("SELECT ?d ?kind WHERE { ?d ekg:documentKind ?kind } ORDER BY ?d")
     local = kg("query", str(query), "--store", str(store), *bound)
     assert local.returncode == 0 and local.stdout.splitlines()[1:] == [
-        f"{line},https://w3id.org/ekg/ont#MarketResearchReport" for line in remote.stdout.splitlines()[1:]]
+        f"{line},https://w3id.org/ekg/ont#MarketResearchReport" for line in remote.stdout.splitlines()[1:]
+    ]
 
 
 @pytest.mark.herb

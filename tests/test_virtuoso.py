@@ -28,8 +28,11 @@ pytestmark = pytest.mark.herb
 
 
 def dev_questions(herb: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for name in ("answerable.jsonl", "unanswerable.jsonl")
-            for line in (herb / "qa" / "dev" / name).open()]
+    return [
+        json.loads(line)
+        for name in ("answerable.jsonl", "unanswerable.jsonl")
+        for line in (herb / "qa" / "dev" / name).open()
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +67,8 @@ def comparable(answerer: Answerer, question: str) -> dict[str, Any]:
 
 
 def test_dev_questions_answer_alike_on_virtuoso_kg_serve_and_embedded(
-        herb: Path, dev_store: Path, virtuoso_url: str, tmp_path: Path) -> None:
+    herb: Path, dev_store: Path, virtuoso_url: str, tmp_path: Path
+) -> None:
     questions = [q["question"] for q in dev_questions(herb)]
     assert len(questions) == 562
     embedded = Answerer(EmbeddedStore(dev_store))
@@ -76,4 +80,3 @@ def test_dev_questions_answer_alike_on_virtuoso_kg_serve_and_embedded(
             remote = Answerer(RemoteEndpoint(url))
             differ = [q for q, w in zip(questions, want, strict=True) if comparable(remote, q) != w]
             assert differ == [], f"{len(differ)} of {len(questions)} differ on {url}, e.g. {differ[:3]}"
-

@@ -2,7 +2,9 @@
 
 Slots are recognised against vocabularies read from the graph (products, roles, companies) or fixed tables
 (document kinds), so a new product or role needs no code change. Nothing here guesses: a slot is either found
-verbatim (after normalisation) or absent.
+verbatim (after normalisation) or absent. A question naming two products is refused (KGError, so `kg ask` exits 2 and
+`--batch` writes an error record): answering for whichever comes first, or abstaining, would each claim
+something about one product the question did not ask alone.
 """
 
 from __future__ import annotations
