@@ -14,8 +14,16 @@ from kg.namespaces import node, product_graph, term
 from kg.qa.answer import fold_rows
 from kg.qa.intents.features import keep_best_features, keep_top_authors, topic_bindings
 from kg.rules import RuleContext, run_rules
-from kg.rules.features import change_summary, feature_name, feature_tokens
-from kg.rules.prs import reason_of
+from kg.rules.features import (
+    assigned_segment,
+    change_summary,
+    feature_name,
+    feature_tokens,
+    label_of,
+    review_segments,
+    same_feature,
+)
+from kg.rules.prs import TeamPR, reason_of
 from kg.sparql import named_query, prefixed
 
 DEV = "develop-alice-Demo"
@@ -62,15 +70,22 @@ PLANNING = [
 MEETINGS = [
     meeting("product_dev_Demo_1", "2026-01-01T09:00:00", PLANNING),
     meeting("product_dev_Demo_2", "2026-01-02T09:00:00", [
-        "Dan: Let's start with the task of integrating predictive analytics. Alice, you're on it.",
-        "Alice: The PR is 'Train LSTM Forecast Models'. I'll train LSTM forecast models on history.",
-        "Dan: Next, we have the task of expanding security measures. Bob, you're assigned.",
-        "Bob: I'll upgrade TLS to version 1.3 for transport encryption."]),
+        "Dan Brown: Now, the pending tasks. Let's start with the task of integrating predictive analytics. Alice, "
+        "you're on it.",
+        "Alice Smith: The PR is 'Train LSTM Forecast Models'. I'll train LSTM forecast models on history.",
+        "Dan Brown: Next, we have the task of expanding security measures. Bob, you're assigned.",
+        "Bob Jones: I'll upgrade TLS to version 1.3 for transport encryption."]),
+    # Bob holds two topics here: a chart task of the analytics feature and the OAuth task of the security one
     meeting("product_dev_Demo_3", "2026-01-10T09:00:00", [
-        "Dan: First up, the task of integrating predictive analytics. Alice, the CI pipeline work is yours.",
-        "Alice: I'll align the LSTM pipeline with CI deployment.",
-        "Dan: Lastly, the task of expanding security measures. Bob?",
-        "Bob: I'll review the OAuth token flow and rotate secrets."]),
+        "Dan Brown: On to the pending tasks. First up, the task of integrating predictive analytics. Alice, the CI "
+        "pipeline work is yours.",
+        "Alice Smith: I'll align the LSTM pipeline with CI deployment.",
+        "Dan Brown: Bob, you'll also build the forecast chart for the dashboard.",
+        "Bob Jones: Got it, I'll handle this.",
+        "Dan Brown: Lastly, the task of expanding security measures. Bob, the OAuth review is yours.",
+        "Bob Jones: Got it, I'll handle this. I'll review the OAuth token flow and rotate secrets.",
+        "Dan Brown: That wraps up our review. Alice, Bob, please confirm.",
+        "Alice Smith: Got it, I'll handle this."]),
 ]
 PRS = [
     pr(1, "Train LSTM Forecast Models", "Train LSTM forecast models on historical data.", ALICE,
@@ -86,6 +101,8 @@ PRS = [
     pr(6, "Review OAuth Token Flow", "Review the OAuth token flow and rotate secrets.", BOB,
        "2026-01-12T10:00:00", False, ["APPROVED"]),
     pr(7, "Outside work", "Not a team PR.", "EMP_123", "2026-01-12T11:00:00", True, ["APPROVED"]),
+    pr(8, "Build Forecast Chart", "Build a forecast chart on the dashboard.", BOB, "2026-01-13T10:00:00", False,
+       ["CHANGES_REQUESTED"]),
 ]
 SLACK = [
     msg("20260101-0-rn000", ALICE, "2026-01-01T08:00:00",
@@ -103,6 +120,7 @@ SLACK = [
     msg("20260111-0-s5000", ALICE, "2026-01-11T10:05:00", "PR: https://github.com/salesforce/Demo/pull/5"),
     msg("20260112-0-s6000", BOB, "2026-01-12T10:05:00", "PR: https://github.com/salesforce/Demo/pull/6"),
     msg("20260112-1-s6001", DAN, "2026-01-12T10:06:00", "Also see https://github.com/salesforce/Demo/pull/7"),
+    msg("20260113-0-s8000", BOB, "2026-01-13T10:05:00", "PR: https://github.com/salesforce/Demo/pull/8"),
     msg("20260113-0-h6000", DAN, "2026-01-13T09:00:00",
         "Hi team, PR# 6 is approved but not merged yet. Given the change in product direction, "
         "do we need it?"),
@@ -168,18 +186,64 @@ def artifact(herb_id: str) -> NamedNode:
     return node("artifact", herb_id)
 
 
-def feature(engineer: str) -> NamedNode:
-    return node("feature", f"Demo/{engineer}")
+def feature(label: str) -> NamedNode:
+    return node("feature", f"Demo/{label}")
 
 
-def test_features_are_engineer_tracks_with_review_keywords(store: Store) -> None:
-    alice = {artifact(PRS[0]["id"]), artifact(PRS[4]["id"])}
-    assert objects(store, feature(ALICE), "ekg:implementedBy") == alice
-    # Carol's PR 3 resubmits Bob's task (same title), so it joins Bob's feature; the revert PR joins none
-    assert objects(store, feature(BOB), "ekg:implementedBy") == {artifact(PRS[i]["id"]) for i in (1, 2, 5)}
-    words = {o.value for o in objects(store, feature(ALICE), "ekg:keyword")}
+ANALYTICS, SECURITY = feature("integrating-predictive-analytics"), feature("expanding-security-measures")
+
+
+def test_prs_belong_to_the_task_the_last_review_assigned_their_author(store: Store) -> None:
+    prs = {number: artifact(f"github_com_salesforce_Demo_pull_{number}") for number in range(1, 9)}
+    # Bob's chart PR joins analytics although his other PRs are security work: a topic is not an engineer
+    assert objects(store, ANALYTICS, "ekg:implementedBy") == {prs[1], prs[5], prs[8]}
+    # Carol's PR 3 is named in no review: it joins the part its title matches; the revert PR joins none
+    assert objects(store, SECURITY, "ekg:implementedBy") == {prs[2], prs[3], prs[6]}
+    assert objects(store, SECURITY, "ekg:responsible") == {node("person", e) for e in (BOB, CAROL)}
+    words = {o.value for o in objects(store, ANALYTICS, "ekg:keyword")}
     assert {"predictive", "analytic"} <= words
-    assert artifact("product_dev_Demo_1") in objects(store, feature(ALICE), "prov:wasDerivedFrom")
+    assert objects(store, ANALYTICS, "skos:prefLabel") == {Literal("integrating predictive analytics")}
+    assert artifact("product_dev_Demo_1") in objects(store, ANALYTICS, "prov:wasDerivedFrom")
+
+
+def test_review_parts_and_how_a_pr_was_assigned() -> None:
+    lines = MEETINGS[2]
+    segments = review_segments(lines, frozenset({"alice", "bob", "dan", "smith", "jon", "brown"}))
+    assert [seg.label for seg in segments] == ["integrating predictive analytics", "expanding security measures"]
+    assert all("wraps up" not in text for seg in segments for _, text in seg.lines)  # the roll-call is cut off
+    chart, oauth = (TeamPR(PRS[i]) for i in (7, 5))
+    assert assigned_segment(segments, "Bob Jones", chart) == (segments[0], "author+title")
+    assert assigned_segment(segments, "Bob Jones", oauth) == (segments[1], "author+title")
+    assert assigned_segment(segments, "Alice Smith", TeamPR(PRS[4])) == (segments[0], "author")
+    assert assigned_segment(segments, None, oauth) == (segments[1], "title")
+    assert assigned_segment([], "Bob Jones", oauth) == (None, "none")
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    ("First up, the AI-driven data anomaly detection feature. Fiona, you're assigned to it.",
+     "AI-driven data anomaly detection feature"),
+    ("Now, let's move on to the pending tasks. First, we have the task of integrating predictive analytics.",
+     "integrating predictive analytics"),
+    ("Bob, you're up first with the 'Message queue setup'.", "Message queue setup"),
+    ("For the UI/UX dashboard, I'm working on the initial layout.", "UI/UX dashboard"),
+    ("I'm responsible for the data compliance and security enhancement.", "data compliance and security enhancement"),
+    ("We have the 'Deployment pipeline optimization' task.", "Deployment pipeline optimization' task"),
+])
+def test_review_labels_in_every_wording(text: str, label: str) -> None:
+    assert label_of(text)[0] == label
+
+
+@pytest.mark.parametrize("text", [
+    "I'll be taking over the revisions for this task.", "Now, let's move on to the pending tasks.",
+    "Alice, I believe you're next in line to work on this.", "So, the PR for this task is titled 'Add Indexes'."])
+def test_meeting_talk_opens_no_review_part(text: str) -> None:
+    assert label_of(text) is None
+
+
+def test_same_feature_needs_two_shared_words_unless_one_word_label() -> None:
+    assert same_feature(frozenset({"salesforce", "integrat"}), frozenset({"salesforce", "integrat", "schema"}))
+    assert not same_feature(frozenset({"aws", "azure", "integrat"}), frozenset({"salesforce", "integrat"}))
+    assert same_feature(frozenset({"security"}), frozenset({"security", "data", "encrypt"}))
 
 
 def test_prs_are_discussed_in_their_share_conversation_and_assignment_review(store: Store) -> None:
