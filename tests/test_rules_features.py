@@ -20,6 +20,7 @@ from kg.rules.features import (
     feature_name,
     feature_tokens,
     label_of,
+    listed_names,
     review_segments,
     same_feature,
 )
@@ -375,3 +376,52 @@ def test_feature_names_and_change_summaries() -> None:
         == "Optimize the data workflow. It includes tuning."
     assert change_summary("This PR addresses the login bug.") == "Address the login bug."
     assert change_summary("This PR focuses on caching.") == "Caching."
+
+
+@pytest.mark.parametrize(("text", "style", "names"), [
+    ("We have four main tasks to discuss: enhancing real-time alerts, integrating predictive analytics, improving "
+     "data ingestion efficiency, and expanding security measures.", "list",
+     ["enhancing real-time alerts", "integrating predictive analytics", "improving data ingestion efficiency",
+      "expanding security measures"]),
+    ("I think we should start by discussing the high-level tasks. First, we need to enhance our edge processing "
+     "capabilities to handle more complex AI models. Second, we should expand our device compatibility.", "ordinal",
+     ["enhance our edge processing capabilities", "expand our device compatibility"]),
+    ("Here is the plan. 1. Improve the search ranking. 2. Add offline mode.", "numbered",
+     ["Improve the search ranking", "Add offline mode"]),
+])
+def test_planning_lists_in_every_style(text: str, style: str, names: list[str]) -> None:
+    assert listed_names(text) == [(style, name) for name in names]
+
+
+@pytest.mark.parametrize("text", [
+    "To recap: Julia is handling data ingestion, Emma is on NLP enhancements, and Alice is working on the API.",
+    "We have one main task: the dashboard.",
+])
+def test_assignment_recaps_and_single_items_list_no_features(text: str) -> None:
+    assert listed_names(text) == []
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Let's start by discussing the real-time data processing feature.", "real-time data processing feature"),
+    ("I think a good starting point would be to discuss the Slack integration module.", "Slack integration module"),
+])
+def test_planning_cues_open_a_feature(text: str, name: str) -> None:
+    assert feature_name(text) == name
+
+
+def test_listed_feature_no_review_assigns_is_discussed() -> None:
+    planning = meeting("product_dev_List_1", "2025-12-01T09:00:00", [
+        "Dan Brown: Team, we have three main tasks to discuss: offline sync, expanding security measures, and "
+        "integrating predictive analytics.",
+        "Carol White: For offline sync, we should cache edits locally and merge them on reconnect.",
+        "Alice Smith: I'll take offline sync.",
+        "Bob Jones: Regarding security measures, we need to upgrade TLS.",
+        "Alice Smith: On predictive analytics, LSTM models fit.",
+        "Dan Brown: Now, let's discuss task assignments."])
+    product = Product("List", Path("List.json"), list(NAMES), [], {"meeting_transcripts": [planning, *MEETINGS[1:]]})
+    ctx = RuleContext(product, ORG, product_graph("List"))
+    run_rules(ctx, ["feature-discussed"])
+    labels = {q.object.value for q in ctx.out if q.predicate == term("skos:prefLabel")}
+    assert labels == {"offline sync"}
+    who = {q.object for q in ctx.out if q.predicate == term("ekg:responsible")}
+    assert who == {node("person", ALICE)}

@@ -237,12 +237,17 @@ class Track:
     tasks: list[tuple[TeamPR, Segment | None]] = field(default_factory=list)
 
 
+def person_name_words(ctx: RuleContext) -> frozenset[str]:
+    """Every word of the organisation's people's names, normalised like label words (names are not labels)."""
+    return frozenset(stem(w) for emp in ctx.org.employees.values()
+                     for w in WORD.findall(str(emp.get("name", "")).casefold()))
+
+
 def pr_assignments(ctx: RuleContext, reviews: list[dict[str, Any]]) -> list[tuple[TeamPR, dict | None,
                                                                                   Segment | None, str]]:
     """Each non-revert team PR (oldest first) with the review held last before it was opened, the part of that
     review assigning it to its author, and how that part was found (see `assigned_segment`)."""
-    names = frozenset(stem(w) for emp in ctx.org.employees.values()
-                      for w in WORD.findall(str(emp.get("name", "")).casefold()))
+    names = person_name_words(ctx)
     segments = {str(r["id"]): review_segments(r, names) for r in reviews}
     out = []
     for pr in sorted(team_prs(ctx).values(), key=lambda p: (p.created, p.number)):
@@ -404,16 +409,90 @@ def planning_topics(lines: list[tuple[str, str]]) -> list[tuple[str, int, int]]:
     return out
 
 
+#: A planning line listing the features in one sentence: "We have four main tasks to discuss: a, b, c and d."
+LIST_INTRO = re.compile(r"\b(?:we have|there are|we've got|the)\s+(?:\w+\s+)?(?:main\s+|key\s+|high-level\s+|core\s+)?"
+                        r"(?:tasks|features|areas|priorities)\b[^:.]*:\s*(?P<items>[^.;]+)", re.I)
+#: A sentence of an ordinal list: "First, we need to enhance …", "Second, we should expand …", "1. Improve …".
+ORDINAL = re.compile(r"^(?:first|second|third|fourth|fifth|lastly|finally)(?:ly)?,?\s+"
+                     r"(?:we (?:need|have|want|should|must|will)(?: to)?|let's|is|there's)?\s*(?P<name>[^.;:!?]+)",
+                     re.I)
+#: An item that names who does what ("Julia is handling data ingestion"): a list of assignments, not features.
+ASSIGNMENT_ITEM = re.compile(r"^[A-Z]\w+(?: [A-Z]\w+)? (?:is|will|'s|can)\b")
+#: An item of a numbered list inside one line: "1. Improve search ranking. 2. Add offline mode."
+NUMBERED = re.compile(r"(?:^|\s)\d[.)]\s+(?P<name>[^.;!?]+)")
+#: Where a listed name stops: the purpose clause after it ("… capabilities to handle more complex AI models").
+NAME_TAIL = re.compile(r"\s+(?:to|so that|in order to|which|that|by|so)\s.*$", re.I)
+
+
+def listed_names(text: str) -> list[tuple[str, str]]:
+    """(listing style, feature name) of the features one planning line lists: after "We have N main tasks:",
+    or as ordinal / numbered sentences ("First, …. Second, …", "1. … 2. …")."""
+    if intro := LIST_INTRO.search(text):
+        items = [re.sub(r"^(?:and|or)\s+", "", i.strip()) for i in re.split(r",", intro.group("items"))]
+        last = [i.strip() for i in re.split(r"\s+and\s+", items[-1])]
+        if len(items) == 1 or all(len(i.split()) >= 2 for i in last):  # "b and c" ends the list, unless it is
+            items[-1:] = last                                           # one name ("AWS and Google Cloud")
+        named = [i for i in items if set(feature_tokens(i)) - GENERIC_WORDS - META_WORDS]
+        if len(named) >= 2 and not any(ASSIGNMENT_ITEM.match(i) for i in named):
+            return [("list", i) for i in named]
+    for style, found in (("numbered", [m.group("name") for m in NUMBERED.finditer(text)]),
+                         ("ordinal", [m.group("name") for sentence in SENTENCE.split(text)
+                                      if (m := ORDINAL.match(sentence.strip()))])):
+        named = [NAME_TAIL.sub("", n.strip()) for n in found if set(feature_tokens(n)) - GENERIC_WORDS - META_WORDS]
+        if len(named) >= 2:
+            return [(style, n) for n in named]
+    return []
+
+
+def listed_topics(lines: list[tuple[str, str]]) -> tuple[str, list[tuple[str, int, int]]]:
+    """The listing style and (feature name, first line, end line) of the features a planning line lists: each
+    feature's discussion starts at the first later line naming most of its words (else at the list) and ends
+    where the next one starts or the meeting turns to assignments. Features a topic cue opens later and the list
+    does not name are added (a list may name only some). Without a list, the cue reading alone."""
+    for at, (_, text) in enumerate(lines):
+        if not (named := listed_names(text)):
+            continue
+        starts = []
+        for _, name in named:
+            words = frozenset(feature_tokens(name)) - GENERIC_WORDS
+            start = next((j for j in range(at + 1, len(lines))
+                          if same_feature(words, frozenset(feature_tokens(lines[j][1])) & words | words)
+                          and 2 * len(words & set(feature_tokens(lines[j][1]))) >= len(words)), at)
+            starts.append((start, name))
+        cues = planning_topics(lines)
+        bounds = sorted({s for s, _ in starts} | {start for _, start, _ in cues} | {len(lines)})
+        out = []
+        for start, name in starts:
+            end = next(b for b in bounds if b > start)
+            stop = next((j for j in range(start + 1, end) if PLANNING_END.search(lines[j][1])), end)
+            out.append((name, start, stop))
+        listed = [frozenset(feature_tokens(name)) - GENERIC_WORDS for name, _, _ in out]
+        more = [t for t in cues
+                if not any(same_feature(frozenset(feature_tokens(t[0])) - GENERIC_WORDS, w) for w in listed)]
+        return named[0][0], out + more
+    return "cue", planning_topics(lines)
+
+
 def review_task_words(reviews: list[dict[str, Any]]) -> list[set[str]]:
     """The word set of every sprint-review line that names a task (the lines with a feature cue)."""
     return [set(feature_tokens(line)) for rv in reviews for line in transcript_lines(rv)
             if FEATURE_CUE.search(line)]
 
 
-def is_assigned(name: str, task_lines: list[set[str]]) -> bool:
-    """True when one sprint-review task line names every distinctive word of the feature's name."""
+def is_assigned(name: str, task_lines: list[set[str]], labels: list[frozenset[str]] = (), discussion: str = ""
+                ) -> bool:
+    """True when one sprint-review task line names every distinctive word of the feature's name, or when the
+    label of a sprint review's task part (two words or more) is named whole in the feature's name and
+    discussion ("RESTful API framework" in "… set up the initial RESTful API framework")."""
     words = set(feature_tokens(name)) - GENERIC_WORDS
-    return any(words <= line for line in task_lines)
+    said = set(feature_tokens(name + " " + discussion))
+    return any(words <= line for line in task_lines) or any(len(label) >= 2 and label <= said for label in labels)
+
+
+def review_labels(ctx: RuleContext, reviews: list[dict[str, Any]]) -> list[frozenset[str]]:
+    """The label words of every task part of the sprint reviews."""
+    names = person_name_words(ctx)
+    return list(dict.fromkeys(seg.words for rv in reviews for seg in review_segments(rv, names)))
 
 
 def discussion_text(name: str, lines: list[tuple[str, str]]) -> str:
@@ -442,11 +521,15 @@ def feature_discussed(ctx: RuleContext) -> None:
     if len(meetings) < 2:
         return
     planning, task_lines = meetings[0], review_task_words(meetings[1:])
+    labels = review_labels(ctx, meetings[1:])
     planning_id = str(planning["id"])
     participants = [p for p in planning.get("participants", []) if isinstance(p, str)]
     lines = spoken_lines(planning)
-    for name, start, end in planning_topics(lines):
-        if is_assigned(name, task_lines):
+    style, topics = listed_topics(lines)
+    for name, start, end in topics:
+        # a listed feature's discussion is found by its words, so a review label said there assigns it too
+        said = " ".join(text for _, text in lines[start:end]) if style != "cue" else ""
+        if is_assigned(name, task_lines, labels if style != "cue" else [], said):
             continue
         feature = ctx.derived("feature", f"discussed/{slug(name)}", "ekg:Feature", [planning_id])
         ctx.add(feature, FEATURE_STATUS, term("ekg:Discussed"))
