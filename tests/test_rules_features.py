@@ -104,6 +104,9 @@ PRS = [
     pr(7, "Outside work", "Not a team PR.", "EMP_123", "2026-01-12T11:00:00", True, ["APPROVED"]),
     pr(8, "Build Forecast Chart", "Build a forecast chart on the dashboard.", BOB, "2026-01-13T10:00:00", False,
        ["CHANGES_REQUESTED"]),
+    # approved, then closed without merging: not left to merge
+    {**pr(9, "Export LSTM Forecasts", "Export LSTM forecast models.", DAN, "2026-01-15T10:00:00", False,
+          ["APPROVED"]), "state": "closed"},
 ]
 SLACK = [
     msg("20260101-0-rn000", ALICE, "2026-01-01T08:00:00",
@@ -122,6 +125,7 @@ SLACK = [
     msg("20260112-0-s6000", BOB, "2026-01-12T10:05:00", "PR: https://github.com/salesforce/Demo/pull/6"),
     msg("20260112-1-s6001", DAN, "2026-01-12T10:06:00", "Also see https://github.com/salesforce/Demo/pull/7"),
     msg("20260113-0-s8000", BOB, "2026-01-13T10:05:00", "PR: https://github.com/salesforce/Demo/pull/8"),
+    msg("20260115-0-s9000", DAN, "2026-01-15T10:05:00", "PR: https://github.com/salesforce/Demo/pull/9"),
     msg("20260113-0-h6000", DAN, "2026-01-13T09:00:00",
         "Hi team, PR# 6 is approved but not merged yet. Given the change in product direction, "
         "do we need it?"),
@@ -144,6 +148,7 @@ def store() -> Store:
         subject = node("artifact", rec["id"])
         for p, o in (("rdf:type", term("ekg:PullRequest")),
                      ("dct:identifier", Literal(rec["id"])), ("ekg:url", Literal(rec["link"])),
+                     ("ekg:prState", Literal(rec["state"])),
                      ("ekg:description", Literal(rec["summary"])),
                      ("prov:wasAttributedTo", node("person", rec["user"]["login"])),
                      ("ekg:merged", Literal(rec["merged"].lower(), datatype=NamedNode(
@@ -195,9 +200,9 @@ ANALYTICS, SECURITY = feature("integrating-predictive-analytics"), feature("expa
 
 
 def test_prs_belong_to_the_task_the_last_review_assigned_their_author(store: Store) -> None:
-    prs = {number: artifact(f"github_com_salesforce_Demo_pull_{number}") for number in range(1, 9)}
+    prs = {number: artifact(f"github_com_salesforce_Demo_pull_{number}") for number in range(1, 10)}
     # Bob's chart PR joins analytics although his other PRs are security work: a topic is not an engineer
-    assert objects(store, ANALYTICS, "ekg:implementedBy") == {prs[1], prs[5], prs[8]}
+    assert objects(store, ANALYTICS, "ekg:implementedBy") == {prs[1], prs[5], prs[8], prs[9]}
     # Carol's PR 3 is named in no review: it joins the part its title matches; the revert PR joins none
     assert objects(store, SECURITY, "ekg:implementedBy") == {prs[2], prs[3], prs[6]}
     assert objects(store, SECURITY, "ekg:responsible") == {node("person", e) for e in (BOB, CAROL)}
@@ -278,7 +283,7 @@ def test_topic_query_picks_the_feature_naming_the_phrase(store: Store) -> None:
     bindings = {**topic_bindings("integrating predictive analytics"),
                 "approved": Literal("true", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))}
     answers, cites = keep_best_features(select(store, "pr_feature_review", bindings))
-    assert set(answers) == {"https://github.com/salesforce/Demo/pull/1", "https://github.com/salesforce/Demo/pull/5"}
+    assert set(answers) == {f"https://github.com/salesforce/Demo/pull/{n}" for n in (1, 5, 9)}
     assert {"product_dev_Demo_1", "20260101-0-rn000", "20260103-1-s1001"} <= set(cites)
 
 
@@ -305,7 +310,7 @@ def test_close_merge_and_top_author(store: Store) -> None:
     assert to_close == ["https://github.com/salesforce/Demo/pull/6"]
     analytics = topic_bindings("predictive analytics")
     to_merge = keep_best_features(select(store, "pr_to_merge", analytics))[0]
-    assert to_merge == ["https://github.com/salesforce/Demo/pull/5"]
+    assert to_merge == ["https://github.com/salesforce/Demo/pull/5"]  # PR 9 is approved but closed unmerged
     approved = Literal("true", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))
     assert keep_top_authors(select(store, "pr_top_author", {"approved": approved}))[0] == [ALICE]
 
