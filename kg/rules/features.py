@@ -120,11 +120,12 @@ def review_before(reviews: list[dict[str, Any]], created: str) -> dict[str, Any]
 #: A cue that opens a sprint review's part on one feature: the feature cues, and the wordings that name a lone
 #: pending task ("We have the 'Deployment pipeline optimization' task", "you're up for the LSTM model
 #: integration", "the task for Security for the Customization Engine").
-LABEL_CUE = re.compile(FEATURE_CUE.pattern + r"|\b(?:we have the|(?:you're|you are) (?:up(?: first| next)?"
-                       r"(?: for| with)|on the|handling the ')|task for|let's discuss the|(?:the|our) '[^']+' task)\b|"
+LABEL_CUE = re.compile(FEATURE_CUE.pattern + r"|\b(?:starting with|we have the|(?:you're|you are) "
+                       r"(?:up(?: first| next)?(?: for| with)|on the|handling the ')|task for|let's discuss the|"
+                       r"(?:the|our) '[^']+' task)\b|"
                        r"^for the\b|\bfirst,", re.I)
 #: The cue words before a label's name ("Let's start with the task of …", "Next, we have the …").
-LABEL_LEAD = re.compile(r"^(?:(?:let's start with|start with|next(?: up is)?|lastly|finally|first(?: up)?|"
+LABEL_LEAD = re.compile(r"^(?:(?:let's start with|start(?:ing)? with|next(?: up is)?|lastly|finally|first(?: up)?|"
                         r"moving on(?: to)?|move on to|let's move on to|now,?(?: for| onto| on)?|onto|up next|then|"
                         r"we have|"
                         r"we need to address|let's discuss|(?:you're|you are) (?:up (?:first |next )?(?:for|with)|on|"
@@ -157,11 +158,15 @@ class Segment:
     lines: tuple[tuple[str, str], ...]
 
 
-def label_of(text: str, names: frozenset[str] = frozenset()) -> tuple[str, frozenset[str]] | None:
+def label_of(text: str, names: frozenset[str] = frozenset()) -> tuple[str, frozenset[str], int] | None:
     """The feature a review line opens: in its first sentence with a feature cue, the first comma-separated
     phrase from the cue on that names something beyond the meeting ("First up, the AI-driven data anomaly
-    detection feature." -> "the AI-driven data anomaly detection feature"), with its distinctive words."""
+    detection feature." -> "AI-driven data anomaly detection feature"), its distinctive words (people's names
+    are not label words), and where that sentence starts in the line (what comes before still belongs to the
+    previous part: "Great, Hannah Davis. Thanks for stepping in. Now, onto the CRM integration task.")."""
+    at = 0
     for sentence in SENTENCE.split(text):
+        at = text.find(sentence, at)
         cue = OWNS.search(sentence) or LABEL_CUE.search(sentence)
         if cue is None or (FIRST_PERSON.search(sentence) and not OWNS.search(sentence)
                            and not sentence.casefold().startswith("for the")):
@@ -170,20 +175,25 @@ def label_of(text: str, names: frozenset[str] = frozenset()) -> tuple[str, froze
                                .rstrip(".!?")):
             words = frozenset(w for w in feature_tokens(phrase) if len(w) > 1) - LABEL_META - GENERIC_WORDS - names
             if words and not ANAPHORA.search(phrase):
-                return LABEL_LEAD.sub("", phrase.strip(" '\"")).strip(" '\""), words
+                return LABEL_LEAD.sub("", phrase.strip(" '\"")).strip(" '\""), words, at
     return None
 
 
 def review_segments(rec: dict[str, Any], names: frozenset[str] = frozenset()) -> list[Segment]:
-    """The feature parts of a sprint review's pending tasks: each runs from a labelled cue line to the next, or
-    to the wrap-up (where "Got it, I'll handle this" answers a roll-call, not one task)."""
+    """The feature parts of a sprint review's pending tasks: each runs from a labelled cue sentence to the next,
+    or to the wrap-up (where "Got it, I'll handle this" answers a roll-call, not one task)."""
     lines = spoken_lines(rec)
     begin = next((i for i, (_, text) in enumerate(lines) if PENDING.search(text)), 0)
     starts = [(i, found) for i in range(begin, len(lines)) if (found := label_of(lines[i][1], names))]
-    ends = [starts[k + 1][0] if k + 1 < len(starts) else len(lines) for k in range(len(starts))]
-    return [Segment(label, words, tuple(lines[i:next((j for j in range(i + 1, end) if WRAP_UP.search(lines[j][1])),
-                                                      end)]))
-            for (i, (label, words)), end in zip(starts, ends, strict=True)]
+    parts: list[tuple[str, frozenset[str], list[tuple[str, str]]]] = []
+    for k, (i, (label, words, at)) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
+        end = next((j for j in range(i + 1, end) if WRAP_UP.search(lines[j][1])), end)
+        speaker, text = lines[i]
+        if parts and text[:at].strip():
+            parts[-1][2].append((speaker, text[:at]))
+        parts.append((label, words, [(speaker, text[at:]), *lines[i + 1:end]]))
+    return [Segment(label, words, tuple(part)) for label, words, part in parts]
 
 
 #: A speaker accepting a task ("Got it, I'll handle this", "That's my task").
@@ -193,11 +203,13 @@ ACCEPTS = re.compile(r"\b(?:I(?:'ll| will) (?:handle|take|work|be (?:working|han
 
 def author_evidence(seg: Segment, full: str) -> int:
     """How strongly a review part gives its task to the author: 2 when it names them in full or they accept
-    it there, 1 when it only names their first name (shared by others), else 0."""
-    first = full.split()[0]
+    it there, 1 when it only names their first name (which others may share; "Charlie Martinez" is another
+    Charlie, not a mention of Charlie Garcia), else 0."""
+    first, _, last = full.partition(" ")
     strong = any((speaker.casefold() == full.casefold() and ACCEPTS.search(text))
                  or re.search(rf"\b{re.escape(full)}\b", text, re.I) for speaker, text in seg.lines)
-    return 2 if strong else int(any(re.search(rf"\b{re.escape(first)}\b", text) for _, text in seg.lines))
+    alone = re.compile(rf"\b{re.escape(first)}\b(?!\s+(?!{re.escape(last)}\b)[A-Z][a-z]+)")
+    return 2 if strong else int(any(alone.search(text) for _, text in seg.lines))
 
 
 def assigned_segment(segments: list[Segment], full: str | None, pr: TeamPR) -> tuple[Segment | None, str]:
