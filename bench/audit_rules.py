@@ -42,7 +42,7 @@ from kg.rules.prs import PR_NUMBER, develop_conversations, reason_of, team_prs, 
 ROOT = Path(__file__).resolve().parent.parent
 HERB = Path(__import__("os").environ.get("HERB_DATA", ROOT.parent / "shared" / "herb"))
 BEGIN, END = "<!-- audit:begin (bench/audit_rules.py --write) -->", "<!-- audit:end -->"
-EXAMPLES = 8
+EXAMPLES = 12
 
 
 def table(head: list[str], rows: list[list[object]]) -> str:
