@@ -430,3 +430,12 @@ def test_listed_feature_no_review_assigns_is_discussed() -> None:
     assert labels == {"offline sync"}
     who = {q.object for q in ctx.out if q.predicate == term("ekg:responsible")}
     assert who == {node("person", ALICE)}
+
+
+def test_a_topic_in_other_words_meets_the_same_feature_words() -> None:
+    assert feature_tokens("enhancing natural language processing capabilities") == feature_tokens(
+        "enhancing NLP capabilities")
+    assert feature_tokens("the User Interface dashboard") == feature_tokens("UI dashboard")
+    nlp = label_of("Moving on to enhancing AI capabilities with NLP.")[1]
+    spelled = label_of("Next, enhancing AI capabilities with natural language processing.")[1]
+    assert same_feature(nlp, spelled)

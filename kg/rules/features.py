@@ -93,9 +93,20 @@ def stem(word: str) -> str:
     return word
 
 
+#: Phrases that teams and questions also say as their abbreviation: one word on both sides, so "natural language
+#: processing capabilities" and "NLP capabilities" name the same feature.
+ABBREVIATIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(rf"\b{long}\b"), short) for long, short in (
+    (r"natural[ -]language[ -]process\w*", "nlp"), (r"user[ -]interfaces?", "ui"), (r"user[ -]experience", "ux"),
+    (r"artificial[ -]intelligence", "ai"), (r"machine[ -]learning", "ml")))
+
+
 def feature_tokens(text: str) -> list[str]:
-    """Normalised content words of a phrase: casefolded, stop words dropped, suffixes stripped."""
-    return [stem(w) for w in WORD.findall(text.casefold()) if w not in STOPWORDS]
+    """Normalised content words of a phrase: casefolded, known phrases abbreviated, stop words dropped,
+    suffixes stripped."""
+    text = text.casefold()
+    for long, short in ABBREVIATIONS:
+        text = long.sub(short, text)
+    return [stem(w) for w in WORD.findall(text) if w not in STOPWORDS]
 
 
 def transcript_lines(rec: dict[str, Any]) -> list[str]:
@@ -494,11 +505,12 @@ def review_task_words(reviews: list[dict[str, Any]]) -> list[set[str]]:
 def is_assigned(name: str, task_lines: list[set[str]], labels: list[frozenset[str]] = (), discussion: str = ""
                 ) -> bool:
     """True when one sprint-review task line names every distinctive word of the feature's name, or when the
-    label of a sprint review's task part (two words or more) is named whole in the feature's name and
-    discussion ("RESTful API framework" in "… set up the initial RESTful API framework")."""
+    label of a sprint review's task part is named whole in the feature's name and discussion ("RESTful API
+    framework" in "… set up the initial RESTful API framework"; a one-word label such as "NLP" in the name)."""
     words = set(feature_tokens(name)) - GENERIC_WORDS
     said = set(feature_tokens(name + " " + discussion))
-    return any(words <= line for line in task_lines) or any(len(label) >= 2 and label <= said for label in labels)
+    return any(words <= line for line in task_lines) or any(
+        label <= said and (len(label) >= 2 or label <= words) for label in labels)
 
 
 def review_labels(ctx: RuleContext, reviews: list[dict[str, Any]]) -> list[frozenset[str]]:
