@@ -439,3 +439,17 @@ def test_a_topic_in_other_words_meets_the_same_feature_words() -> None:
     nlp = label_of("Moving on to enhancing AI capabilities with NLP.")[1]
     spelled = label_of("Next, enhancing AI capabilities with natural language processing.")[1]
     assert same_feature(nlp, spelled)
+
+
+def test_a_part_quoting_the_prs_title_to_its_author_outranks_an_acceptance_elsewhere() -> None:
+    from kg.rules.features import Segment
+
+    first = Segment("GraphQL API setup", frozenset({"graphql", "api", "setup"}), (
+        ("Ian Davis", "First up, GraphQL API setup. Fiona, can you take over the resolvers?"),
+        ("Fiona Smith", "Got it, I'll handle the new PR.")))
+    last = Segment("resource planning", frozenset({"resource", "plann"}), (
+        ("Ian Davis", "Lastly, resource planning. Fiona, you're also handling 'Allocate Cloud Architects'."),
+        ("Fiona Smith", "Yes, I'll ensure we have the right personnel.")))
+    allocate = TeamPR(pr(20, "Allocate Cloud Architects", "Staff the integration.", ERIN_1, "2026-01-20T10:00:00",
+                         False, []))
+    assert assigned_segment([first, last], "Fiona Smith", allocate) == (last, "author")

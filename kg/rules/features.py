@@ -225,7 +225,8 @@ def author_evidence(seg: Segment, full: str) -> int:
 
 def assigned_segment(segments: list[Segment], full: str | None, pr: TeamPR) -> tuple[Segment | None, str]:
     """The review part assigning the PR's task to its author, and how it was found: 'author' (one part gives
-    it to them most clearly), 'author+title' (several do equally; the one sharing most words with the PR's
+    it to them most clearly; a part that also names the PR by its title, "Fiona, you're also handling 'Allocate
+    Cloud Architects …'", most of all), 'author+title' (several do equally; the one sharing most words with the PR's
     title and summary), 'title' (none names them), or 'none' (the review has no labelled part)."""
     if not segments:
         return None, "none"
@@ -234,7 +235,14 @@ def assigned_segment(segments: list[Segment], full: str | None, pr: TeamPR) -> t
     def overlap(seg: Segment) -> int:
         return len(wanted & set(feature_tokens(" ".join(text for _, text in seg.lines))))
 
-    evidence = [author_evidence(seg, full) if full else 0 for seg in segments]
+    title = pr.title.casefold().strip()
+
+    def evidence_of(seg: Segment) -> int:  # a part naming the author and quoting the PR's own title is decisive
+        found = author_evidence(seg, full) if full else 0
+        quoted = len(title) > 10 and any(title in text.casefold() for _, text in seg.lines)
+        return found + 2 * quoted if found else 0
+
+    evidence = [evidence_of(seg) for seg in segments]
     best = max(evidence)
     named = [seg for seg, e in zip(segments, evidence, strict=True) if e == best and best > 0]
     if len(named) == 1:
