@@ -16,10 +16,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = [[i.name, i.answer_type, f"sparql/{i.query}.rq", f"sparql/{i.proof}.rq",
-             ", ".join(INTENT_STATES.get(i.name, ())) or "-",
-             (i.match.__doc__ or "").strip().splitlines()[0] if i.match.__doc__ else ""]
-            for i in load_intents()]
+    rows = [
+        [
+            i.name,
+            i.answer_type,
+            f"sparql/{i.query}.rq",
+            f"sparql/{i.proof}.rq",
+            ", ".join(INTENT_STATES.get(i.name, ())) or "-",
+            (i.match.__doc__ or "").strip().splitlines()[0] if i.match.__doc__ else "",
+        ]
+        for i in load_intents()
+    ]
     print_table(["intent", "type", "query", "proof", "states", "wording it covers"], rows)
     print("\nstate words (what the queries test):")
     for word, meaning in STATE_WORDS.items():
