@@ -164,3 +164,31 @@ def test_top_author_of_approved_prs(text: str, approved: str) -> None:
 def test_other_families_wordings_are_not_feature_intents(text: str) -> None:
     assert not (intent_of(text)[0] or "").startswith(("feature_", "pr_feature", "pr_to_", "pr_reverted",
                                                       "pr_top"))
+
+
+def test_every_state_word_is_defined_once_and_used() -> None:
+    from kg.qa.intents import load_intents
+    from kg.qa.states import INTENT_STATES, STATE_WORDS
+
+    names = {i.name for i in load_intents()}
+    assert set(INTENT_STATES) <= names
+    used = {w for words in INTENT_STATES.values() for w in words}
+    assert used == set(STATE_WORDS)
+    assert {"to merge", "to close", "reverted", "delayed", "dropped", "discussed", "unresolved", "dismissed",
+            "reopened"} == set(STATE_WORDS)
+
+
+def test_readme_and_kg_intents_show_the_state_words(capsys) -> None:
+    import argparse
+    from pathlib import Path
+
+    from kg.cli import intents
+    from kg.qa.states import STATE_WORDS
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    for word, meaning in STATE_WORDS.items():
+        assert f"| {word} | {meaning} |" in readme
+    assert intents.run(argparse.Namespace()) == 0
+    out = capsys.readouterr().out
+    assert all(f"  {word}: {meaning}" in out for word, meaning in STATE_WORDS.items())
+    assert "pr_to_merge" in out and "to merge" in out

@@ -14,8 +14,17 @@ from kg.namespaces import node, product_graph, term
 from kg.qa.answer import fold_rows
 from kg.qa.intents.features import keep_best_features, keep_top_authors, topic_bindings
 from kg.rules import RuleContext, run_rules
-from kg.rules.features import change_summary, feature_name, feature_tokens
-from kg.rules.prs import reason_of
+from kg.rules.features import (
+    assigned_segment,
+    change_summary,
+    feature_name,
+    feature_tokens,
+    label_of,
+    listed_names,
+    review_segments,
+    same_feature,
+)
+from kg.rules.prs import TeamPR, reason_of
 from kg.sparql import named_query, prefixed
 
 DEV = "develop-alice-Demo"
@@ -62,15 +71,22 @@ PLANNING = [
 MEETINGS = [
     meeting("product_dev_Demo_1", "2026-01-01T09:00:00", PLANNING),
     meeting("product_dev_Demo_2", "2026-01-02T09:00:00", [
-        "Dan: Let's start with the task of integrating predictive analytics. Alice, you're on it.",
-        "Alice: The PR is 'Train LSTM Forecast Models'. I'll train LSTM forecast models on history.",
-        "Dan: Next, we have the task of expanding security measures. Bob, you're assigned.",
-        "Bob: I'll upgrade TLS to version 1.3 for transport encryption."]),
+        "Dan Brown: Now, the pending tasks. Let's start with the task of integrating predictive analytics. Alice, "
+        "you're on it.",
+        "Alice Smith: The PR is 'Train LSTM Forecast Models'. I'll train LSTM forecast models on history.",
+        "Dan Brown: Next, we have the task of expanding security measures. Bob, you're assigned.",
+        "Bob Jones: I'll upgrade TLS to version 1.3 for transport encryption."]),
+    # Bob holds two topics here: a chart task of the analytics feature and the OAuth task of the security one
     meeting("product_dev_Demo_3", "2026-01-10T09:00:00", [
-        "Dan: First up, the task of integrating predictive analytics. Alice, the CI pipeline work is yours.",
-        "Alice: I'll align the LSTM pipeline with CI deployment.",
-        "Dan: Lastly, the task of expanding security measures. Bob?",
-        "Bob: I'll review the OAuth token flow and rotate secrets."]),
+        "Dan Brown: On to the pending tasks. First up, the task of integrating predictive analytics. Alice, the CI "
+        "pipeline work is yours.",
+        "Alice Smith: I'll align the LSTM pipeline with CI deployment.",
+        "Dan Brown: Bob, you'll also build the forecast chart for the dashboard.",
+        "Bob Jones: Got it, I'll handle this.",
+        "Dan Brown: Lastly, the task of expanding security measures. Bob, the OAuth review is yours.",
+        "Bob Jones: Got it, I'll handle this. I'll review the OAuth token flow and rotate secrets.",
+        "Dan Brown: That wraps up our review. Alice, Bob, please confirm.",
+        "Alice Smith: Got it, I'll handle this."]),
 ]
 PRS = [
     pr(1, "Train LSTM Forecast Models", "Train LSTM forecast models on historical data.", ALICE,
@@ -86,6 +102,11 @@ PRS = [
     pr(6, "Review OAuth Token Flow", "Review the OAuth token flow and rotate secrets.", BOB,
        "2026-01-12T10:00:00", False, ["APPROVED"]),
     pr(7, "Outside work", "Not a team PR.", "EMP_123", "2026-01-12T11:00:00", True, ["APPROVED"]),
+    pr(8, "Build Forecast Chart", "Build a forecast chart on the dashboard.", BOB, "2026-01-13T10:00:00", False,
+       ["CHANGES_REQUESTED"]),
+    # approved, then closed without merging: not left to merge
+    {**pr(9, "Export LSTM Forecasts", "Export LSTM forecast models.", DAN, "2026-01-15T10:00:00", False,
+          ["APPROVED"]), "state": "closed"},
 ]
 SLACK = [
     msg("20260101-0-rn000", ALICE, "2026-01-01T08:00:00",
@@ -103,6 +124,8 @@ SLACK = [
     msg("20260111-0-s5000", ALICE, "2026-01-11T10:05:00", "PR: https://github.com/salesforce/Demo/pull/5"),
     msg("20260112-0-s6000", BOB, "2026-01-12T10:05:00", "PR: https://github.com/salesforce/Demo/pull/6"),
     msg("20260112-1-s6001", DAN, "2026-01-12T10:06:00", "Also see https://github.com/salesforce/Demo/pull/7"),
+    msg("20260113-0-s8000", BOB, "2026-01-13T10:05:00", "PR: https://github.com/salesforce/Demo/pull/8"),
+    msg("20260115-0-s9000", DAN, "2026-01-15T10:05:00", "PR: https://github.com/salesforce/Demo/pull/9"),
     msg("20260113-0-h6000", DAN, "2026-01-13T09:00:00",
         "Hi team, PR# 6 is approved but not merged yet. Given the change in product direction, "
         "do we need it?"),
@@ -125,6 +148,7 @@ def store() -> Store:
         subject = node("artifact", rec["id"])
         for p, o in (("rdf:type", term("ekg:PullRequest")),
                      ("dct:identifier", Literal(rec["id"])), ("ekg:url", Literal(rec["link"])),
+                     ("ekg:prState", Literal(rec["state"])),
                      ("ekg:description", Literal(rec["summary"])),
                      ("prov:wasAttributedTo", node("person", rec["user"]["login"])),
                      ("ekg:merged", Literal(rec["merged"].lower(), datatype=NamedNode(
@@ -168,18 +192,64 @@ def artifact(herb_id: str) -> NamedNode:
     return node("artifact", herb_id)
 
 
-def feature(engineer: str) -> NamedNode:
-    return node("feature", f"Demo/{engineer}")
+def feature(label: str) -> NamedNode:
+    return node("feature", f"Demo/{label}")
 
 
-def test_features_are_engineer_tracks_with_review_keywords(store: Store) -> None:
-    alice = {artifact(PRS[0]["id"]), artifact(PRS[4]["id"])}
-    assert objects(store, feature(ALICE), "ekg:implementedBy") == alice
-    # Carol's PR 3 resubmits Bob's task (same title), so it joins Bob's feature; the revert PR joins none
-    assert objects(store, feature(BOB), "ekg:implementedBy") == {artifact(PRS[i]["id"]) for i in (1, 2, 5)}
-    words = {o.value for o in objects(store, feature(ALICE), "ekg:keyword")}
+ANALYTICS, SECURITY = feature("integrating-predictive-analytics"), feature("expanding-security-measures")
+
+
+def test_prs_belong_to_the_task_the_last_review_assigned_their_author(store: Store) -> None:
+    prs = {number: artifact(f"github_com_salesforce_Demo_pull_{number}") for number in range(1, 10)}
+    # Bob's chart PR joins analytics although his other PRs are security work: a topic is not an engineer
+    assert objects(store, ANALYTICS, "ekg:implementedBy") == {prs[1], prs[5], prs[8], prs[9]}
+    # Carol's PR 3 is named in no review: it joins the part its title matches; the revert PR joins none
+    assert objects(store, SECURITY, "ekg:implementedBy") == {prs[2], prs[3], prs[6]}
+    assert objects(store, SECURITY, "ekg:responsible") == {node("person", e) for e in (BOB, CAROL)}
+    words = {o.value for o in objects(store, ANALYTICS, "ekg:keyword")}
     assert {"predictive", "analytic"} <= words
-    assert artifact("product_dev_Demo_1") in objects(store, feature(ALICE), "prov:wasDerivedFrom")
+    assert objects(store, ANALYTICS, "skos:prefLabel") == {Literal("integrating predictive analytics")}
+    assert artifact("product_dev_Demo_1") in objects(store, ANALYTICS, "prov:wasDerivedFrom")
+
+
+def test_review_parts_and_how_a_pr_was_assigned() -> None:
+    lines = MEETINGS[2]
+    segments = review_segments(lines, frozenset({"alice", "bob", "dan", "smith", "jon", "brown"}))
+    assert [seg.label for seg in segments] == ["integrating predictive analytics", "expanding security measures"]
+    assert all("wraps up" not in text for seg in segments for _, text in seg.lines)  # the roll-call is cut off
+    chart, oauth = (TeamPR(PRS[i]) for i in (7, 5))
+    assert assigned_segment(segments, "Bob Jones", chart) == (segments[0], "author+title")
+    assert assigned_segment(segments, "Bob Jones", oauth) == (segments[1], "author+title")
+    assert assigned_segment(segments, "Alice Smith", TeamPR(PRS[4])) == (segments[0], "author")
+    assert assigned_segment(segments, None, oauth) == (segments[1], "title")
+    assert assigned_segment([], "Bob Jones", oauth) == (None, "none")
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    ("First up, the AI-driven data anomaly detection feature. Fiona, you're assigned to it.",
+     "AI-driven data anomaly detection feature"),
+    ("Now, let's move on to the pending tasks. First, we have the task of integrating predictive analytics.",
+     "integrating predictive analytics"),
+    ("Bob, you're up first with the 'Message queue setup'.", "Message queue setup"),
+    ("For the UI/UX dashboard, I'm working on the initial layout.", "UI/UX dashboard"),
+    ("I'm responsible for the data compliance and security enhancement.", "data compliance and security enhancement"),
+    ("We have the 'Deployment pipeline optimization' task.", "Deployment pipeline optimization' task"),
+])
+def test_review_labels_in_every_wording(text: str, label: str) -> None:
+    assert label_of(text)[0] == label
+
+
+@pytest.mark.parametrize("text", [
+    "I'll be taking over the revisions for this task.", "Now, let's move on to the pending tasks.",
+    "Alice, I believe you're next in line to work on this.", "So, the PR for this task is titled 'Add Indexes'."])
+def test_meeting_talk_opens_no_review_part(text: str) -> None:
+    assert label_of(text) is None
+
+
+def test_same_feature_needs_two_shared_words_unless_one_word_label() -> None:
+    assert same_feature(frozenset({"salesforce", "integrat"}), frozenset({"salesforce", "integrat", "schema"}))
+    assert not same_feature(frozenset({"aws", "azure", "integrat"}), frozenset({"salesforce", "integrat"}))
+    assert same_feature(frozenset({"security"}), frozenset({"security", "data", "encrypt"}))
 
 
 def test_prs_are_discussed_in_their_share_conversation_and_assignment_review(store: Store) -> None:
@@ -213,7 +283,7 @@ def test_topic_query_picks_the_feature_naming_the_phrase(store: Store) -> None:
     bindings = {**topic_bindings("integrating predictive analytics"),
                 "approved": Literal("true", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))}
     answers, cites = keep_best_features(select(store, "pr_feature_review", bindings))
-    assert set(answers) == {"https://github.com/salesforce/Demo/pull/1", "https://github.com/salesforce/Demo/pull/5"}
+    assert set(answers) == {f"https://github.com/salesforce/Demo/pull/{n}" for n in (1, 5, 9)}
     assert {"product_dev_Demo_1", "20260101-0-rn000", "20260103-1-s1001"} <= set(cites)
 
 
@@ -240,7 +310,7 @@ def test_close_merge_and_top_author(store: Store) -> None:
     assert to_close == ["https://github.com/salesforce/Demo/pull/6"]
     analytics = topic_bindings("predictive analytics")
     to_merge = keep_best_features(select(store, "pr_to_merge", analytics))[0]
-    assert to_merge == ["https://github.com/salesforce/Demo/pull/5"]
+    assert to_merge == ["https://github.com/salesforce/Demo/pull/5"]  # PR 9 is approved but closed unmerged
     approved = Literal("true", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))
     assert keep_top_authors(select(store, "pr_top_author", {"approved": approved}))[0] == [ALICE]
 
@@ -311,3 +381,75 @@ def test_feature_names_and_change_summaries() -> None:
         == "Optimize the data workflow. It includes tuning."
     assert change_summary("This PR addresses the login bug.") == "Address the login bug."
     assert change_summary("This PR focuses on caching.") == "Caching."
+
+
+@pytest.mark.parametrize(("text", "style", "names"), [
+    ("We have four main tasks to discuss: enhancing real-time alerts, integrating predictive analytics, improving "
+     "data ingestion efficiency, and expanding security measures.", "list",
+     ["enhancing real-time alerts", "integrating predictive analytics", "improving data ingestion efficiency",
+      "expanding security measures"]),
+    ("I think we should start by discussing the high-level tasks. First, we need to enhance our edge processing "
+     "capabilities to handle more complex AI models. Second, we should expand our device compatibility.", "ordinal",
+     ["enhance our edge processing capabilities", "expand our device compatibility"]),
+    ("Here is the plan. 1. Improve the search ranking. 2. Add offline mode.", "numbered",
+     ["Improve the search ranking", "Add offline mode"]),
+])
+def test_planning_lists_in_every_style(text: str, style: str, names: list[str]) -> None:
+    assert listed_names(text) == [(style, name) for name in names]
+
+
+@pytest.mark.parametrize("text", [
+    "To recap: Julia is handling data ingestion, Emma is on NLP enhancements, and Alice is working on the API.",
+    "We have one main task: the dashboard.",
+])
+def test_assignment_recaps_and_single_items_list_no_features(text: str) -> None:
+    assert listed_names(text) == []
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Let's start by discussing the real-time data processing feature.", "real-time data processing feature"),
+    ("I think a good starting point would be to discuss the Slack integration module.", "Slack integration module"),
+])
+def test_planning_cues_open_a_feature(text: str, name: str) -> None:
+    assert feature_name(text) == name
+
+
+def test_listed_feature_no_review_assigns_is_discussed() -> None:
+    planning = meeting("product_dev_List_1", "2025-12-01T09:00:00", [
+        "Dan Brown: Team, we have three main tasks to discuss: offline sync, expanding security measures, and "
+        "integrating predictive analytics.",
+        "Carol White: For offline sync, we should cache edits locally and merge them on reconnect.",
+        "Alice Smith: I'll take offline sync.",
+        "Bob Jones: Regarding security measures, we need to upgrade TLS.",
+        "Alice Smith: On predictive analytics, LSTM models fit.",
+        "Dan Brown: Now, let's discuss task assignments."])
+    product = Product("List", Path("List.json"), list(NAMES), [], {"meeting_transcripts": [planning, *MEETINGS[1:]]})
+    ctx = RuleContext(product, ORG, product_graph("List"))
+    run_rules(ctx, ["feature-discussed"])
+    labels = {q.object.value for q in ctx.out if q.predicate == term("skos:prefLabel")}
+    assert labels == {"offline sync"}
+    who = {q.object for q in ctx.out if q.predicate == term("ekg:responsible")}
+    assert who == {node("person", ALICE)}
+
+
+def test_a_topic_in_other_words_meets_the_same_feature_words() -> None:
+    assert feature_tokens("enhancing natural language processing capabilities") == feature_tokens(
+        "enhancing NLP capabilities")
+    assert feature_tokens("the User Interface dashboard") == feature_tokens("UI dashboard")
+    nlp = label_of("Moving on to enhancing AI capabilities with NLP.")[1]
+    spelled = label_of("Next, enhancing AI capabilities with natural language processing.")[1]
+    assert same_feature(nlp, spelled)
+
+
+def test_a_part_quoting_the_prs_title_to_its_author_outranks_an_acceptance_elsewhere() -> None:
+    from kg.rules.features import Segment
+
+    first = Segment("GraphQL API setup", frozenset({"graphql", "api", "setup"}), (
+        ("Ian Davis", "First up, GraphQL API setup. Fiona, can you take over the resolvers?"),
+        ("Fiona Smith", "Got it, I'll handle the new PR.")))
+    last = Segment("resource planning", frozenset({"resource", "plann"}), (
+        ("Ian Davis", "Lastly, resource planning. Fiona, you're also handling 'Allocate Cloud Architects'."),
+        ("Fiona Smith", "Yes, I'll ensure we have the right personnel.")))
+    allocate = TeamPR(pr(20, "Allocate Cloud Architects", "Staff the integration.", ERIN_1, "2026-01-20T10:00:00",
+                         False, []))
+    assert assigned_segment([first, last], "Fiona Smith", allocate) == (last, "author")

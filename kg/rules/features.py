@@ -15,7 +15,8 @@ phrase; `feature_tokens` normalises it the same way, so the query side only comp
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from pyoxigraph import Literal
@@ -92,9 +93,20 @@ def stem(word: str) -> str:
     return word
 
 
+#: Phrases that teams and questions also say as their abbreviation: one word on both sides, so "natural language
+#: processing capabilities" and "NLP capabilities" name the same feature.
+ABBREVIATIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(rf"\b{long}\b"), short) for long, short in (
+    (r"natural[ -]language[ -]process\w*", "nlp"), (r"user[ -]interfaces?", "ui"), (r"user[ -]experience", "ux"),
+    (r"artificial[ -]intelligence", "ai"), (r"machine[ -]learning", "ml")))
+
+
 def feature_tokens(text: str) -> list[str]:
-    """Normalised content words of a phrase: casefolded, stop words dropped, suffixes stripped."""
-    return [stem(w) for w in WORD.findall(text.casefold()) if w not in STOPWORDS]
+    """Normalised content words of a phrase: casefolded, known phrases abbreviated, stop words dropped,
+    suffixes stripped."""
+    text = text.casefold()
+    for long, short in ABBREVIATIONS:
+        text = long.sub(short, text)
+    return [stem(w) for w in WORD.findall(text) if w not in STOPWORDS]
 
 
 def transcript_lines(rec: dict[str, Any]) -> list[str]:
@@ -110,30 +122,211 @@ def dev_meetings(ctx: RuleContext) -> list[dict[str, Any]]:
     return sorted(recs, key=lambda r: str(r.get("date", "")))
 
 
-def tasks_of(prs: dict[int, TeamPR]) -> dict[str, list[TeamPR]]:
-    """Non-revert team PRs grouped by title (a task and its resubmissions), oldest PR first."""
-    out: dict[str, list[TeamPR]] = defaultdict(list)
-    for pr in sorted(prs.values(), key=lambda p: (p.created, p.number)):
-        if pr.reverts is None:
-            out[pr.title.casefold().strip()].append(pr)
-    return dict(out)
-
-
 def review_before(reviews: list[dict[str, Any]], created: str) -> dict[str, Any] | None:
     """The last sprint review held before a PR was opened: where its task was assigned."""
     held = [r for r in reviews if str(r.get("date", "")) <= created]
     return held[-1] if held else None
 
 
-def feature_lines(lines: list[str], pr: TeamPR) -> list[str]:
-    """The review lines naming the PR's feature: from the nearest feature cue to the best-matching line."""
+#: A cue that opens a sprint review's part on one feature: the feature cues, and the wordings that name a lone
+#: pending task ("We have the 'Deployment pipeline optimization' task", "you're up for the LSTM model
+#: integration", "the task for Security for the Customization Engine").
+LABEL_CUE = re.compile(FEATURE_CUE.pattern + r"|\b(?:starting with|we have the|(?:you're|you are) "
+                       r"(?:up(?: first| next)?(?: for| with)|on the|handling the ')|task for|let's discuss the|"
+                       r"(?:the|our) '[^']+' task)\b|"
+                       r"^for the\b|\bfirst,", re.I)
+#: The cue words before a label's name ("Let's start with the task of …", "Next, we have the …").
+LABEL_LEAD = re.compile(r"^(?:(?:let's start with|start(?:ing)? with|next(?: up is)?|lastly|finally|first(?: up)?|"
+                        r"moving on(?: to)?|move on to|let's move on to|now,?(?: for| onto| on)?|onto|up next|then|"
+                        r"we have|"
+                        r"we need to address|let's discuss|(?:you're|you are) (?:up (?:first |next )?(?:for|with)|on|"
+                        r"handling)|for|(?:the )?task (?:of|to|on|for)|the|our)\b[\s']*)+", re.I)
+#: Where a sprint review's task parts end: the wrap-up ("that wraps up …", "any questions …", "adjourned").
+WRAP_UP = re.compile(r"\bwraps? (?:up|this up)\b|\bany (?:other |further )?questions\b|\badjourn", re.I)
+#: A speaker naming the feature they own ("I'm responsible for the data compliance and security enhancement").
+OWNS = re.compile(r"\bI'm responsible for\b", re.I)
+#: Where a sprint review turns to its pending tasks (the completed PRs it discusses before name no assignment).
+PENDING = re.compile(r"\bpending\b", re.I)
+#: Words that make a cue's phrase about the meeting, not a feature ("let's move on to the pending tasks").
+LABEL_META = frozenset(stem(w) for w in (
+    "pending", "completed", "review", "sprint", "meeting", "update", "progress", "one", "move", "moving", "discuss",
+    "start", "have", "assigned", "next", "first", "lastly", "finally", "then", "now", "onto", "other", "also",
+    "main", "assignment", "item", "agenda", "team", "everyone", "let", "week", "iteration", "line", "step", "re",
+    "about", "talk", "here", "which", "need",
+    "work", "look", "aim", "keep", "done"))
+#: A first-person sentence reports on someone's own work ("I'll address those in the next iteration").
+FIRST_PERSON = re.compile(r"\bI(?:'ll|'m|'ve|'d)?\b")
+#: A phrase pointing back at a task already named ("the PR for this task is titled …", "on my list").
+ANAPHORA = re.compile(r"\b(?:this|that|these|those|my|your|titled|right|correct|possible|wrap)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A sprint review's part on one feature: its label (the cue's phrase), its label words and its lines."""
+
+    label: str
+    words: frozenset[str]
+    lines: tuple[tuple[str, str], ...]
+
+
+def label_of(text: str, names: frozenset[str] = frozenset()) -> tuple[str, frozenset[str], int] | None:
+    """The feature a review line opens: in its first sentence with a feature cue, the first comma-separated
+    phrase from the cue on that names something beyond the meeting ("First up, the AI-driven data anomaly
+    detection feature." -> "AI-driven data anomaly detection feature"), its distinctive words (people's names
+    are not label words), and where that sentence starts in the line (what comes before still belongs to the
+    previous part: "Great, Hannah Davis. Thanks for stepping in. Now, onto the CRM integration task.")."""
+    at = 0
+    for sentence in SENTENCE.split(text):
+        at = text.find(sentence, at)
+        cue = OWNS.search(sentence) or LABEL_CUE.search(sentence)
+        if cue is None or (FIRST_PERSON.search(sentence) and not OWNS.search(sentence)
+                           and not sentence.casefold().startswith("for the")):
+            continue
+        for phrase in re.split(r"[,;:]", sentence[cue.end() if OWNS.match(cue.group()) else cue.start():]
+                               .rstrip(".!?")):
+            words = frozenset(w for w in feature_tokens(phrase) if len(w) > 1) - LABEL_META - GENERIC_WORDS - names
+            if words and not ANAPHORA.search(phrase):
+                return LABEL_LEAD.sub("", phrase.strip(" '\"")).strip(" '\""), words, at
+    return None
+
+
+def review_segments(rec: dict[str, Any], names: frozenset[str] = frozenset()) -> list[Segment]:
+    """The feature parts of a sprint review's pending tasks: each runs from a labelled cue sentence to the next,
+    or to the wrap-up (where "Got it, I'll handle this" answers a roll-call, not one task)."""
+    lines = spoken_lines(rec)
+    begin = next((i for i, (_, text) in enumerate(lines) if PENDING.search(text)), 0)
+    starts = [(i, found) for i in range(begin, len(lines)) if (found := label_of(lines[i][1], names))]
+    parts: list[tuple[str, frozenset[str], list[tuple[str, str]]]] = []
+    for k, (i, (label, words, at)) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
+        end = next((j for j in range(i + 1, end) if WRAP_UP.search(lines[j][1])), end)
+        speaker, text = lines[i]
+        if parts and text[:at].strip():
+            parts[-1][2].append((speaker, text[:at]))
+        parts.append((label, words, [(speaker, text[at:]), *lines[i + 1:end]]))
+    return [Segment(label, words, tuple(part)) for label, words, part in parts]
+
+
+#: A speaker accepting a task ("Got it, I'll handle this", "That's my task").
+ACCEPTS = re.compile(r"\b(?:I(?:'ll| will) (?:handle|take|work|be (?:working|handling|taking))|I confirm|"
+                     r"that's (?:my task|mine|assigned to me)|I'm on it|got it)\b", re.I)
+
+
+def author_evidence(seg: Segment, full: str) -> int:
+    """How strongly a review part gives its task to the author: 2 when it names them in full or they accept
+    it there, 1 when it only names their first name (which others may share; "Charlie Martinez" is another
+    Charlie, not a mention of Charlie Garcia), else 0."""
+    first, _, last = full.partition(" ")
+    strong = any((speaker.casefold() == full.casefold() and ACCEPTS.search(text))
+                 or re.search(rf"\b{re.escape(full)}\b", text, re.I) for speaker, text in seg.lines)
+    alone = re.compile(rf"\b{re.escape(first)}\b(?!\s+(?!{re.escape(last)}\b)[A-Z][a-z]+)")
+    return 2 if strong else int(any(alone.search(text) for _, text in seg.lines))
+
+
+def assigned_segment(segments: list[Segment], full: str | None, pr: TeamPR) -> tuple[Segment | None, str]:
+    """The review part assigning the PR's task to its author, and how it was found: 'author' (one part gives
+    it to them most clearly; a part that also names the PR by its title, "Fiona, you're also handling 'Allocate
+    Cloud Architects …'", most of all), 'author+title' (several do equally; the one sharing most words with the PR's
+    title and summary), 'title' (none names them), or 'none' (the review has no labelled part)."""
+    if not segments:
+        return None, "none"
     wanted = set(feature_tokens(pr.title + " " + str(pr.rec.get("summary", ""))))
-    scores = [len(wanted & set(feature_tokens(line))) for line in lines]
-    anchor = max(range(len(lines)), key=lambda i: (scores[i], -i))
-    start = anchor
-    while start > 0 and not FEATURE_CUE.search(lines[start]):
-        start -= 1
-    return lines[start:anchor + 1]
+
+    def overlap(seg: Segment) -> int:
+        return len(wanted & set(feature_tokens(" ".join(text for _, text in seg.lines))))
+
+    title = pr.title.casefold().strip()
+
+    def evidence_of(seg: Segment) -> int:  # a part naming the author and quoting the PR's own title is decisive
+        found = author_evidence(seg, full) if full else 0
+        quoted = len(title) > 10 and any(title in text.casefold() for _, text in seg.lines)
+        return found + 2 * quoted if found else 0
+
+    evidence = [evidence_of(seg) for seg in segments]
+    best = max(evidence)
+    named = [seg for seg, e in zip(segments, evidence, strict=True) if e == best and best > 0]
+    if len(named) == 1:
+        return named[0], "author"
+    pool, how = (named, "author+title") if named else (segments, "title")
+    return max(pool, key=overlap), how
+
+
+def same_feature(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two labels name one feature when they share at least half of the shorter one's words, and two words
+    unless the shorter has one ("Salesforce integration" is not "AWS and Azure integration")."""
+    shared, shorter = len(a & b), min(len(a), len(b))
+    return shared >= min(2, shorter) and 2 * shared >= shorter > 0
+
+
+@dataclass(eq=False)  # two tracks are one only when they are the same object
+class Track:
+    """One feature across the sprint reviews: its labels' words, its labels, and its PRs with their parts."""
+
+    words: set[str]
+    labels: list[str] = field(default_factory=list)
+    label_words: list[frozenset[str]] = field(default_factory=list)
+    tasks: list[tuple[TeamPR, Segment | None]] = field(default_factory=list)
+
+
+def person_name_words(ctx: RuleContext) -> frozenset[str]:
+    """Every word of the organisation's people's names, normalised like label words (names are not labels)."""
+    return frozenset(stem(w) for emp in ctx.org.employees.values()
+                     for w in WORD.findall(str(emp.get("name", "")).casefold()))
+
+
+def pr_assignments(ctx: RuleContext, reviews: list[dict[str, Any]]) -> list[tuple[TeamPR, dict | None,
+                                                                                  Segment | None, str]]:
+    """Each non-revert team PR (oldest first) with the review held last before it was opened, the part of that
+    review assigning it to its author, and how that part was found (see `assigned_segment`)."""
+    names = person_name_words(ctx)
+    segments = {str(r["id"]): review_segments(r, names) for r in reviews}
+    out = []
+    for pr in sorted(team_prs(ctx).values(), key=lambda p: (p.created, p.number)):
+        if pr.reverts is not None:
+            continue
+        review = review_before(reviews, pr.created)
+        emp = ctx.org.employees.get(pr.author) or {}
+        seg, how = assigned_segment(segments[str(review["id"])], emp.get("name"), pr) if review else (None, "none")
+        out.append((pr, review, seg, how))
+    return out
+
+
+def feature_tracks_of(assignments: list[tuple[TeamPR, dict | None, Segment | None, str]]) -> list[Track]:
+    """PRs grouped into features by the label of the review part that assigned them (labels naming one feature
+    in other words join: `same_feature`). The first review with labelled parts names the features; a later
+    label naming none of them is a task's name ("you're up for the LSTM model integration"), so its PR joins
+    the feature whose label words its part shares most, else its author's latest feature. A PR whose review
+    has no labelled part joins the feature of an earlier PR with its title (its task), else its author's
+    latest feature, else starts its own."""
+    tracks: list[Track] = []
+    by_title: dict[str, Track] = {}
+    latest: dict[str, Track] = {}
+    seeding = None
+    for pr, review, seg, _how in assignments:
+        key = pr.title.casefold().strip()
+        track = None
+        if seg is not None:
+            seeding = seeding or (review or {}).get("id")
+            joins = [t for t in tracks if any(same_feature(seg.words, w) for w in t.label_words)]
+            track = max(joins, key=lambda t: max(len(seg.words & w) for w in t.label_words), default=None)
+            if track is None and tracks and (review or {}).get("id") != seeding:
+                text = set(feature_tokens(" ".join(line for _, line in seg.lines)))
+                best = max(tracks, key=lambda t: len(text & t.words))
+                track = best if text & best.words else latest.get(pr.author)
+            if track is None:
+                track = Track(set(seg.words))
+            if track.words >= seg.words or same_feature(seg.words, frozenset(track.words)) or not track.labels:
+                track.words |= seg.words
+                track.label_words.append(seg.words)
+                track.labels.append(seg.label)
+        else:
+            track = by_title.get(key) or latest.get(pr.author) or Track(set(feature_tokens(pr.title)))
+        if track not in tracks:
+            tracks.append(track)
+        track.tasks.append((pr, seg))
+        by_title.setdefault(key, track)
+        latest[pr.author] = track
+    return tracks
 
 
 def majority_keywords(segments: list[list[str]]) -> list[str]:
@@ -143,36 +336,35 @@ def majority_keywords(segments: list[list[str]]) -> list[str]:
 
 
 @rule("feature-tracks",
-      "Team PRs grouped by title into tasks, tasks assigned at the sprint review before their first PR, "
-      "tasks first opened by one engineer into one ekg:Feature with ekg:keyword words from the review "
-      "lines; ekg:implementedBy each PR, PRs ekg:discussedIn their reviews.")
+      "Each team PR belongs to the pending task assigned to its author in the sprint review held last before "
+      "it was opened; PRs whose assigning parts carry one feature label form one ekg:Feature with ekg:keyword "
+      "words from those parts; ekg:implementedBy each PR, PRs ekg:discussedIn their reviews.")
 def feature_tracks(ctx: RuleContext) -> None:
     meetings = dev_meetings(ctx)
     if not meetings:
         return
     planning, reviews = meetings[0], meetings[1:]
-    lines = {str(r["id"]): transcript_lines(r) for r in reviews}
-    by_engineer: dict[str, list[tuple[list[TeamPR], list[str]]]] = defaultdict(list)
-    for task in tasks_of(team_prs(ctx)).values():
-        held = [rv for rv in (review_before(reviews, pr.created) for pr in task) if rv is not None]
-        seen = list(dict.fromkeys(str(rv["id"]) for rv in held))
-        for pr in task:
-            for review_id in seen:
-                ctx.add(ctx.artifact(pr.id), DISCUSSED_IN, ctx.artifact(review_id))
-        segment = feature_lines(lines[seen[0]], task[0]) if seen else []
-        by_engineer[task[0].author].append((task, segment))
-    for engineer, tasks in by_engineer.items():
-        sources = [str(planning["id"])] + [pr.id for task, _ in tasks for pr in task]
-        feature = ctx.derived("feature", engineer, "ekg:Feature", sources)
+    assignments = pr_assignments(ctx, reviews)
+    task_reviews: dict[str, list[str]] = {}  # a task (one title) is discussed in every review assigning its PRs
+    for pr, review, _seg, _how in assignments:
+        if review is not None:
+            task_reviews.setdefault(pr.title.casefold().strip(), []).append(str(review["id"]))
+    for pr, _review, _seg, _how in assignments:
+        for review_id in dict.fromkeys(task_reviews.get(pr.title.casefold().strip(), [])):
+            ctx.add(ctx.artifact(pr.id), DISCUSSED_IN, ctx.artifact(review_id))
+    for track in feature_tracks_of(assignments):
+        prs = [pr for pr, _ in track.tasks]
+        label = Counter(track.labels).most_common(1)[0][0] if track.labels else prs[0].title
+        feature = ctx.derived("feature", slug(label), "ekg:Feature", [str(planning["id"])] + [p.id for p in prs])
         ctx.add(feature, PLANNED_IN, ctx.artifact(str(planning["id"])))
-        ctx.add(feature, RESPONSIBLE, ctx.person(engineer))
-        label = next((seg[0] for _, seg in tasks if seg), tasks[0][0][0].title)
         ctx.add(feature, PREF_LABEL, Literal(label))
-        for word in majority_keywords([seg for _, seg in tasks]):
+        for engineer in dict.fromkeys(pr.author for pr in prs):
+            ctx.add(feature, RESPONSIBLE, ctx.person(engineer))
+        parts = [[text for _, text in seg.lines] if seg else [pr.title] for pr, seg in track.tasks]
+        for word in majority_keywords(parts):
             ctx.add(feature, KEYWORD, Literal(word))
-        for task, _ in tasks:
-            for pr in task:
-                ctx.add(feature, IMPLEMENTED_BY, ctx.artifact(pr.id))
+        for pr in prs:
+            ctx.add(feature, IMPLEMENTED_BY, ctx.artifact(pr.id))
 
 
 #: A planning-meeting sentence that opens a feature's discussion, and the feature's name after the cue
@@ -248,16 +440,91 @@ def planning_topics(lines: list[tuple[str, str]]) -> list[tuple[str, int, int]]:
     return out
 
 
+#: A planning line listing the features in one sentence: "We have four main tasks to discuss: a, b, c and d."
+LIST_INTRO = re.compile(r"\b(?:we have|there are|we've got|the)\s+(?:\w+\s+)?(?:main\s+|key\s+|high-level\s+|core\s+)?"
+                        r"(?:tasks|features|areas|priorities)\b[^:.]*:\s*(?P<items>[^.;]+)", re.I)
+#: A sentence of an ordinal list: "First, we need to enhance …", "Second, we should expand …", "1. Improve …".
+ORDINAL = re.compile(r"^(?:first|second|third|fourth|fifth|lastly|finally)(?:ly)?,?\s+"
+                     r"(?:we (?:need|have|want|should|must|will)(?: to)?|let's|is|there's)?\s*(?P<name>[^.;:!?]+)",
+                     re.I)
+#: An item that names who does what ("Julia is handling data ingestion"): a list of assignments, not features.
+ASSIGNMENT_ITEM = re.compile(r"^[A-Z]\w+(?: [A-Z]\w+)? (?:is|will|'s|can)\b")
+#: An item of a numbered list inside one line: "1. Improve search ranking. 2. Add offline mode."
+NUMBERED = re.compile(r"(?:^|\s)\d[.)]\s+(?P<name>[^.;!?]+)")
+#: Where a listed name stops: the purpose clause after it ("… capabilities to handle more complex AI models").
+NAME_TAIL = re.compile(r"\s+(?:to|so that|in order to|which|that|by|so)\s.*$", re.I)
+
+
+def listed_names(text: str) -> list[tuple[str, str]]:
+    """(listing style, feature name) of the features one planning line lists: after "We have N main tasks:",
+    or as ordinal / numbered sentences ("First, …. Second, …", "1. … 2. …")."""
+    if intro := LIST_INTRO.search(text):
+        items = [re.sub(r"^(?:and|or)\s+", "", i.strip()) for i in re.split(r",", intro.group("items"))]
+        last = [i.strip() for i in re.split(r"\s+and\s+", items[-1])]
+        if len(items) == 1 or all(len(i.split()) >= 2 for i in last):  # "b and c" ends the list, unless it is
+            items[-1:] = last                                           # one name ("AWS and Google Cloud")
+        named = [i for i in items if set(feature_tokens(i)) - GENERIC_WORDS - META_WORDS]
+        if len(named) >= 2 and not any(ASSIGNMENT_ITEM.match(i) for i in named):
+            return [("list", i) for i in named]
+    for style, found in (("numbered", [m.group("name") for m in NUMBERED.finditer(text)]),
+                         ("ordinal", [m.group("name") for sentence in SENTENCE.split(text)
+                                      if (m := ORDINAL.match(sentence.strip()))])):
+        named = [NAME_TAIL.sub("", n.strip()) for n in found if set(feature_tokens(n)) - GENERIC_WORDS - META_WORDS]
+        if len(named) >= 2:
+            return [(style, n) for n in named]
+    return []
+
+
+def listed_topics(lines: list[tuple[str, str]]) -> tuple[str, list[tuple[str, int, int]]]:
+    """The listing style and (feature name, first line, end line) of the features a planning line lists: each
+    feature's discussion starts at the first later line naming most of its words (else at the list) and ends
+    where the next one starts or the meeting turns to assignments. Features a topic cue opens later and the list
+    does not name are added (a list may name only some). Without a list, the cue reading alone."""
+    for at, (_, text) in enumerate(lines):
+        if not (named := listed_names(text)):
+            continue
+        starts = []
+        for _, name in named:
+            words = frozenset(feature_tokens(name)) - GENERIC_WORDS
+            start = next((j for j in range(at + 1, len(lines))
+                          if same_feature(words, frozenset(feature_tokens(lines[j][1])) & words | words)
+                          and 2 * len(words & set(feature_tokens(lines[j][1]))) >= len(words)), at)
+            starts.append((start, name))
+        cues = planning_topics(lines)
+        bounds = sorted({s for s, _ in starts} | {start for _, start, _ in cues} | {len(lines)})
+        out = []
+        for start, name in starts:
+            end = next(b for b in bounds if b > start)
+            stop = next((j for j in range(start + 1, end) if PLANNING_END.search(lines[j][1])), end)
+            out.append((name, start, stop))
+        listed = [frozenset(feature_tokens(name)) - GENERIC_WORDS for name, _, _ in out]
+        more = [t for t in cues
+                if not any(same_feature(frozenset(feature_tokens(t[0])) - GENERIC_WORDS, w) for w in listed)]
+        return named[0][0], out + more
+    return "cue", planning_topics(lines)
+
+
 def review_task_words(reviews: list[dict[str, Any]]) -> list[set[str]]:
     """The word set of every sprint-review line that names a task (the lines with a feature cue)."""
     return [set(feature_tokens(line)) for rv in reviews for line in transcript_lines(rv)
             if FEATURE_CUE.search(line)]
 
 
-def is_assigned(name: str, task_lines: list[set[str]]) -> bool:
-    """True when one sprint-review task line names every distinctive word of the feature's name."""
+def is_assigned(name: str, task_lines: list[set[str]], labels: list[frozenset[str]] = (), discussion: str = ""
+                ) -> bool:
+    """True when one sprint-review task line names every distinctive word of the feature's name, or when the
+    label of a sprint review's task part is named whole in the feature's name and discussion ("RESTful API
+    framework" in "… set up the initial RESTful API framework"; a one-word label such as "NLP" in the name)."""
     words = set(feature_tokens(name)) - GENERIC_WORDS
-    return any(words <= line for line in task_lines)
+    said = set(feature_tokens(name + " " + discussion))
+    return any(words <= line for line in task_lines) or any(
+        label <= said and (len(label) >= 2 or label <= words) for label in labels)
+
+
+def review_labels(ctx: RuleContext, reviews: list[dict[str, Any]]) -> list[frozenset[str]]:
+    """The label words of every task part of the sprint reviews."""
+    names = person_name_words(ctx)
+    return list(dict.fromkeys(seg.words for rv in reviews for seg in review_segments(rv, names)))
 
 
 def discussion_text(name: str, lines: list[tuple[str, str]]) -> str:
@@ -278,19 +545,24 @@ def volunteers(lines: list[tuple[str, str]], start: int, end: int, name: str) ->
 
 
 @rule("feature-discussed",
-      "A feature the planning meeting discusses (its name after a topic cue) that no sprint review "
-      "assigns: an ekg:Feature with ekg:featureStatus ekg:Discussed, its discussion as ekg:text, and the "
+      "A feature the planning meeting discusses (listed: 'We have N main tasks: …', 'First, … Second, …', "
+      "'1. …'; or named after a topic cue) that no sprint review assigns: an ekg:Feature with "
+      "ekg:featureStatus ekg:Discussed, its discussion as ekg:text, and the "
       "speakers who took it on as ekg:responsible (names shared in the roster left ambiguous).")
 def feature_discussed(ctx: RuleContext) -> None:
     meetings = dev_meetings(ctx)
     if len(meetings) < 2:
         return
     planning, task_lines = meetings[0], review_task_words(meetings[1:])
+    labels = review_labels(ctx, meetings[1:])
     planning_id = str(planning["id"])
     participants = [p for p in planning.get("participants", []) if isinstance(p, str)]
     lines = spoken_lines(planning)
-    for name, start, end in planning_topics(lines):
-        if is_assigned(name, task_lines):
+    style, topics = listed_topics(lines)
+    for name, start, end in topics:
+        # a listed feature's discussion is found by its words, so a review label said there assigns it too
+        said = " ".join(text for _, text in lines[start:end]) if style != "cue" else ""
+        if is_assigned(name, task_lines, labels if style != "cue" else [], said):
             continue
         feature = ctx.derived("feature", f"discussed/{slug(name)}", "ekg:Feature", [planning_id])
         ctx.add(feature, FEATURE_STATUS, term("ekg:Discussed"))

@@ -93,6 +93,17 @@ def reason_of(text: str) -> str | None:
     return next((name for name, pattern in REASONS if pattern.search(text)), None)
 
 
+#: How many replies after a thread's opener may give the reason when the opener gives none.
+REASON_REPLIES = 3
+
+
+def thread_reason(run: list[Message]) -> str | None:
+    """Why a develop thread about a PR dropped it: the opener's reason, else the next few replies' ("I've heard
+    there's a discussion about reverting PR# 15" / "The product direction has shifted …"). Never the revert
+    PR's title or the PR's summary: a security PR can be dropped because the product direction changed."""
+    return reason_of(run[0].text) or reason_of(" ".join(m.text for m in run[1:1 + REASON_REPLIES]))
+
+
 def develop_conversations(ctx: RuleContext) -> list[list[Message]]:
     """Conversations of the develop channels, in channel and time order (cached per product)."""
     if "develop_conversations" not in ctx.facts:
@@ -149,7 +160,8 @@ def _decide(ctx: RuleContext, pr: TeamPR, kind: str, status: str, reason: str | 
 
 @rule("pr-decision",
       "A develop conversation opening on 'PR# N': if N was reverted, a FeatureDecision 'reverted' (Dropped) "
-      "with the reason read from the revert PR and the conversation; if N is approved but unmerged, "
+      "with the reason read from the conversation (its opener, else the next replies), never the revert PR's "
+      "title; if N is approved but unmerged, "
       "'held' (Dropped). 'merging PRs N, M': 'merge-later' (Delayed), citing any earlier talk on N.")
 def pr_decision(ctx: RuleContext) -> None:
     prs = team_prs(ctx)
@@ -160,14 +172,12 @@ def pr_decision(ctx: RuleContext) -> None:
         target = prs.get(int(opening.group(1))) if opening else None
         if target is None or target.reverts is not None:
             continue
-        talk = " ".join(m.text for m in run[:3])
         ids = [m.id for m in run]
         if target.number in reverters:
             revert = reverters[target.number]
-            reason = reason_of(revert.title + " " + str(revert.rec.get("summary", ""))) or reason_of(talk)
-            _decide(ctx, target, "reverted", "Dropped", reason, [*ids, revert.id, *revert.conversation])
+            _decide(ctx, target, "reverted", "Dropped", thread_reason(run), [*ids, revert.id, *revert.conversation])
         elif target.approved and not target.merged:
-            _decide(ctx, target, "held", "Dropped", reason_of(talk), ids)
+            _decide(ctx, target, "held", "Dropped", thread_reason(run), ids)
         else:
             talks[target.number] = talks.get(target.number, []) + ids
     for run in develop_conversations(ctx):
