@@ -73,13 +73,15 @@ def test_a_record_of_the_wrong_type_is_skipped_naming_it_and_the_rest_land(
     clean_counts: dict[str, int],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
     case: str,
 ) -> None:
     kind, index, path, value, problem = BAD_RECORDS[case]
     src = herb_layout(tmp_path / "herb", herb, {SOURCE: mutated(product, kind, index, path, value)})
     code, _, err = run(capsys, "build", "--quiet", "--herb", src, "--store", tmp_path / "store")
     assert code == 0 and "Traceback" not in err
-    assert f"{SOURCE}.json: {kind}[{index}] ({product[kind][index]['id']}): {problem}" in err
+    warned = "\n".join(record.getMessage() for record in caplog.records)  # `kg: warning:` lines, as logged
+    assert f"{SOURCE}.json: {kind}[{index}] ({product[kind][index]['id']}): {problem}" in warned
     assert artifacts_per_kind(tmp_path / "store") == {**clean_counts, kind: clean_counts[kind] - 1}
 
 
@@ -107,8 +109,9 @@ def test_batch_line_is_an_error_record_and_the_others_are_answered(
     out = tmp_path / "out.jsonl"
     code, _, err = run(capsys, "ask", "--batch", src, "--out", out, "--store", small_store)
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    assert code == 0 and "Traceback" not in err and f"{src}:2:" in err
-    assert len(rows) == 3 and "error" in rows[1] and rows[1]["question"] is None
+    # the batch goes on past the bad line, then exits 2 with the count of error records
+    assert code == 2 and "Traceback" not in err and f"{src}:2:" in err and "1 of 3 lines" in err
+    assert len(rows) == 3 and "error" in rows[1] and rows[1]["question"] is None and "abstain" not in rows[1]
     assert rows[0] == rows[2] and "error" not in rows[0]
 
 

@@ -108,7 +108,7 @@ def test_quad_count_is_what_the_store_export_and_stats_hold(
     code_e, exported, _ = run(capsys, "export", "--store", path)
     code_s, stats, _ = run(capsys, "stats", "--store", path)
     per_graph = stats.split("instances per class")[0].splitlines()
-    stats_total = sum(int(line.split()[-1].replace(",", "")) for line in per_graph if line.startswith("https://"))
+    stats_total = sum(int(line.split()[-1].replace(",", "")) for line in per_graph if line.startswith("graph:"))
     assert code == code_e == code_s == 0
     assert reported == held == len(exported.splitlines()) == stats_total
 
