@@ -15,16 +15,17 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import pytest
 import requests
 from pyoxigraph import Literal, NamedNode, QueryResultsFormat, RdfFormat, Store, parse, parse_query_results
+from test_serve import ADMIN, ALPHA_TOKEN, BETA, SECRETS, TOKENS, start_server
 
 from kg.build import build
 from kg.endpoint.engine import isolate_network
 from kg.namespaces import GRAPH, ORG_GRAPH
-from test_serve import ADMIN, ALPHA_TOKEN, BETA, SECRETS, TOKENS, start_server
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,10 +93,10 @@ def hiding_family(port: int) -> list[str]:
     body = f"{{ GRAPH ?g {{ ?s ?p ?o }} FILTER(?g = <{BETA}>) }}"
     hiders = ["OPTIONAL { ?a ?b (?c <urn:a#>) }", "MINUS { ?a ?b (?c <urn:a#>) }",
               "FILTER(!EXISTS { ?a ?b (?c <urn:a#>) })", "BIND(EXISTS { ?a ?b (?c <urn:a#>) } AS ?e)"]
-    family = [f'SELECT ?g ?s ?p ?o WHERE {{\n# \\u000A BIND("""\n{hide} SERVICE {target} {body}\n# """ AS ?x)\n}} LIMIT 3'
-              for hide in hiders]
+    hidden = '# \\u000A BIND("""\n{} SERVICE {} {}\n# """ AS ?x)'  # the issue's trick, `\u000A` as six characters
+    family = [f"SELECT ?g ?s ?p ?o WHERE {{\n{hidden.format(hide, target, body)}\n}} LIMIT 3" for hide in hiders]
     family += [
-        f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{\n# \\u000A BIND(\"\"\"\n{hiders[0]} SERVICE {target} {body}\n# \"\"\" AS ?x)\n}}",
+        f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{\n{hidden.format(hiders[0], target, body)}\n}}",
         f"SELECT * WHERE {{ ?a ?b ?c FILTER(?a<?b*'>\"')SERVICE {target} {body}#\"\n}}",
         f"SELECT * WHERE {{ \\u0053ERVICE {target} {body} }}",
         f"SELECT * WHERE {{ SERV\\u0049CE {target} {body} }}",
@@ -299,6 +300,18 @@ def leaked(response: requests.Response, forbidden: set[str], query: str) -> set[
     return {v for v in values & forbidden if v not in query}
 
 
+def fuzz_one(url: str, forbidden: set[str], local: threading.local,
+             case: tuple[str, dict[str, str]]) -> tuple[int, set[str], str]:
+    """One fuzzed request on this thread's keep-alive session: its status and what it leaked."""
+    query, params = case
+    if not hasattr(local, "session"):
+        local.session = requests.Session()
+        local.session.headers.update({"Authorization": "Bearer fuzz-token-1",
+                                      "Accept": "application/sparql-results+json, application/n-triples;q=0.9"})
+    response = local.session.post(f"{url}/query", data={"query": query, **params}, timeout=60)
+    return response.status_code, leaked(response, forbidden, query), query
+
+
 @pytest.mark.herb
 def test_differential_fuzz_never_returns_another_products_terms(fuzz_store: Path, tmp_path: Path) -> None:
     forbidden = only_elsewhere(fuzz_store)
@@ -312,20 +325,8 @@ def test_differential_fuzz_never_returns_another_products_terms(fuzz_store: Path
     started = time.monotonic()
     try:
         for url in start_server(fuzz_store, "--access", str(access), timeout=10):
-            local = threading.local()
-            headers = {"Authorization": "Bearer fuzz-token-1",
-                       "Accept": "application/sparql-results+json, application/n-triples;q=0.9"}
-
-            def run(case: tuple[str, dict[str, str]]) -> tuple[int, set[str], str]:
-                query, params = case
-                if not hasattr(local, "session"):
-                    local.session = requests.Session()
-                    local.session.headers.update(headers)
-                response = local.session.post(f"{url}/query", data={"query": query, **params}, timeout=60)
-                return response.status_code, leaked(response, forbidden, query), query
-
             with ThreadPoolExecutor(4) as pool:
-                outcomes = list(pool.map(run, cases))
+                outcomes = list(pool.map(partial(fuzz_one, url, forbidden, threading.local()), cases))
     finally:
         listening.close()
     statuses = {s: sum(o[0] == s for o in outcomes) for s in {o[0] for o in outcomes}}

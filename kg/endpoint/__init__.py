@@ -43,8 +43,8 @@ def check_settings(settings: Settings) -> None:
     if settings.access is None and not _is_loopback(settings.host):
         raise KGError(f"refusing to serve {settings.host} without --access: an open endpoint is local only")
     limits = settings.limits
-    if min(limits.timeout, limits.max_body, limits.max_memory, limits.max_query_bytes, limits.max_result, limits.max_groups,
-           settings.workers, settings.client_timeout, settings.max_connections) <= 0:
+    if min(limits.timeout, limits.max_body, limits.max_memory, limits.max_query_bytes, limits.max_result,
+           limits.max_groups, settings.workers, settings.client_timeout, settings.max_connections) <= 0:
         raise KGError("--timeout, --max-body, --max-memory, --max-query-bytes, --max-result, --max-groups, --workers, "
                       "--client-timeout and --max-connections must be positive")
 
