@@ -20,6 +20,8 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
+from aiohttp.web_protocol import RequestHandler
+from aiohttp.web_server import Server
 
 from kg.endpoint.access import LOCAL, Grant, token_key
 from kg.endpoint.engine import Job, Pool, Reply
@@ -232,7 +234,7 @@ async def not_found(request: web.Request) -> web.StreamResponse:
 
 def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) -> web.Application:
     app = web.Application(middlewares=[cors_middleware(settings.cors), refusals],
-                          client_max_size=settings.limits.max_body, handler_args={"max_field_size": 16384})
+                          client_max_size=settings.limits.max_body)
     app["settings"], app["grants"], app["pool"] = settings, grants, pool
     app.router.add_route("*", "/query", query_route)
     app.router.add_route("*", "/store", store_route)
@@ -243,31 +245,49 @@ def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) ->
     return app
 
 
-class Refused(asyncio.Protocol):
-    """A connection over the limit: one 503 and closed, before any request is read."""
+class LimitedHandler(RequestHandler):
+    """aiohttp's connection handler, except that a connection over the limit gets one 503 and is closed.
 
-    REPLY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-             b"Content-Length: 30\r\nConnection: close\r\n\r\ntoo many connections; retry.\r\n")
+    The check runs in connection_made, not in the protocol factory: asyncio accepts a burst of connections
+    (calling the factory for each) before any of them is counted as made.
+    """
+
+    __slots__ = ("_limit", "_server")
+    REFUSAL = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+               b"Content-Length: 30\r\nConnection: close\r\n\r\ntoo many connections; retry.\r\n")
+
+    def __init__(self, server: Server, limit: int, **kwargs: Any) -> None:
+        super().__init__(server, **kwargs)
+        self._server, self._limit = server, limit
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        transport.write(self.REPLY)  # type: ignore[attr-defined]
-        transport.close()
+        if len(self._server.connections) >= self._limit:
+            transport.write(self.REFUSAL)  # type: ignore[attr-defined]
+            transport.close()
+            return
+        super().connection_made(transport)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        if self.transport is not None:
+            super().connection_lost(exc)
 
 
 async def run_server(settings: Settings, grants: dict[str, Grant] | None, pool: Pool,
                      started: Any, stop: asyncio.Event) -> None:
     """Listen until `stop` is set; `started(url)` is called once the socket is bound."""
     app = make_app(settings, grants, pool)
-    runner = web.AppRunner(app, handle_signals=False, access_log_class=AccessLog, access_log=access_log,
-                           keepalive_timeout=settings.client_timeout, lingering_time=1.0)
+    runner = web.AppRunner(app, handle_signals=False)
     await runner.setup()
     server = runner.server
     assert server is not None
 
-    def protocol() -> asyncio.Protocol:
-        return Refused() if len(server.connections) >= settings.max_connections else server()
-
     loop = asyncio.get_running_loop()
+    handler_options = {"loop": loop, "access_log_class": AccessLog, "access_log": access_log, "max_field_size": 16384,
+                       "keepalive_timeout": settings.client_timeout, "lingering_time": 1.0}
+
+    def protocol() -> asyncio.Protocol:
+        return LimitedHandler(server, settings.max_connections, **handler_options)
+
     try:
         listener = await loop.create_server(protocol, settings.host, settings.port, backlog=512,
                                             reuse_address=True)
