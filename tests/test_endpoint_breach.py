@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import requests
 from pyoxigraph import Literal, NamedNode, QueryResultsFormat, RdfFormat, Store, parse, parse_query_results
-from test_serve import ADMIN, ALPHA_TOKEN, BETA, SECRETS, TOKENS, start_server
+from test_serve import ADMIN, ALPHA_TOKEN, BETA, SECRETS, TOKENS, start_server, store_dir  # noqa: F401
 
 from kg.build import build
 from kg.endpoint.engine import isolate_network
@@ -69,22 +69,10 @@ def listener() -> Iterator[Listener]:
 
 
 @pytest.fixture(scope="module")
-def server(store_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server(store_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:  # noqa: F811
     access = tmp_path_factory.mktemp("access") / "access.json"
     access.write_text(json.dumps(TOKENS))
     yield from start_server(store_dir, "--access", str(access))
-
-
-@pytest.fixture(scope="module")
-def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from test_serve import FIXTURE
-
-    path = tmp_path_factory.mktemp("breach") / "store"
-    store = Store(str(path))
-    store.load(FIXTURE.encode(), format=RdfFormat.TRIG)
-    store.flush()
-    del store
-    return path
 
 
 def hiding_family(port: int) -> list[str]:

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from test_serve import ALPHA_TOKEN, TOKENS, start_server
+from test_serve import ALPHA_TOKEN, TOKENS, start_server, store_dir
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -53,7 +53,7 @@ def test_the_page_runs_a_query_with_the_token_and_shows_rows(browser, tmp_path: 
     del store
     access = tmp_path / "access.json"
     access.write_text(json.dumps(TOKENS))
-    for url in start_server(store_path, "--access", str(access)):
+    for url in start_server(store_dir, "--access", str(access)):
         browser.get(f"{url}/")
         wait = WebDriverWait(browser, 30)
         wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, ".yasqe .CodeMirror")))

@@ -271,11 +271,13 @@ class Pool:
 
     def _replace(self, worker: Worker, failure: str) -> Worker:
         log.warning("kg serve: query worker %s %s; restarting it", worker.process.pid, failure)
+        started = time.monotonic()
         worker.stop()
         while True:
             try:
                 fresh = Worker(self.store, self.limits)
                 self.workers[self.workers.index(worker)] = fresh
+                log.info("kg serve: query worker %s started in %.1f s", fresh.process.pid, time.monotonic() - started)
                 return fresh
             except OSError as exc:
                 log.error("kg serve: could not restart a query worker: %s", exc)
