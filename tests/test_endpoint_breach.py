@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 import requests
 from pyoxigraph import Literal, NamedNode, QueryResultsFormat, RdfFormat, Store, parse, parse_query_results
-from test_serve import ADMIN, ALPHA_TOKEN, BETA, SECRETS, TOKENS, start_server, store_dir  # noqa: F401
+from test_serve import ADMIN, ALPHA_TOKEN, BETA, SECRETS, TOKENS, start_server
+from test_serve import store_dir as store_dir  # the fixture
 
 from kg.build import build
 from kg.endpoint.engine import isolate_network
@@ -69,7 +70,7 @@ def listener() -> Iterator[Listener]:
 
 
 @pytest.fixture(scope="module")
-def server(store_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:  # noqa: F811
+def server(store_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     access = tmp_path_factory.mktemp("access") / "access.json"
     access.write_text(json.dumps(TOKENS))
     yield from start_server(store_dir, "--access", str(access))

@@ -9,7 +9,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from test_serve import ALPHA_TOKEN, TOKENS, start_server, store_dir
+from test_serve import ALPHA_TOKEN, TOKENS, start_server
+from test_serve import store_dir as store_dir  # the fixture
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -39,18 +40,12 @@ def browser():
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def test_the_page_runs_a_query_with_the_token_and_shows_rows(browser, tmp_path: Path) -> None:
-    from pyoxigraph import RdfFormat, Store
+def test_the_page_runs_a_query_with_the_token_and_shows_rows(browser, store_dir: Path,
+                                                             tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
-    from test_serve import FIXTURE
 
-    store_path = tmp_path / "store"
-    store = Store(str(store_path))
-    store.load(FIXTURE.encode(), format=RdfFormat.TRIG)
-    store.flush()
-    del store
     access = tmp_path / "access.json"
     access.write_text(json.dumps(TOKENS))
     for url in start_server(store_dir, "--access", str(access)):
