@@ -70,16 +70,16 @@ class Recorder:
         self.store, self.calls = store, []
 
     def _record(self, query: str, bindings: dict[str, Term] | None, graphs: list[NamedNode] | None) -> None:
-        product = next((g.value[len(GRAPH):] for g in graphs or [] if not g.value.endswith("/org")), None)
+        product = next((g.value[len(GRAPH) :] for g in graphs or [] if not g.value.endswith("/org")), None)
         self.calls.append(Call(query, tuple((bindings or {}).items()), product))
 
-    def select(self, query: str, bindings: dict[str, Term] | None = None,
-               graphs: list[NamedNode] | None = None) -> list[Row]:
+    def select(
+        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> list[Row]:
         self._record(query, bindings, graphs)
         return self.store.select(query, bindings, graphs)
 
-    def ask(self, query: str, bindings: dict[str, Term] | None = None,
-            graphs: list[NamedNode] | None = None) -> bool:
+    def ask(self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None) -> bool:
         self._record(query, bindings, graphs)
         return self.store.ask(query, bindings, graphs)
 
@@ -123,7 +123,7 @@ def requests_for(calls: list[Call], tokens: dict[str, str], seed: int = 7) -> li
         out.append(Request("valid", 200, token, urlencode(form).encode()))
         if i % 8 == 0:
             text = form[0][1]
-            broken = [("query", text[:text.rindex("}")]), *form[1:]]  # the WHERE group never closes
+            broken = [("query", text[: text.rindex("}")]), *form[1:]]  # the WHERE group never closes
             out.append(Request("malformed", 400, token, urlencode(broken).encode()))
         if i % 8 == 4:
             other = product_graph(rng.choice([p for p in products if p != call.product])).value
@@ -167,8 +167,12 @@ def attacker(port: int, token: str, deadline: float, tally: dict[str, int]) -> N
         i += 1
         conn = http.client.HTTPConnection(HOST, port, timeout=120)
         try:
-            conn.request("POST", "/query", body=query.encode(), headers={
-                "Content-Type": "application/sparql-query", "Authorization": f"Bearer {token}"})
+            conn.request(
+                "POST",
+                "/query",
+                body=query.encode(),
+                headers={"Content-Type": "application/sparql-query", "Authorization": f"Bearer {token}"},
+            )
             status = conn.getresponse().status
         except (OSError, http.client.HTTPException):
             status = 0
@@ -185,8 +189,15 @@ class Tally:
     unexpected: list[str] = field(default_factory=list)
 
 
-def client(port: int, requests: list[Request], offset: int, deadline: float, budget: threading.Semaphore,
-           tally: Tally, lock: threading.Lock) -> None:
+def client(
+    port: int,
+    requests: list[Request],
+    offset: int,
+    deadline: float,
+    budget: threading.Semaphore,
+    tally: Tally,
+    lock: threading.Lock,
+) -> None:
     """One client: keep-alive HTTP/1.1, replaying the mix from its own offset until time or budget ends."""
     conn = http.client.HTTPConnection(HOST, port, timeout=60)
     local, i = Tally(), offset
@@ -229,14 +240,22 @@ def response_closes(status: int) -> bool:
     return status == 0 or status >= 500
 
 
-def run(port: int, requests: list[Request], clients: int, duration: float, max_requests: int,
-        attack_token: str | None = None) -> dict:
+def run(
+    port: int,
+    requests: list[Request],
+    clients: int,
+    duration: float,
+    max_requests: int,
+    attack_token: str | None = None,
+) -> dict:
     tally, lock = Tally(), threading.Lock()
     budget = threading.Semaphore(max_requests)
     deadline = time.monotonic() + duration
     step = max(1, len(requests) // clients)
-    threads = [threading.Thread(target=client, args=(port, requests, k * step, deadline, budget, tally, lock))
-               for k in range(clients)]
+    threads = [
+        threading.Thread(target=client, args=(port, requests, k * step, deadline, budget, tally, lock))
+        for k in range(clients)
+    ]
     attacks: dict[str, int] = {}
     if attack_token:
         threads.append(threading.Thread(target=attacker, args=(port, attack_token, deadline, attacks)))
@@ -247,11 +266,17 @@ def run(port: int, requests: list[Request], clients: int, duration: float, max_r
         t.join()
     elapsed = time.monotonic() - started
     lat = sorted(tally.latencies)
-    return {"clients": clients, "requests": len(lat), "qps": len(lat) / elapsed,
-            "p50_ms": 1000 * statistics.median(lat) if lat else 0.0,
-            "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else 0.0,
-            "refused_as_expected": tally.refusals, "unexpected": len(tally.unexpected),
-            "unexpected_sample": tally.unexpected[:3], "attacks": attacks}
+    return {
+        "clients": clients,
+        "requests": len(lat),
+        "qps": len(lat) / elapsed,
+        "p50_ms": 1000 * statistics.median(lat) if lat else 0.0,
+        "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else 0.0,
+        "refused_as_expected": tally.refusals,
+        "unexpected": len(tally.unexpected),
+        "unexpected_sample": tally.unexpected[:3],
+        "attacks": attacks,
+    }
 
 
 @contextmanager
@@ -277,18 +302,32 @@ def started(cmd: list[str], port: int, checkout: Path = ROOT) -> Iterator[subpro
 
 
 def serve_command(store: Path, port: int, access: Path) -> list[str]:
-    return [sys.executable, "-c", "import sys; from kg.cli import main; sys.exit(main())", "serve",
-            "--store", str(store), "--port", str(port), "--access", str(access)]
+    return [
+        sys.executable,
+        "-c",
+        "import sys; from kg.cli import main; sys.exit(main())",
+        "serve",
+        "--store",
+        str(store),
+        "--port",
+        str(port),
+        "--access",
+        str(access),
+    ]
 
 
 def print_table(results: list[dict]) -> None:
-    head = f"{'server':<26} {'clients':>7} {'requests':>9} {'q/s':>8} {'p50 ms':>8} {'p99 ms':>8} " \
-           f"{'refused ok':>10} {'unexpected':>10}"
+    head = (
+        f"{'server':<26} {'clients':>7} {'requests':>9} {'q/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'refused ok':>10} {'unexpected':>10}"
+    )
     print(head)
     print("-" * len(head))
     for r in results:
-        print(f"{r['server']:<26} {r['clients']:>7} {r['requests']:>9} {r['qps']:>8.0f} {r['p50_ms']:>8.1f} "
-              f"{r['p99_ms']:>8.1f} {r['refused_as_expected']:>10} {r['unexpected']:>10}")
+        print(
+            f"{r['server']:<26} {r['clients']:>7} {r['requests']:>9} {r['qps']:>8.0f} {r['p50_ms']:>8.1f} "
+            f"{r['p99_ms']:>8.1f} {r['refused_as_expected']:>10} {r['unexpected']:>10}"
+        )
         for sample in r["unexpected_sample"]:
             print(f"    e.g. {sample}")
         if r["attacks"]:
@@ -302,10 +341,17 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=30.0, help="seconds per run (default: 30)")
     ap.add_argument("--clients", default="1,4,16", help="comma-separated client counts (default: 1,4,16)")
     ap.add_argument("--max-requests", type=int, default=100_000, help="cap on requests per run")
-    ap.add_argument("--asks-only", action="store_true",
-                    help="replay only the ASK proofs (cheap queries: measures the proxy rather than the engine)")
-    ap.add_argument("--compare-with", type=Path, metavar="DIR",
-                    help="another checkout whose `kg serve` runs the same mix right after this one")
+    ap.add_argument(
+        "--asks-only",
+        action="store_true",
+        help="replay only the ASK proofs (cheap queries: measures the proxy rather than the engine)",
+    )
+    ap.add_argument(
+        "--compare-with",
+        type=Path,
+        metavar="DIR",
+        help="another checkout whose `kg serve` runs the same mix right after this one",
+    )
     ap.add_argument("--no-attack", action="store_true", help="skip the run with an attacker")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args()
@@ -315,8 +361,9 @@ def main() -> None:
     tokens = {p: f"bench-{i}-{p}" for i, p in enumerate(products)}
     mix = requests_for(calls, tokens)
     counts = {k: sum(r.kind == k for r in mix) for k in ("valid", "malformed", "forbidden")}
-    print(f"workload: {len(calls)} distinct question queries over {len(products)} products; mix {counts}",
-          file=sys.stderr)
+    print(
+        f"workload: {len(calls)} distinct question queries over {len(products)} products; mix {counts}", file=sys.stderr
+    )
     clients = [int(c) for c in args.clients.split(",")]
     results = []
     servers = [("kg serve (this checkout)", ROOT)]

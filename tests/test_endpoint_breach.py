@@ -80,8 +80,12 @@ def hiding_family(port: int) -> list[str]:
     """The issue's query and variants that hide SERVICE from one reader or another."""
     target = f"<http://127.0.0.1:{port}/query>"
     body = f"{{ GRAPH ?g {{ ?s ?p ?o }} FILTER(?g = <{BETA}>) }}"
-    hiders = ["OPTIONAL { ?a ?b (?c <urn:a#>) }", "MINUS { ?a ?b (?c <urn:a#>) }",
-              "FILTER(!EXISTS { ?a ?b (?c <urn:a#>) })", "BIND(EXISTS { ?a ?b (?c <urn:a#>) } AS ?e)"]
+    hiders = [
+        "OPTIONAL { ?a ?b (?c <urn:a#>) }",
+        "MINUS { ?a ?b (?c <urn:a#>) }",
+        "FILTER(!EXISTS { ?a ?b (?c <urn:a#>) })",
+        "BIND(EXISTS { ?a ?b (?c <urn:a#>) } AS ?e)",
+    ]
     hidden = '# \\u000A BIND("""\n{} SERVICE {} {}\n# """ AS ?x)'  # the issue's trick, `\u000A` as six characters
     family = [f"SELECT ?g ?s ?p ?o WHERE {{\n{hidden.format(hide, target, body)}\n}} LIMIT 3" for hide in hiders]
     family += [
@@ -106,14 +110,14 @@ def send(url: str, query: str, method: str, token: str = ALPHA_TOKEN) -> request
         return requests.get(f"{url}/query", params={"query": query}, headers=headers, timeout=30)
     if method == "form":
         return requests.post(f"{url}/query", data={"query": query}, headers=headers, timeout=30)
-    return requests.post(f"{url}/query", data=query.encode(), timeout=30,
-                         headers={**headers, "Content-Type": "application/sparql-query"})
+    return requests.post(
+        f"{url}/query", data=query.encode(), timeout=30, headers={**headers, "Content-Type": "application/sparql-query"}
+    )
 
 
 @pytest.mark.parametrize("method", ["GET", "form", "direct"])
 @pytest.mark.parametrize("token", [ALPHA_TOKEN, ADMIN])
-def test_no_hiding_trick_makes_the_engine_connect(server: str, listener: Listener, method: str,
-                                                  token: str) -> None:
+def test_no_hiding_trick_makes_the_engine_connect(server: str, listener: Listener, method: str, token: str) -> None:
     before = listener.connections
     for query in hiding_family(listener.port):
         response = send(server, query, method, token)
@@ -121,8 +125,9 @@ def test_no_hiding_trick_makes_the_engine_connect(server: str, listener: Listene
         assert "SERVICE" in response.text and not any(s in response.text for s in SECRETS)
     # URL-encoded spellings: decoded once by the URL parser (then refused), never twice
     raw = f"SELECT * WHERE {{ %53ERVICE <http://127.0.0.1:{listener.port}/> {{ ?s ?p ?o }} }}"
-    response = requests.get(f"{server}/query?query={raw.replace(' ', '%20')}", timeout=30,
-                            headers={"Authorization": f"Bearer {token}"})
+    response = requests.get(
+        f"{server}/query?query={raw.replace(' ', '%20')}", timeout=30, headers={"Authorization": f"Bearer {token}"}
+    )
     assert response.status_code == 403
     double = raw.replace("%53", "%2553").replace(" ", "%20")
     response = requests.get(f"{server}/query?query={double}", timeout=30, headers={"Authorization": f"Bearer {token}"})
@@ -224,30 +229,45 @@ class Fuzzer:
 
     def graph(self) -> str:
         other = self.rng.choice(OTHERS + GRANTED)
-        name = other[len(GRAPH):]
+        name = other[len(GRAPH) :]
         return self.rng.choice([f"<{other}>", "?g", f"g:{name}", f"<{GRAPH}\\u{ord(name[0]):04X}{name[1:]}>"])
 
     def pattern(self, depth: int = 0) -> str:
         choices = ["?s ?p ?o", "?s <http://purl.org/dc/terms/identifier> ?o", "?s a ?o"]
         if depth < 3:
             inner = lambda: self.pattern(depth + 1)  # noqa: E731
-            choices += [f"GRAPH {self.graph()} {{ {inner()} }}", f"{{ {inner()} }} UNION {{ {inner()} }}",
-                        f"?s ?p ?o OPTIONAL {{ {inner()} }}", f"?s ?p ?o MINUS {{ {inner()} }}",
-                        f"?s ?p ?o FILTER EXISTS {{ {inner()} }}", f"{{ SELECT * WHERE {{ {inner()} }} LIMIT 7 }}",
-                        f"VALUES ?g {{ {self.graph().replace('?g', '<' + OTHERS[0] + '>')} }} GRAPH ?g {{ {inner()} }}",
-                        f"?s ?p ?o FILTER(?o = \"{self.rng.choice(self.secrets)}\")",
-                        f"SERVICE <http://127.0.0.1:{self.port}/sparql> {{ {inner()} }}"]
+            choices += [
+                f"GRAPH {self.graph()} {{ {inner()} }}",
+                f"{{ {inner()} }} UNION {{ {inner()} }}",
+                f"?s ?p ?o OPTIONAL {{ {inner()} }}",
+                f"?s ?p ?o MINUS {{ {inner()} }}",
+                f"?s ?p ?o FILTER EXISTS {{ {inner()} }}",
+                f"{{ SELECT * WHERE {{ {inner()} }} LIMIT 7 }}",
+                f"VALUES ?g {{ {self.graph().replace('?g', '<' + OTHERS[0] + '>')} }} GRAPH ?g {{ {inner()} }}",
+                f'?s ?p ?o FILTER(?o = "{self.rng.choice(self.secrets)}")',
+                f"SERVICE <http://127.0.0.1:{self.port}/sparql> {{ {inner()} }}",
+            ]
         return self.rng.choice(choices)
 
     def dataset(self) -> str:
-        return " ".join(self.rng.choice(["FROM ", "FROM NAMED "]) + self.graph().replace("?g", f"<{OTHERS[1]}>")
-                        for _ in range(self.rng.randrange(3)))
+        return " ".join(
+            self.rng.choice(["FROM ", "FROM NAMED "]) + self.graph().replace("?g", f"<{OTHERS[1]}>")
+            for _ in range(self.rng.randrange(3))
+        )
 
     def query(self) -> str:
         if self.rng.random() < 0.2:
             return self.mutated()
-        form = self.rng.choice(["SELECT *", "SELECT DISTINCT ?s ?o", "ASK", "CONSTRUCT { ?s ?p ?o }",
-                                "DESCRIBE ?s", "SELECT ?g (COUNT(*) AS ?n)"])
+        form = self.rng.choice(
+            [
+                "SELECT *",
+                "SELECT DISTINCT ?s ?o",
+                "ASK",
+                "CONSTRUCT { ?s ?p ?o }",
+                "DESCRIBE ?s",
+                "SELECT ?g (COUNT(*) AS ?n)",
+            ]
+        )
         tail = " GROUP BY ?g" if "COUNT" in form else ""
         where = self.pattern()
         if "COUNT" in form and "?g" not in where:
@@ -289,14 +309,19 @@ def leaked(response: requests.Response, forbidden: set[str], query: str) -> set[
     return {v for v in values & forbidden if v not in query}
 
 
-def fuzz_one(url: str, forbidden: set[str], local: threading.local,
-             case: tuple[str, dict[str, str]]) -> tuple[int, set[str], str]:
+def fuzz_one(
+    url: str, forbidden: set[str], local: threading.local, case: tuple[str, dict[str, str]]
+) -> tuple[int, set[str], str]:
     """One fuzzed request on this thread's keep-alive session: its status and what it leaked."""
     query, params = case
     if not hasattr(local, "session"):
         local.session = requests.Session()
-        local.session.headers.update({"Authorization": "Bearer fuzz-token-1",
-                                      "Accept": "application/sparql-results+json, application/n-triples;q=0.9"})
+        local.session.headers.update(
+            {
+                "Authorization": "Bearer fuzz-token-1",
+                "Accept": "application/sparql-results+json, application/n-triples;q=0.9",
+            }
+        )
     response = local.session.post(f"{url}/query", data={"query": query, **params}, timeout=60)
     return response.status_code, leaked(response, forbidden, query), query
 

@@ -27,9 +27,17 @@ def browser():
     profile = tempfile.mkdtemp(prefix="kg-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1280,900",
-                 f"--user-data-dir={profile}"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1280,900",
+        f"--user-data-dir={profile}",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
@@ -40,8 +48,7 @@ def browser():
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def test_the_page_runs_a_query_with_the_token_and_shows_rows(browser, store_dir: Path,
-                                                             tmp_path: Path) -> None:
+def test_the_page_runs_a_query_with_the_token_and_shows_rows(browser, store_dir: Path, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
@@ -66,7 +73,11 @@ def test_the_page_runs_a_query_with_the_token_and_shows_rows(browser, store_dir:
         # without a token the page shows the endpoint's 401
         browser.find_element(By.ID, "token").clear()
         browser.execute_script("window.yasgui.getTab().getYasqe().query();")
-        wait.until(lambda d: "401" in d.find_element(By.CSS_SELECTOR, ".yasr").text
-                   or "bearer token" in d.find_element(By.CSS_SELECTOR, ".yasr").text)
+        wait.until(
+            lambda d: (
+                "401" in d.find_element(By.CSS_SELECTOR, ".yasr").text
+                or "bearer token" in d.find_element(By.CSS_SELECTOR, ".yasr").text
+            )
+        )
         offsite = [e for e in browser.get_log("browser") if "Content Security Policy" in e["message"]]
         assert offsite == [], offsite  # the page asked for nothing outside this origin

@@ -29,9 +29,12 @@ def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("limits") / "store"
     store = Store(str(path))
     store.load(FIXTURE.encode(), format=RdfFormat.TRIG)
-    filler = "".join(f"<urn:x:{i}> <urn:p:{i % 7}> \"filler {i} {'z' * 400}\" .\n" for i in range(3000))
-    store.load(filler.encode(), format=RdfFormat.N_TRIPLES, to_graph=__import__("pyoxigraph").NamedNode(
-        "https://w3id.org/ekg/graph/Alpha"))
+    filler = "".join(f'<urn:x:{i}> <urn:p:{i % 7}> "filler {i} {"z" * 400}" .\n' for i in range(3000))
+    store.load(
+        filler.encode(),
+        format=RdfFormat.N_TRIPLES,
+        to_graph=__import__("pyoxigraph").NamedNode("https://w3id.org/ekg/graph/Alpha"),
+    )
     store.flush()
     del store
     return path
@@ -42,16 +45,35 @@ def served(store_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     folder = tmp_path_factory.mktemp("limits-server")
     access, log = folder / "access.json", folder / "serve.log"
     access.write_text(json.dumps(TOKENS))
-    for url in start_server(store_dir, "--access", str(access), "--client-timeout", str(CLIENT_TIMEOUT),
-                            "--max-memory", "300", "--max-result", "1", "--max-connections", "40",
-                            timeout=4.0, log=log):
+    for url in start_server(
+        store_dir,
+        "--access",
+        str(access),
+        "--client-timeout",
+        str(CLIENT_TIMEOUT),
+        "--max-memory",
+        "300",
+        "--max-result",
+        "1",
+        "--max-connections",
+        "40",
+        timeout=4.0,
+        log=log,
+    ):
         yield url, log
 
 
 def post(url: str, query: str, token: str = ALPHA_TOKEN, timeout: float = 60) -> requests.Response:
-    return requests.post(f"{url}/query", data=query.encode(), timeout=timeout,
-                         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/sparql-query",
-                                  "Accept": "application/sparql-results+json"})
+    return requests.post(
+        f"{url}/query",
+        data=query.encode(),
+        timeout=timeout,
+        headers={
+            "Authorization": f"Bearer {token}",
+            "Content-Type": "application/sparql-query",
+            "Accept": "application/sparql-results+json",
+        },
+    )
 
 
 def exchange(url: str, raw: bytes, wait: float = 10.0) -> tuple[bytes, float]:
@@ -73,20 +95,27 @@ def statuses(raw: bytes) -> list[int]:
     return [int(line.split()[1]) for line in raw.split(b"\r\n") if line.startswith(b"HTTP/1.")]
 
 
-HEAD = (b"POST /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " + ALPHA_TOKEN.encode()
-        + b"\r\nContent-Type: application/sparql-query\r\n")
-SMUGGLED = (b"GET /query?query=ASK%7B%7D HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " + ALPHA_TOKEN.encode()
-            + b"\r\n\r\n")
+HEAD = (
+    b"POST /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+    + ALPHA_TOKEN.encode()
+    + b"\r\nContent-Type: application/sparql-query\r\n"
+)
+SMUGGLED = (
+    b"GET /query?query=ASK%7B%7D HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " + ALPHA_TOKEN.encode() + b"\r\n\r\n"
+)
 
 
 # --- D1 / D2: parse bombs and crashes ---------------------------------------------------------------------
 
+
 def bombs() -> list[str]:
-    return ["SELECT * WHERE " + "{ " * 5000 + "?s ?p ?o" + " }" * 5000,
-            "SELECT * { FILTER(" + "(" * 20000 + "1" + ")" * 20000 + ") }",
-            "ASK { FILTER(" + "!" * 50000 + "true) }",
-            "ASK { BIND(1" + "+1" * 50000 + " AS ?x) }",
-            "ASK { } #" + " UNION" * 20000]
+    return [
+        "SELECT * WHERE " + "{ " * 5000 + "?s ?p ?o" + " }" * 5000,
+        "SELECT * { FILTER(" + "(" * 20000 + "1" + ")" * 20000 + ") }",
+        "ASK { FILTER(" + "!" * 50000 + "true) }",
+        "ASK { BIND(1" + "+1" * 50000 + " AS ?x) }",
+        "ASK { } #" + " UNION" * 20000,
+    ]
 
 
 def test_d1_d2_parse_bombs_are_refused_fast_and_normal_requests_never_fail(served: tuple[str, Path]) -> None:
@@ -98,8 +127,12 @@ def test_d1_d2_parse_bombs_are_refused_fast_and_normal_requests_never_fail(serve
         done = 0
         with requests.Session() as session:
             while time.monotonic() < stop:
-                response = session.get(f"{url}/query", params={"query": NORMAL}, timeout=30,
-                                       headers={"Authorization": f"Bearer {ALPHA_TOKEN}"})
+                response = session.get(
+                    f"{url}/query",
+                    params={"query": NORMAL},
+                    timeout=30,
+                    headers={"Authorization": f"Bearer {ALPHA_TOKEN}"},
+                )
                 failures.extend([response.status_code] if response.status_code != 200 else [])
                 done += 1
         return done
@@ -124,8 +157,18 @@ def test_d1_d8_a_crashing_query_fails_alone_and_the_log_says_crash(store_dir: Pa
     well as every request after, still succeed."""
     access, log = tmp_path / "access.json", tmp_path / "serve.log"
     access.write_text(json.dumps(TOKENS))
-    for url in start_server(store_dir, "--access", str(access), "--max-query-bytes", "500000", "--max-groups",
-                            "300000", "--max-body", "500000", log=log):
+    for url in start_server(
+        store_dir,
+        "--access",
+        str(access),
+        "--max-query-bytes",
+        "500000",
+        "--max-groups",
+        "300000",
+        "--max-body",
+        "500000",
+        log=log,
+    ):
         crash_alone(url, log)
 
 
@@ -147,18 +190,25 @@ def crash_alone(url: str, log: Path) -> None:
 
 # --- D3 / D4: framing ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("name", "raw"), [
-    ("negative length", HEAD + b"Content-Length: -1\r\n\r\nASK {}" + SMUGGLED),
-    ("two lengths", HEAD + b"Content-Length: 6\r\nContent-Length: 60\r\n\r\nASK {}" + SMUGGLED),
-    ("equal lengths", HEAD + b"Content-Length: 6\r\nContent-Length: 6\r\n\r\nASK {}" + SMUGGLED),
-    ("length and chunked", HEAD + b"Content-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nASK {}\r\n0\r\n\r\n"
-     + SMUGGLED),
-    ("bad chunk size", HEAD + b"Transfer-Encoding: chunked\r\n\r\nzz\r\nASK {}\r\n0\r\n\r\n" + SMUGGLED),
-    ("plus sign", HEAD + b"Content-Length: +6\r\n\r\nASK {}" + SMUGGLED),
-    ("unknown coding", HEAD + b"Transfer-Encoding: xchunked\r\n\r\nASK {}" + SMUGGLED),
-])
-def test_d3_d4_bad_framing_is_400_and_nothing_is_served_after_it(served: tuple[str, Path], name: str,
-                                                                 raw: bytes) -> None:
+
+@pytest.mark.parametrize(
+    ("name", "raw"),
+    [
+        ("negative length", HEAD + b"Content-Length: -1\r\n\r\nASK {}" + SMUGGLED),
+        ("two lengths", HEAD + b"Content-Length: 6\r\nContent-Length: 60\r\n\r\nASK {}" + SMUGGLED),
+        ("equal lengths", HEAD + b"Content-Length: 6\r\nContent-Length: 6\r\n\r\nASK {}" + SMUGGLED),
+        (
+            "length and chunked",
+            HEAD + b"Content-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nASK {}\r\n0\r\n\r\n" + SMUGGLED,
+        ),
+        ("bad chunk size", HEAD + b"Transfer-Encoding: chunked\r\n\r\nzz\r\nASK {}\r\n0\r\n\r\n" + SMUGGLED),
+        ("plus sign", HEAD + b"Content-Length: +6\r\n\r\nASK {}" + SMUGGLED),
+        ("unknown coding", HEAD + b"Transfer-Encoding: xchunked\r\n\r\nASK {}" + SMUGGLED),
+    ],
+)
+def test_d3_d4_bad_framing_is_400_and_nothing_is_served_after_it(
+    served: tuple[str, Path], name: str, raw: bytes
+) -> None:
     out, _ = exchange(served[0], raw)
     assert statuses(out) == [400], (name, out[:300])
 
@@ -176,6 +226,7 @@ def test_d3_d4_chunked_bodies_are_read_and_bounded(served: tuple[str, Path]) -> 
 
 
 # --- D5: slow and idle clients -------------------------------------------------------------------------------
+
 
 def test_d5_slow_headers_slow_bodies_and_idle_connections_are_closed(served: tuple[str, Path]) -> None:
     url = served[0]
@@ -212,6 +263,7 @@ def test_d5_connection_flood_is_bounded_and_leaves_no_tracebacks(served: tuple[s
 
 # --- D6 / D7 / D8: memory, partial results, causes in the log -------------------------------------------------
 
+
 def test_d6_d8_memory_runaway_is_cut_at_the_limit(served: tuple[str, Path]) -> None:
     url, log = served
     started = time.monotonic()
@@ -241,6 +293,7 @@ def test_d7_a_result_over_the_cap_is_507_with_a_whole_body(served: tuple[str, Pa
 
 # --- browsers: CORS, the page ----------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def cors_server(store_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     access = tmp_path_factory.mktemp("cors") / "access.json"
@@ -249,18 +302,32 @@ def cors_server(store_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> It
 
 
 def test_cors_preflight_and_allowed_origins(cors_server: str, served: tuple[str, Path]) -> None:
-    preflight = requests.options(f"{cors_server}/query", timeout=10, headers={
-        "Origin": "http://app.example", "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "authorization, content-type"})
+    preflight = requests.options(
+        f"{cors_server}/query",
+        timeout=10,
+        headers={
+            "Origin": "http://app.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type",
+        },
+    )
     assert preflight.status_code == 204
     assert preflight.headers["Access-Control-Allow-Origin"] == "http://app.example"
     assert set(preflight.headers["Access-Control-Allow-Headers"].split(", ")) == {"Authorization", "Content-Type"}
     assert "POST" in preflight.headers["Access-Control-Allow-Methods"]
-    answer = requests.get(f"{cors_server}/query", params={"query": "ASK {}"}, timeout=10,
-                          headers={"Origin": "http://b.example", "Authorization": f"Bearer {ALPHA_TOKEN}"})
+    answer = requests.get(
+        f"{cors_server}/query",
+        params={"query": "ASK {}"},
+        timeout=10,
+        headers={"Origin": "http://b.example", "Authorization": f"Bearer {ALPHA_TOKEN}"},
+    )
     assert answer.status_code == 200 and answer.headers["Access-Control-Allow-Origin"] == "http://b.example"
-    denied = requests.get(f"{cors_server}/query", params={"query": "ASK {}"}, timeout=10,
-                          headers={"Origin": "http://evil.example", "Authorization": f"Bearer {ALPHA_TOKEN}"})
+    denied = requests.get(
+        f"{cors_server}/query",
+        params={"query": "ASK {}"},
+        timeout=10,
+        headers={"Origin": "http://evil.example", "Authorization": f"Bearer {ALPHA_TOKEN}"},
+    )
     assert "Access-Control-Allow-Origin" not in denied.headers
     unauthorised = requests.get(f"{cors_server}/query", timeout=10, headers={"Origin": "http://app.example"})
     assert unauthorised.status_code == 401 and unauthorised.headers["Access-Control-Allow-Origin"]
@@ -272,8 +339,9 @@ def test_cors_star(store_dir: Path, tmp_path: Path) -> None:
     access = tmp_path / "access.json"
     access.write_text(json.dumps(TOKENS))
     for url in start_server(store_dir, "--access", str(access), "--cors", "*"):
-        response = requests.options(f"{url}/query", timeout=10, headers={
-            "Origin": "http://any.example", "Access-Control-Request-Method": "GET"})
+        response = requests.options(
+            f"{url}/query", timeout=10, headers={"Origin": "http://any.example", "Access-Control-Request-Method": "GET"}
+        )
         assert response.headers["Access-Control-Allow-Origin"] == "*"
 
 

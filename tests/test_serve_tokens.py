@@ -12,16 +12,19 @@ from kg.remote import bind, sparql_term
 from kg.sparql_tokens import where_group_start
 
 
-@pytest.mark.parametrize(("query", "inside"), [
-    ("SELECT ?x WHERE { ?x ?p ?o }", "{ ?x ?p ?o }"),
-    ("PREFIX a: <http://a/> SELECT (CONCAT('{', ?x) AS ?y) # WHERE {\n WHERE { ?x ?p ?o }", "{ ?x ?p ?o }"),
-    ("ASK { ?x ?p ?o }", "{ ?x ?p ?o }"),
-    ("CONSTRUCT { ?x ?p ?o } { ?x ?p ?o FILTER EXISTS { ?x ?q ?r } }", "{ ?x ?p ?o FILTER"),
-    ("SELECT * { { SELECT ?x WHERE { ?x ?p ?o } } }", "{ { SELECT"),
-])
+@pytest.mark.parametrize(
+    ("query", "inside"),
+    [
+        ("SELECT ?x WHERE { ?x ?p ?o }", "{ ?x ?p ?o }"),
+        ("PREFIX a: <http://a/> SELECT (CONCAT('{', ?x) AS ?y) # WHERE {\n WHERE { ?x ?p ?o }", "{ ?x ?p ?o }"),
+        ("ASK { ?x ?p ?o }", "{ ?x ?p ?o }"),
+        ("CONSTRUCT { ?x ?p ?o } { ?x ?p ?o FILTER EXISTS { ?x ?q ?r } }", "{ ?x ?p ?o FILTER"),
+        ("SELECT * { { SELECT ?x WHERE { ?x ?p ?o } } }", "{ { SELECT"),
+    ],
+)
 def test_values_go_first_in_the_outermost_where_group(query: str, inside: str) -> None:
     at = where_group_start(query)
-    assert query[at - 1:].startswith(inside)
+    assert query[at - 1 :].startswith(inside)
 
 
 def test_sub_selects_get_their_own_values_block() -> None:
