@@ -12,12 +12,19 @@ from kg.endpoint.policy import Dataset, HttpError, Limits, check_query, dataset_
 G = "https://w3id.org/ekg/graph/"
 
 
-@pytest.mark.parametrize("text", [
-    "SELECT * { SERVICE <x> {} }", "select * { sErViCe <x> {} }", "# service\nASK {}",
-    "ASK { FILTER('customer service') }", r"ASK { \u0053ERVICE <x> {} }", r"ASK { \U00000073ervice <x> {} }",
-    r"ASK { \u005Cu0053ERVICE }",  # an escape of an escape: decoded to a fixpoint
-    "ASK { ſervice <x> {} }",  # U+017F folds to "s"
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SELECT * { SERVICE <x> {} }",
+        "select * { sErViCe <x> {} }",
+        "# service\nASK {}",
+        "ASK { FILTER('customer service') }",
+        r"ASK { \u0053ERVICE <x> {} }",
+        r"ASK { \U00000073ervice <x> {} }",
+        r"ASK { \u005Cu0053ERVICE }",  # an escape of an escape: decoded to a fixpoint
+        "ASK { ſervice <x> {} }",  # U+017F folds to "s"
+    ],
+)
 def test_every_spelling_of_service_is_caught(text: str) -> None:
     assert mentions_service(text)
     with pytest.raises(HttpError) as refused:
@@ -35,14 +42,17 @@ def test_decoding_leaves_bad_escapes_alone() -> None:
     assert decoded(r"\u0041\u005Cu0042") == "AB"
 
 
-@pytest.mark.parametrize(("text", "status", "what"), [
-    ("SELECT * WHERE " + "{ " * 5000 + "?s ?p ?o" + " }" * 5000, 400, "groups"),
-    ("SELECT * { FILTER(" + "(" * 20000 + "1" + ")" * 20000 + ") }", 400, "groups"),
-    ("ASK { } # " + "UNION " * 2000, 400, "UNION"),  # counted anywhere: a conservative bound
-    ("ASK { FILTER(" + "!" * 5000 + "true) }", 400, "negations"),
-    ("ASK { BIND(1" + "+1" * 20000 + " AS ?x) }", 400, "operators"),
-    ("ASK {} #" + "x" * (64 << 10), 413, "bytes"),
-])
+@pytest.mark.parametrize(
+    ("text", "status", "what"),
+    [
+        ("SELECT * WHERE " + "{ " * 5000 + "?s ?p ?o" + " }" * 5000, 400, "groups"),
+        ("SELECT * { FILTER(" + "(" * 20000 + "1" + ")" * 20000 + ") }", 400, "groups"),
+        ("ASK { } # " + "UNION " * 2000, 400, "UNION"),  # counted anywhere: a conservative bound
+        ("ASK { FILTER(" + "!" * 5000 + "true) }", 400, "negations"),
+        ("ASK { BIND(1" + "+1" * 20000 + " AS ?x) }", 400, "operators"),
+        ("ASK {} #" + "x" * (64 << 10), 413, "bytes"),
+    ],
+)
 def test_parse_bombs_are_refused_on_raw_text(text: str, status: int, what: str) -> None:
     with pytest.raises(HttpError) as refused:
         check_query(text, Limits())

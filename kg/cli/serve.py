@@ -15,34 +15,83 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     limits = Limits()
     p = sub.add_parser(
-        "serve", help="serve the store as a read-only SPARQL 1.1 endpoint with per-product tokens",
+        "serve",
+        help="serve the store as a read-only SPARQL 1.1 endpoint with per-product tokens",
         description="Serve / (a query page), /query (GET, POST), /store?graph=IRI (Graph Store GET) and a service "
-                    "description; /update is refused. Without --access only loopback clients are answered. "
-                    "docs/endpoint.md has the threat model and every limit.")
+        "description; /update is refused. Without --access only loopback clients are answered. "
+        "docs/endpoint.md has the threat model and every limit.",
+    )
     add_store_option(p)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=7878, help="port to listen on (default: 7878; 0 picks a free one)")
-    p.add_argument("--access", metavar="FILE", type=Path,
-                   help="YAML/JSON file mapping bearer tokens (or names) to '*' (admin) or a list of products")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                   help="query worker processes, one query at a time each (default: the CPU count)")
-    p.add_argument("--timeout", type=float, default=limits.timeout, metavar="SECONDS",
-                   help=f"time limit per query (default: {limits.timeout:g})")
-    p.add_argument("--max-memory", type=int, default=limits.max_memory >> 20, metavar="MIB",
-                   help=f"resident memory limit per worker (default: {limits.max_memory >> 20} MiB)")
-    p.add_argument("--max-body", type=int, default=limits.max_body, metavar="BYTES",
-                   help=f"largest accepted request body (default: {limits.max_body})")
-    p.add_argument("--max-query-bytes", type=int, default=limits.max_query_bytes, metavar="BYTES",
-                   help=f"largest accepted query text (default: {limits.max_query_bytes})")
-    p.add_argument("--max-result", type=int, default=limits.max_result >> 20, metavar="MIB",
-                   help=f"largest serialized result, else 507 (default: {limits.max_result >> 20} MiB)")
-    p.add_argument("--max-groups", type=int, default=limits.max_groups, metavar="N",
-                   help=f"budget of `{{`, `(` and `[` in a query, a parser-stack guard (default: {limits.max_groups})")
-    p.add_argument("--client-timeout", type=float, default=15.0, metavar="SECONDS",
-                   help="time for a client's headers and body, and idle keep-alive limit (default: 15)")
+    p.add_argument(
+        "--access",
+        metavar="FILE",
+        type=Path,
+        help="YAML/JSON file mapping bearer tokens (or names) to '*' (admin) or a list of products",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="query worker processes, one query at a time each (default: the CPU count)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=limits.timeout,
+        metavar="SECONDS",
+        help=f"time limit per query (default: {limits.timeout:g})",
+    )
+    p.add_argument(
+        "--max-memory",
+        type=int,
+        default=limits.max_memory >> 20,
+        metavar="MIB",
+        help=f"resident memory limit per worker (default: {limits.max_memory >> 20} MiB)",
+    )
+    p.add_argument(
+        "--max-body",
+        type=int,
+        default=limits.max_body,
+        metavar="BYTES",
+        help=f"largest accepted request body (default: {limits.max_body})",
+    )
+    p.add_argument(
+        "--max-query-bytes",
+        type=int,
+        default=limits.max_query_bytes,
+        metavar="BYTES",
+        help=f"largest accepted query text (default: {limits.max_query_bytes})",
+    )
+    p.add_argument(
+        "--max-result",
+        type=int,
+        default=limits.max_result >> 20,
+        metavar="MIB",
+        help=f"largest serialized result, else 507 (default: {limits.max_result >> 20} MiB)",
+    )
+    p.add_argument(
+        "--max-groups",
+        type=int,
+        default=limits.max_groups,
+        metavar="N",
+        help=f"budget of `{{`, `(` and `[` in a query, a parser-stack guard (default: {limits.max_groups})",
+    )
+    p.add_argument(
+        "--client-timeout",
+        type=float,
+        default=15.0,
+        metavar="SECONDS",
+        help="time for a client's headers and body, and idle keep-alive limit (default: 15)",
+    )
     p.add_argument("--max-connections", type=int, default=256, help="open client connections (default: 256)")
-    p.add_argument("--cors", metavar="ORIGIN[,ORIGIN…]", default="",
-                   help="browser origins allowed to call the endpoint, or '*' (default: none)")
+    p.add_argument(
+        "--cors",
+        metavar="ORIGIN[,ORIGIN…]",
+        default="",
+        help="browser origins allowed to call the endpoint, or '*' (default: none)",
+    )
     p.set_defaults(func=run)
 
 
@@ -51,11 +100,27 @@ def run(args: argparse.Namespace) -> int:
 
     from kg.endpoint import Limits, Settings, serve
 
-    limits = replace(Limits(), timeout=args.timeout, max_memory=args.max_memory << 20, max_body=args.max_body,
-                     max_query_bytes=args.max_query_bytes, max_result=args.max_result << 20,
-                     max_groups=args.max_groups)
+    limits = replace(
+        Limits(),
+        timeout=args.timeout,
+        max_memory=args.max_memory << 20,
+        max_body=args.max_body,
+        max_query_bytes=args.max_query_bytes,
+        max_result=args.max_result << 20,
+        max_groups=args.max_groups,
+    )
     cors = tuple(o.strip() for o in args.cors.split(",") if o.strip())
-    serve(Settings(store=store_path(args.store), host=args.host, port=args.port, access=args.access,
-                   workers=args.workers, limits=limits, cors=cors, client_timeout=args.client_timeout,
-                   max_connections=args.max_connections))
+    serve(
+        Settings(
+            store=store_path(args.store),
+            host=args.host,
+            port=args.port,
+            access=args.access,
+            workers=args.workers,
+            limits=limits,
+            cors=cors,
+            client_timeout=args.client_timeout,
+            max_connections=args.max_connections,
+        )
+    )
     return 0

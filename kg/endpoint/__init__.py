@@ -43,10 +43,24 @@ def check_settings(settings: Settings) -> None:
     if settings.access is None and not _is_loopback(settings.host):
         raise KGError(f"refusing to serve {settings.host} without --access: an open endpoint is local only")
     limits = settings.limits
-    if min(limits.timeout, limits.max_body, limits.max_memory, limits.max_query_bytes, limits.max_result, limits.max_groups,
-           settings.workers, settings.client_timeout, settings.max_connections) <= 0:
-        raise KGError("--timeout, --max-body, --max-memory, --max-query-bytes, --max-result, --max-groups, --workers, "
-                      "--client-timeout and --max-connections must be positive")
+    if (
+        min(
+            limits.timeout,
+            limits.max_body,
+            limits.max_memory,
+            limits.max_query_bytes,
+            limits.max_result,
+            limits.max_groups,
+            settings.workers,
+            settings.client_timeout,
+            settings.max_connections,
+        )
+        <= 0
+    ):
+        raise KGError(
+            "--timeout, --max-body, --max-memory, --max-query-bytes, --max-result, --max-groups, --workers, "
+            "--client-timeout and --max-connections must be positive"
+        )
 
 
 def _is_loopback(host: str) -> bool:
@@ -90,13 +104,20 @@ async def _serve(settings: Settings, grants: dict[str, Grant] | None, pool: Pool
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     mode = f"access file {settings.access}" if grants is not None else "no access file: loopback clients only"
-    network = ("network isolation on (workers in an empty network namespace)" if pool.isolation_problem is None
-               else f"WARNING: network isolation OFF ({pool.isolation_problem}); SERVICE is still refused")
+    network = (
+        "network isolation on (workers in an empty network namespace)"
+        if pool.isolation_problem is None
+        else f"WARNING: network isolation OFF ({pool.isolation_problem}); SERVICE is still refused"
+    )
     if pool.isolation_problem is not None:
         log.warning("kg serve: workers could not be isolated from the network: %s", pool.isolation_problem)
 
     def started(url: str) -> None:
-        print(f"kg serve: SPARQL endpoint at {url}/query, query page at {url}/ (store {settings.store}, "
-              f"{settings.workers} workers, {network}, {mode})", file=sys.stderr, flush=True)
+        print(
+            f"kg serve: SPARQL endpoint at {url}/query, query page at {url}/ (store {settings.store}, "
+            f"{settings.workers} workers, {network}, {mode})",
+            file=sys.stderr,
+            flush=True,
+        )
 
     await run_server(settings, grants, pool, started, stop)

@@ -34,8 +34,12 @@ POLL_SECONDS = 0.02
 START_SECONDS = 60.0
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
-SOLUTION_MEDIA = ["application/sparql-results+json", "application/sparql-results+xml", "text/csv",
-                  "text/tab-separated-values"]
+SOLUTION_MEDIA = [
+    "application/sparql-results+json",
+    "application/sparql-results+xml",
+    "text/csv",
+    "text/tab-separated-values",
+]
 GRAPH_MEDIA = ["text/turtle", "application/n-triples", "application/rdf+xml"]
 
 
@@ -124,10 +128,14 @@ def answer(store: object, job: Job, max_result: int) -> Reply:
     import pyoxigraph
     from pyoxigraph import NamedNode, QueryResultsFormat, RdfFormat
 
-    solution_formats = dict(zip(SOLUTION_MEDIA, [QueryResultsFormat.JSON, QueryResultsFormat.XML,
-                                                 QueryResultsFormat.CSV, QueryResultsFormat.TSV], strict=True))
-    graph_formats = dict(zip(GRAPH_MEDIA, [RdfFormat.TURTLE, RdfFormat.N_TRIPLES, RdfFormat.RDF_XML],
-                             strict=True))
+    solution_formats = dict(
+        zip(
+            SOLUTION_MEDIA,
+            [QueryResultsFormat.JSON, QueryResultsFormat.XML, QueryResultsFormat.CSV, QueryResultsFormat.TSV],
+            strict=True,
+        )
+    )
+    graph_formats = dict(zip(GRAPH_MEDIA, [RdfFormat.TURTLE, RdfFormat.N_TRIPLES, RdfFormat.RDF_XML], strict=True))
     out = CappedBuffer(max_result)
     try:
         if job.graph is not None:
@@ -145,8 +153,9 @@ def answer(store: object, job: Job, max_result: int) -> Reply:
     except SyntaxError as exc:
         return Reply(400, "text/plain; charset=utf-8", f"{exc}\n".encode())
     except ResultTooLarge:
-        message = (f"the result exceeds {max_result // 2**20} MiB: add a LIMIT, or use `kg export` for "
-                   "whole-graph dumps\n")
+        message = (
+            f"the result exceeds {max_result // 2**20} MiB: add a LIMIT, or use `kg export` for whole-graph dumps\n"
+        )
         return Reply(507, "text/plain; charset=utf-8", message.encode())
     except Exception as exc:  # an engine error (OSError, an evaluation error): report it, keep serving
         return Reply(500, "text/plain; charset=utf-8", f"the query failed in the engine: {exc}\n".encode())
@@ -160,8 +169,10 @@ def dataset_arguments(dataset: Dataset) -> dict:
 
     if dataset.union:
         return {"use_default_graph_as_union": True}
-    return {"default_graph": [NamedNode(g) for g in dataset.default or ()],
-            "named_graphs": [NamedNode(g) for g in dataset.named or ()]}
+    return {
+        "default_graph": [NamedNode(g) for g in dataset.default or ()],
+        "named_graphs": [NamedNode(g) for g in dataset.named or ()],
+    }
 
 
 def worker_main(conn: Connection, store_path: str, max_result: int) -> None:
@@ -195,8 +206,9 @@ class Worker:
     def __init__(self, store: Path, limits: Limits) -> None:
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=worker_main, args=(child, str(store), limits.max_result),
-                                       daemon=True, name="kg-serve-worker")
+        self.process = context.Process(
+            target=worker_main, args=(child, str(store), limits.max_result), daemon=True, name="kg-serve-worker"
+        )
         self.process.start()
         child.close()
         if not self.conn.poll(START_SECONDS):
@@ -206,8 +218,9 @@ class Worker:
             _, self.isolation_problem = self.conn.recv()
         except EOFError:
             self.stop()
-            raise OSError(f"a query worker could not open the store {store} "
-                          f"(exit code {self.process.exitcode})") from None
+            raise OSError(
+                f"a query worker could not open the store {store} (exit code {self.process.exitcode})"
+            ) from None
 
     def rss(self) -> int:
         try:
@@ -240,8 +253,9 @@ class Pool:
         try:
             worker = await asyncio.wait_for(self.idle.get(), self.limits.timeout)
         except TimeoutError:
-            raise HttpError(503, f"all {len(self.workers)} query workers stayed busy for "
-                                 f"{self.limits.timeout:g} s; try again") from None
+            raise HttpError(
+                503, f"all {len(self.workers)} query workers stayed busy for {self.limits.timeout:g} s; try again"
+            ) from None
         loop = asyncio.get_running_loop()
         reply, failure = await loop.run_in_executor(self.executor, self._exchange, worker, job)
         if failure:
@@ -256,26 +270,31 @@ class Pool:
             worker.conn.send(job)
             while not worker.conn.poll(POLL_SECONDS):
                 if time.monotonic() > deadline:
-                    return _refusal(503, f"query cut off: it exceeded the {self.limits.timeout:g} s time "
-                                         "limit"), "exceeded the time limit"
+                    return _refusal(
+                        503, f"query cut off: it exceeded the {self.limits.timeout:g} s time limit"
+                    ), "exceeded the time limit"
                 if worker.rss() > self.limits.max_memory:
                     limit = self.limits.max_memory / 2**20
-                    return _refusal(503, f"query cut off: it exceeded the {limit:g} MiB memory limit"), \
-                        "exceeded the memory limit"
+                    return _refusal(
+                        503, f"query cut off: it exceeded the {limit:g} MiB memory limit"
+                    ), "exceeded the memory limit"
             return worker.conn.recv(), None
         except (EOFError, OSError):
             worker.process.join(5)
             code = worker.process.exitcode
-            return _refusal(500, f"the query engine crashed on this query (exit code {code}): it was "
-                                 "restarted; simplify the query"), f"crashed (exit code {code})"
+            return _refusal(
+                500, f"the query engine crashed on this query (exit code {code}): it was restarted; simplify the query"
+            ), f"crashed (exit code {code})"
 
     def _replace(self, worker: Worker, failure: str) -> Worker:
         log.warning("kg serve: query worker %s %s; restarting it", worker.process.pid, failure)
+        started = time.monotonic()
         worker.stop()
         while True:
             try:
                 fresh = Worker(self.store, self.limits)
                 self.workers[self.workers.index(worker)] = fresh
+                log.info("kg serve: query worker %s started in %.1f s", fresh.process.pid, time.monotonic() - started)
                 return fresh
             except OSError as exc:
                 log.error("kg serve: could not restart a query worker: %s", exc)

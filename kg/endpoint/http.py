@@ -20,6 +20,8 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
+from aiohttp.web_protocol import RequestHandler
+from aiohttp.web_server import Server
 
 from kg.endpoint.access import LOCAL, Grant, token_key
 from kg.endpoint.engine import Job, Pool, Reply
@@ -33,8 +35,10 @@ TOKEN_NAME = "token_name"
 TEXT = "text/plain; charset=utf-8"
 STATIC = files("kg.endpoint") / "static"
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
-PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-               "font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'")
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
+)
 FORM = "application/x-www-form-urlencoded"
 
 
@@ -55,13 +59,21 @@ class AccessLog(AbstractAccessLogger):
     """One line a request: token name (never the token), method, path, status, milliseconds, bytes."""
 
     def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
-        self.logger.info("%s %s %s %d %.1f ms %d B", request.get(TOKEN_NAME, "-"), request.method, request.path,
-                         response.status, time * 1000, response.body_length)
+        self.logger.info(
+            "%s %s %s %d %.1f ms %d B",
+            request.get(TOKEN_NAME, "-"),
+            request.method,
+            request.path,
+            response.status,
+            time * 1000,
+            response.body_length,
+        )
 
 
 def text_response(status: int, message: str) -> web.Response:
-    response = web.Response(status=status, body=(message.rstrip("\n") + "\n").encode(), content_type="text/plain",
-                            charset="utf-8")
+    response = web.Response(
+        status=status, body=(message.rstrip("\n") + "\n").encode(), content_type="text/plain", charset="utf-8"
+    )
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="kg"'
     return response
@@ -94,9 +106,13 @@ def cors_middleware(origins: tuple[str, ...]) -> Any:
         if request.method == "OPTIONS":
             response: web.StreamResponse = web.Response(status=204, headers={"Allow": "GET, HEAD, POST, OPTIONS"})
             if allowed:
-                response.headers.update({"Access-Control-Allow-Methods": "GET, HEAD, POST, OPTIONS",
-                                         "Access-Control-Allow-Headers": "Authorization, Content-Type",
-                                         "Access-Control-Max-Age": "600"})
+                response.headers.update(
+                    {
+                        "Access-Control-Allow-Methods": "GET, HEAD, POST, OPTIONS",
+                        "Access-Control-Allow-Headers": "Authorization, Content-Type",
+                        "Access-Control-Max-Age": "600",
+                    }
+                )
         else:
             response = await handler(request)
         if allowed:
@@ -133,8 +149,9 @@ async def body_text(request: web.Request) -> str:
     """The whole body as UTF-8, within the size limit and the client time limit."""
     settings: Settings = request.app["settings"]
     if (request.content_length or 0) > settings.limits.max_body:
-        raise HttpError(413, f"request body of {request.content_length} bytes exceeds the "
-                             f"{settings.limits.max_body}-byte limit")
+        raise HttpError(
+            413, f"request body of {request.content_length} bytes exceeds the {settings.limits.max_body}-byte limit"
+        )
     try:
         async with asyncio.timeout(settings.client_timeout):
             body = await request.read()
@@ -221,8 +238,12 @@ async def page_route(request: web.Request) -> web.StreamResponse:
     suffix = Path(name).suffix
     if "/" in name or name.startswith(".") or suffix not in STATIC_TYPES or not asset.is_file():
         raise HttpError(404, "not found")
-    headers = {"Content-Type": f"{STATIC_TYPES[suffix]}; charset=utf-8", "Content-Security-Policy": PAGE_POLICY,
-               "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"}
+    headers = {
+        "Content-Type": f"{STATIC_TYPES[suffix]}; charset=utf-8",
+        "Content-Security-Policy": PAGE_POLICY,
+        "X-Content-Type-Options": "nosniff",
+        "Cache-Control": "no-cache",
+    }
     return web.Response(body=asset.read_bytes(), headers=headers)
 
 
@@ -231,8 +252,9 @@ async def not_found(request: web.Request) -> web.StreamResponse:
 
 
 def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) -> web.Application:
-    app = web.Application(middlewares=[cors_middleware(settings.cors), refusals],
-                          client_max_size=settings.limits.max_body, handler_args={"max_field_size": 16384})
+    app = web.Application(
+        middlewares=[cors_middleware(settings.cors), refusals], client_max_size=settings.limits.max_body
+    )
     app["settings"], app["grants"], app["pool"] = settings, grants, pool
     app.router.add_route("*", "/query", query_route)
     app.router.add_route("*", "/store", store_route)
@@ -243,34 +265,60 @@ def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) ->
     return app
 
 
-class Refused(asyncio.Protocol):
-    """A connection over the limit: one 503 and closed, before any request is read."""
+class LimitedHandler(RequestHandler):
+    """aiohttp's connection handler, except that a connection over the limit gets one 503 and is closed.
 
-    REPLY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-             b"Content-Length: 30\r\nConnection: close\r\n\r\ntoo many connections; retry.\r\n")
+    The check runs in connection_made, not in the protocol factory: asyncio accepts a burst of connections
+    (calling the factory for each) before any of them is counted as made.
+    """
+
+    __slots__ = ("_limit", "_server")
+    REFUSAL = (
+        b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        b"Content-Length: 30\r\nConnection: close\r\n\r\ntoo many connections; retry.\r\n"
+    )
+
+    def __init__(self, server: Server, limit: int, **kwargs: Any) -> None:
+        super().__init__(server, **kwargs)
+        self._server, self._limit = server, limit
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        transport.write(self.REPLY)  # type: ignore[attr-defined]
-        transport.close()
+        if len(self._server.connections) >= self._limit:
+            transport.write(self.REFUSAL)  # type: ignore[attr-defined]
+            transport.close()
+            return
+        super().connection_made(transport)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        if self.transport is not None:
+            super().connection_lost(exc)
 
 
-async def run_server(settings: Settings, grants: dict[str, Grant] | None, pool: Pool,
-                     started: Any, stop: asyncio.Event) -> None:
+async def run_server(
+    settings: Settings, grants: dict[str, Grant] | None, pool: Pool, started: Any, stop: asyncio.Event
+) -> None:
     """Listen until `stop` is set; `started(url)` is called once the socket is bound."""
     app = make_app(settings, grants, pool)
-    runner = web.AppRunner(app, handle_signals=False, access_log_class=AccessLog, access_log=access_log,
-                           keepalive_timeout=settings.client_timeout, lingering_time=1.0)
+    runner = web.AppRunner(app, handle_signals=False)
     await runner.setup()
     server = runner.server
     assert server is not None
 
-    def protocol() -> asyncio.Protocol:
-        return Refused() if len(server.connections) >= settings.max_connections else server()
-
     loop = asyncio.get_running_loop()
+    handler_options = {
+        "loop": loop,
+        "access_log_class": AccessLog,
+        "access_log": access_log,
+        "max_field_size": 16384,
+        "keepalive_timeout": settings.client_timeout,
+        "lingering_time": 1.0,
+    }
+
+    def protocol() -> asyncio.Protocol:
+        return LimitedHandler(server, settings.max_connections, **handler_options)
+
     try:
-        listener = await loop.create_server(protocol, settings.host, settings.port, backlog=512,
-                                            reuse_address=True)
+        listener = await loop.create_server(protocol, settings.host, settings.port, backlog=512, reuse_address=True)
     except OSError:
         await runner.cleanup()
         raise

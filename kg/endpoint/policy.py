@@ -87,8 +87,9 @@ def check_query(text: str, limits: Limits) -> None:
     ]
     for what, count, limit in budgets:
         if count > limit:
-            raise HttpError(400, f"the query has {count} {what}; the limit is {limit} (a guard against "
-                                 "parser stack overflow)")
+            raise HttpError(
+                400, f"the query has {count} {what}; the limit is {limit} (a guard against parser stack overflow)"
+            )
     if mentions_service(text):
         raise HttpError(403, SERVICE_REFUSAL)
 

@@ -1,0 +1,83 @@
+"""The query page in a real browser: headless Debian Chromium opens `/`, takes a product token, runs a query
+through the endpoint and shows its rows. The screenshot is kept under tests/artifacts/."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from test_serve import ALPHA_TOKEN, TOKENS, start_server
+from test_serve import store_dir as store_dir  # the fixture
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+QUERY = "SELECT ?label WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?label } ORDER BY ?label"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip("Debian chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="kg-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1280,900",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_the_page_runs_a_query_with_the_token_and_shows_rows(browser, store_dir: Path, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    access = tmp_path / "access.json"
+    access.write_text(json.dumps(TOKENS))
+    for url in start_server(store_dir, "--access", str(access)):
+        browser.get(f"{url}/")
+        wait = WebDriverWait(browser, 30)
+        wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, ".yasqe .CodeMirror")))
+        browser.find_element(By.ID, "token").send_keys(ALPHA_TOKEN)
+        browser.execute_script("window.yasgui.getTab().getYasqe().setValue(arguments[0]);", QUERY)
+        browser.execute_script("window.yasgui.getTab().getYasqe().query();")
+        wait.until(lambda d: "Alpha design" in d.find_element(By.CSS_SELECTOR, ".yasr").text)
+        text = browser.find_element(By.CSS_SELECTOR, ".yasr").text
+        ARTIFACTS.mkdir(exist_ok=True)
+        shot = ARTIFACTS / "endpoint-query-page.png"
+        browser.save_screenshot(str(shot))
+        print(f"screenshot: {shot}")
+        assert "Alice Ng" in text and "Bob Ruiz" in text
+        assert "BETA-SECRET" not in text and "GAMMA-SECRET" not in text  # the token's graphs only
+        # without a token the page shows the endpoint's 401
+        browser.find_element(By.ID, "token").clear()
+        browser.execute_script("window.yasgui.getTab().getYasqe().query();")
+        wait.until(
+            lambda d: (
+                "401" in d.find_element(By.CSS_SELECTOR, ".yasr").text
+                or "bearer token" in d.find_element(By.CSS_SELECTOR, ".yasr").text
+            )
+        )
+        offsite = [e for e in browser.get_log("browser") if "Content Security Policy" in e["message"]]
+        assert offsite == [], offsite  # the page asked for nothing outside this origin
