@@ -69,11 +69,28 @@ def listener() -> Iterator[Listener]:
     listening.close()
 
 
-@pytest.fixture(scope="module")
-def server(store_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+@pytest.fixture(scope="module", params=["namespace", "text"])
+def server(request: pytest.FixtureRequest, store_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Both SERVICE layers: workers in an empty network namespace (the default), and the fallback for machines
+    without namespaces, where SERVICE is refused by its letters in the text."""
     access = tmp_path_factory.mktemp("access") / "access.json"
     access.write_text(json.dumps(TOKENS))
-    yield from start_server(store_dir, "--access", str(access))
+    if request.param == "namespace" and (problem := _namespace_problem()):
+        pytest.skip(f"no network namespace on this machine: {problem}")
+    running = start_server(store_dir, "--access", str(access))
+    with pytest.MonkeyPatch.context() as patch:  # only the server's start sees the variable
+        if request.param == "text":
+            patch.setenv("KG_SERVE_NETNS", "off")
+        url = next(running)
+    yield url
+    running.close()
+
+
+def _namespace_problem() -> str | None:
+    """Why a worker could not enter a network namespace here (None: it can), asked of a spawned process."""
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(1) as probe:
+        return probe.apply(isolate_network)
 
 
 def hiding_family(port: int) -> list[str]:
@@ -117,12 +134,19 @@ def send(url: str, query: str, method: str, token: str = ALPHA_TOKEN) -> request
 
 @pytest.mark.parametrize("method", ["GET", "form", "direct"])
 @pytest.mark.parametrize("token", [ALPHA_TOKEN, ADMIN])
-def test_no_hiding_trick_makes_the_engine_connect(server: str, listener: Listener, method: str, token: str) -> None:
+def test_no_hiding_trick_makes_the_engine_connect(
+    request: pytest.FixtureRequest, server: str, listener: Listener, method: str, token: str
+) -> None:
     before = listener.connections
     for query in hiding_family(listener.port):
         response = send(server, query, method, token)
-        assert response.status_code == 403, (query, response.text)
-        assert "SERVICE" in response.text and not any(s in response.text for s in SECRETS)
+        if "namespace" in request.node.callspec.id:
+            # the engine reads SERVICE and cannot connect (403), finds its side of the join empty (200), or reads
+            # no keyword at all (400: an escape outside a string is a syntax error to it)
+            assert response.status_code in (200, 400, 403), (query, response.text)
+        else:
+            assert response.status_code == 403 and "SERVICE" in response.text, (query, response.text)
+        assert not any(s in response.text for s in SECRETS)
     # URL-encoded spellings: decoded once by the URL parser (then refused), never twice
     raw = f"SELECT * WHERE {{ %53ERVICE <http://127.0.0.1:{listener.port}/> {{ ?s ?p ?o }} }}"
     response = requests.get(

@@ -146,7 +146,7 @@ def test_d1_d2_parse_bombs_are_refused_fast_and_normal_requests_never_fail(serve
                 assert response.status_code in (400, 413), response.text
                 assert time.monotonic() - started < 5
             service_bomb = "SELECT * { " + "{ " * 60 + "?s ?p 'service'" + " }" * 60 + " }"
-            assert post(url, service_bomb).status_code == 403
+            assert post(url, service_bomb).status_code == 200  # no second parser, no recursion: just a literal
         assert sum(f.result() for f in normal) > 10
     assert failures == []
 

@@ -261,8 +261,10 @@ def test_remote_bindings_are_escaped_terms_not_text(server: str, embedded: Embed
     assert remote.select(query, {"label": tricky}) == embedded.select(query, {"label": tricky})
     hostile = Literal('x" } } GRAPH ?g { ?a ?b ?c } # ')
     assert remote.select(query, {"label": hostile}) == []
-    with pytest.raises(KGError, match="403"):  # the letters alone are refused, wherever they are
-        remote.select(query, {"label": Literal('x" } } SERVICE <http://127.0.0.1:1/> { ?a ?b ?c } # ')})
+    # a literal is a literal, even one that spells SERVICE: escaped, it runs as text and matches nothing
+    assert remote.select(query, {"label": Literal('x" } } SERVICE <http://127.0.0.1:1/> { ?a ?b ?c } # ')}) == []
+    service = Literal("Alpha design, customer service")
+    assert remote.select(query, {"label": service}) == embedded.select(query, {"label": service}) != []
     construct = "CONSTRUCT { ?x rdfs:label ?label } WHERE { ?x rdfs:label ?label }"
     triples = remote.construct(construct, {"label": Literal("Alpha")})
     assert [t.subject.value for t in triples] == ["https://w3id.org/ekg/id/product/Alpha"]
@@ -356,8 +358,9 @@ def test_escape_attempt_sees_only_the_grant(server: str, query: str) -> None:
     """The dataset, not a reading of the text, keeps other graphs out: naming them reaches nothing."""
     for method in ("GET", "POST"):
         response = ask(server, query, method=method, accept="application/n-triples, */*;q=0.5")
-        expected = 403 if "service" in query.lower() else 200
-        assert response.status_code == expected, response.text
+        # SERVICE runs in a worker with no network: it fails to connect (403), or SILENT gives an empty row
+        expected = {200, 403} if "service" in query.lower() else {200}
+        assert response.status_code in expected, response.text
         assert not any(s in response.text for s in SECRETS)
 
 

@@ -105,9 +105,9 @@ async def _serve(settings: Settings, grants: dict[str, Grant] | None, pool: Pool
         loop.add_signal_handler(signum, stop.set)
     mode = f"access file {settings.access}" if grants is not None else "no access file: loopback clients only"
     network = (
-        "network isolation on (workers in an empty network namespace)"
+        "network isolation on (workers in an empty network namespace: SERVICE cannot connect)"
         if pool.isolation_problem is None
-        else f"WARNING: network isolation OFF ({pool.isolation_problem}); SERVICE is still refused"
+        else f"WARNING: network isolation OFF ({pool.isolation_problem}); SERVICE refused by its letters in the text"
     )
     if pool.isolation_problem is not None:
         log.warning("kg serve: workers could not be isolated from the network: %s", pool.isolation_problem)

@@ -25,7 +25,7 @@ from aiohttp.web_server import Server
 
 from kg.endpoint.access import LOCAL, Grant, token_key
 from kg.endpoint.engine import Job, Pool, Reply
-from kg.endpoint.policy import HttpError, Limits, check_query, dataset_for
+from kg.endpoint.policy import HttpError, Limits, check_query, dataset_for, mentions_service
 from kg.endpoint.service_description import described
 
 access_log = logging.getLogger("kg.endpoint.access")
@@ -205,10 +205,15 @@ async def query_route(request: web.Request) -> web.StreamResponse:
         raise HttpError(400, "send exactly one `query` parameter")
     query = params["query"][0]
     settings: Settings = request.app["settings"]
-    check_query(query, settings.limits)
+    pool = request.app["pool"]
+    check_query(query, settings.limits, service_by_text=pool.isolation_problem is not None)
     dataset = dataset_for(grant, params.get("default-graph-uri", []), params.get("named-graph-uri", []))
     accept = request.headers.get("Accept") or "application/sparql-results+json"
-    return reply_response(await request.app["pool"].run(Job(accept, query=query, dataset=dataset)))
+    reply = await pool.run(Job(accept, query=query, dataset=dataset))
+    if reply.status == 500 and mentions_service(query):
+        # the network-less engine read a SERVICE call and could not connect: say why, as a refusal
+        raise HttpError(403, "SERVICE (federated query) is disabled: the engine has no network")
+    return reply_response(reply)
 
 
 async def store_route(request: web.Request) -> web.StreamResponse:
