@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from kg.errors import KGError
+from kg.qa.time import TimeSlot, find_time
 
 MAX_QUESTION_CHARS = 2000
 
@@ -96,6 +97,7 @@ class Question:
     companies: list[str] = field(default_factory=list)
     eids: list[str] = field(default_factory=list)
     customer_ids: list[str] = field(default_factory=list)
+    time: TimeSlot | None = None  # "on 2026-08-01", "when P's previous release shipped": removed from norm / sing
     _seen: dict[str, re.Match[str] | None] = field(default_factory=dict, repr=False, compare=False)
 
     def has(self, *phrases: str) -> bool:
@@ -124,6 +126,7 @@ class Question:
         return {k: v for k, v in {
             "product": self.product, "doc_kind": self.doc_kind, "roles": self.roles,
             "companies": self.companies, "eids": self.eids, "customer_ids": self.customer_ids,
+            "time": self.time.phrase if self.time else None,
         }.items() if v}
 
 
@@ -161,9 +164,10 @@ def _find_longest(norm: str, vocab: dict[str, str]) -> list[str]:
 
 def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     text = clean_text(raw)
-    norm = normalise(text)
-    q = Question(text=text, norm=norm, sing=singular_text(norm))
-    products = _find_longest(norm, vocab.products) or _find_longest(norm.replace("'s", ""), vocab.products)
+    full = normalise(text)
+    time, norm = find_time(full)
+    q = Question(text=text, norm=norm, sing=singular_text(norm), time=time)
+    products = _find_longest(full, vocab.products) or _find_longest(full.replace("'s", ""), vocab.products)
     q.product = products[0] if products else None
     for kind, names in DOC_KINDS.items():
         if any((n in q.sing and _whole_words(n).search(q.sing)) or (n in norm and _whole_words(n).search(norm))
