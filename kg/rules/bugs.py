@@ -346,7 +346,7 @@ def bug_lifecycle(ctx: RuleContext) -> None:
                                  EVENT_CLASS[event.kind], [event.message.id])
             ctx.add(record, EVENT_OF, subject)
             ctx.add(record, DCT_CREATED, Literal(event.message.timestamp, datatype=XSD_DATETIME))
-            state_event(ctx, record, event.kind, STATE_AFTER[event.kind], sequence)
+            state_event(ctx, record, subject, event.kind, STATE_AFTER[event.kind], sequence)
             if event.agent:
                 ctx.add(record, AGENT, ctx.agent(event.agent))
         for pr in bug.fixes:

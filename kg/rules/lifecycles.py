@@ -24,7 +24,6 @@ from kg.rules import RuleContext, rule
 from kg.rules.events import DecisionFacts, FeatureFacts, state_event
 from kg.rules.prs import TeamPR, team_prs
 
-EVENT_OF = term("ekg:eventOf")
 AGENT = term("ekg:agent")
 DCT_CREATED = term("dct:created")
 XSD_DATETIME = term("xsd:dateTime")
@@ -113,11 +112,10 @@ def write_steps(
     """One event node per step, numbered in order (ekg:sequence), each derived from its step's artifacts."""
     for sequence, step in enumerate(steps, start=1):
         record = ctx.derived(item_kind, f"{item_key}/{sequence}-{step.kind}", cls, step.sources)
-        ctx.add(record, EVENT_OF, item)
         ctx.add(record, DCT_CREATED, Literal(step.at, datatype=XSD_DATETIME))
         if step.agent:
             ctx.add(record, AGENT, ctx.agent(step.agent))
-        state_event(ctx, record, step.kind, states[step.kind], sequence)
+        state_event(ctx, record, item, step.kind, states[step.kind], sequence)
 
 
 @rule(
