@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 from pyoxigraph import Literal, NamedNode, Store, Variable
+from test_rules_features import MEETINGS, NAMES, ORG, PRS, SLACK
 
 from kg.herb import Product
 from kg.namespaces import node, product_graph, term
 from kg.rules import RuleContext, run_rules
 from kg.rules.lifecycles import pr_steps
 from kg.sparql import named_query, prefixed
-from test_rules_features import MEETINGS, NAMES, ORG, PRS, SLACK
 
 XSD_DATETIME = NamedNode("http://www.w3.org/2001/XMLSchema#dateTime")
 

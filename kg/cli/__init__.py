@@ -15,7 +15,7 @@ from kg.errors import KGError
 
 #: Subcommand modules, in the order `kg --help` lists them. Each exposes `register(subparsers)`.
 COMMANDS = ["build", "stats", "query", "validate", "export", "ask", "eval", "serve", "index", "search", "align",
-            "rules", "intents", "timeline"]
+            "rules", "intents", "timeline", "analyze"]
 
 
 def parser() -> argparse.ArgumentParser:
