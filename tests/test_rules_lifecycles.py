@@ -33,11 +33,11 @@ TIMED_PRS = [reviewed(rec, rec["created_at"].replace("T10:", "T11:")) for rec in
 
 @pytest.fixture(scope="module")
 def store() -> Store:
-    product = Product("Demo", Path("Demo.json"), list(NAMES), [],
-                      {"slack": SLACK, "prs": TIMED_PRS, "meeting_transcripts": MEETINGS})
+    product = Product(
+        "Demo", Path("Demo.json"), list(NAMES), [], {"slack": SLACK, "prs": TIMED_PRS, "meeting_transcripts": MEETINGS}
+    )
     ctx = RuleContext(product, ORG, product_graph("Demo"))
-    run_rules(ctx, ["pr-revert", "pr-decision", "feature-tracks", "feature-discussed", "pr-events",
-                    "feature-events"])
+    run_rules(ctx, ["pr-revert", "pr-decision", "feature-tracks", "feature-discussed", "pr-events", "feature-events"])
     s = Store()
     s.extend(ctx.out)
     for rec in TIMED_PRS:  # the declarative mapping's type and id, which the queries read
@@ -50,14 +50,17 @@ def store() -> Store:
 
 def _quad(s: NamedNode, p: str, o: NamedNode | Literal):
     from pyoxigraph import DefaultGraph, Quad
+
     return Quad(s, term(p), o, DefaultGraph())
 
 
 def states_at(store: Store, kind: str, at: str) -> dict[str, str]:
     """Item IRI -> state local name at `at`, by sparql/asof_state.rq."""
-    rows = store.query(prefixed(named_query("asof_state").text), use_default_graph_as_union=True,
-                       substitutions={Variable("asOf"): Literal(at, datatype=XSD_DATETIME),
-                                      Variable("kind"): term(kind)})
+    rows = store.query(
+        prefixed(named_query("asof_state").text),
+        use_default_graph_as_union=True,
+        substitutions={Variable("asOf"): Literal(at, datatype=XSD_DATETIME), Variable("kind"): term(kind)},
+    )
     return {row["item"].value: row["state"].value.rsplit("#", 1)[1] for row in rows}
 
 
@@ -66,17 +69,28 @@ def pr_iri(number: int) -> str:
 
 
 def test_pr_steps_are_dated_in_order_and_never_before_the_step_they_follow() -> None:
-    merged = {"id": "p", "created_at": "2026-01-05T10:00:00", "merged": "True", "state": "closed",
-              "user": {"login": "eid_1"}, "reviews": [
-                  {"state": "COMMENTED", "submitted_at": "2026-01-05T12:00:00", "user": {"login": "eid_2"}},
-                  {"state": "APPROVED", "submitted_at": "2026-01-05T11:00:00", "user": {"login": "eid_3"}}]}
+    merged = {
+        "id": "p",
+        "created_at": "2026-01-05T10:00:00",
+        "merged": "True",
+        "state": "closed",
+        "user": {"login": "eid_1"},
+        "reviews": [
+            {"state": "COMMENTED", "submitted_at": "2026-01-05T12:00:00", "user": {"login": "eid_2"}},
+            {"state": "APPROVED", "submitted_at": "2026-01-05T11:00:00", "user": {"login": "eid_3"}},
+        ],
+    }
     steps = pr_steps(merged, None)
     assert [(s.kind, s.at, s.agent) for s in steps] == [
-        ("opened", "2026-01-05T10:00:00", "eid_1"), ("approved", "2026-01-05T11:00:00", "eid_3"),
-        ("merged", "2026-01-05T12:00:00", None)]  # merged at the last review: HERB has no merge time
+        ("opened", "2026-01-05T10:00:00", "eid_1"),
+        ("approved", "2026-01-05T11:00:00", "eid_3"),
+        ("merged", "2026-01-05T12:00:00", None),
+    ]  # merged at the last review: HERB has no merge time
     closed = {**merged, "merged": "False", "reviews": [], "created_at": "2026-01-07T00:00:00"}
-    assert [(s.kind, s.at) for s in pr_steps(closed, None)] == [("opened", "2026-01-07T00:00:00"),
-                                                               ("closed", "2026-01-07T00:00:00")]
+    assert [(s.kind, s.at) for s in pr_steps(closed, None)] == [
+        ("opened", "2026-01-07T00:00:00"),
+        ("closed", "2026-01-07T00:00:00"),
+    ]
     open_pr = {**closed, "state": "open"}
     assert [s.kind for s in pr_steps(open_pr, None)] == ["opened"]
 

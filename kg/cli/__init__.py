@@ -38,6 +38,14 @@ def add_store_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", metavar="PATH", help="store directory (default: $KG_STORE, else ./.kg/store)")
 
 
+def add_what_if_options(p: argparse.ArgumentParser) -> None:
+    """`--with FILE` / `--without FILE`: run over a scratch copy of the product's graph (see kg/whatif.py)."""
+    p.add_argument("--with", dest="with_files", action="append", default=[], metavar="FILE",
+                   help="what-if: add FILE's triples to a scratch copy of the product's graph (repeatable)")
+    p.add_argument("--without", dest="without_files", action="append", default=[], metavar="FILE",
+                   help="what-if: remove the triples FILE lists from the scratch copy (repeatable)")
+
+
 def add_herb_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--herb", metavar="PATH", help="HERB data folder (default: $HERB_DATA, else ../shared/herb)")
 

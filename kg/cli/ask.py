@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from kg.cli import add_store_option
+from kg.cli import add_store_option, add_what_if_options
 from kg.errors import KGError
 from kg.paths import store_path
 from kg.qa.answer import Answer, Answerer, Fallback
@@ -30,6 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(needs `kg index`); off by default: without it such questions abstain")
     p.add_argument("--endpoint", metavar="URL", help="query this SPARQL 1.1 endpoint instead of the store")
     p.add_argument("--token", help="bearer token for --endpoint")
+    add_what_if_options(p)
     p.set_defaults(func=run)
 
 
@@ -55,6 +56,10 @@ def fallback(args: argparse.Namespace) -> Fallback | None:
 def run(args: argparse.Namespace) -> int:
     if (args.batch is None) == (args.question is None):
         raise KGError("give either a question or --batch IN.jsonl")
+    if args.with_files or args.without_files:
+        from kg.cli.whatif import run_ask_what_if
+
+        return run_ask_what_if(args)
     answerer = Answerer(backend(args), fallback=fallback(args))
     if args.batch:
         if args.out:

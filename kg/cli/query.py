@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pyoxigraph import Literal, NamedNode, QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat
 
-from kg.cli import add_store_option
+from kg.cli import add_store_option, add_what_if_options
 from kg.cli.table import print_table
 from kg.errors import KGError
 from kg.namespaces import expand
@@ -29,6 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="bind ?VAR: <iri>, a CURIE like ekg:Bug, or a plain literal (repeatable)")
     p.add_argument("--endpoint", metavar="URL", help="run against this SPARQL 1.1 endpoint instead of the store")
     p.add_argument("--token", help="bearer token for --endpoint")
+    add_what_if_options(p)
     p.set_defaults(func=run)
 
 
@@ -80,7 +81,13 @@ def run(args: argparse.Namespace) -> int:
     graphs = product_dataset(args.product)
     if args.endpoint:
         return run_remote(args, text, bindings, graphs)
-    result = EmbeddedStore(store_path(args.store)).run(text, bindings, graphs)
+    if args.with_files or args.without_files:
+        from kg.cli.whatif import scratch_store
+
+        store = scratch_store(args)
+    else:
+        store = EmbeddedStore(store_path(args.store))
+    result = store.run(text, bindings, graphs)
     out = sys.stdout.buffer
     if isinstance(result, QueryBoolean):
         print("true" if result else "false")
