@@ -162,3 +162,16 @@ def test_timeline_prints_events_in_order_with_artifacts(store: Path, capsys: pyt
 def test_timed_answers_serialise(answerer: Answerer) -> None:
     got = answerer.ask("Which bugs in ConnectForce were resolved as of 2026-07-01?")
     assert json.loads(json.dumps(got.to_json()))["slots"]["time"] == "as of 2026-07-01"
+
+
+def test_pr_to_merge_as_of_agrees_with_today_and_abstains_before(answerer: Answerer, herb: Path) -> None:
+    """Every dev question that reaches pr_to_merge: after the last event the same PRs, before the first none."""
+    lines = (herb / "qa" / "dev" / "answerable.jsonl").read_text().splitlines()
+    questions = [q for q in (json.loads(line)["question"].rstrip("?") for line in lines)
+                 if answerer.ask(q).intent == "pr_to_merge"]
+    assert questions, "the dev set asks which PRs need to be merged"
+    for q in questions:
+        now, later = answerer.ask(q), answerer.ask(f"{q} as of 9999-12-31?")
+        assert later.intent == "asof_pr_to_merge" and sorted(later.answer) == sorted(now.answer), q
+        early = answerer.ask(f"{q} on 1900-01-01?")
+        assert early.abstain and early.reason.endswith("had been opened by 1900-01-01"), q

@@ -1,4 +1,4 @@
-"""As-of intents: the questions the bug intents answer, asked about a time ("… unresolved on 2026-08-01?").
+"""As-of intents: questions the bug and PR intents answer, asked about a time ("… unresolved on 2026-08-01?").
 
 A question with a time slot (kg/qa/time.py) is matched like any other (its time expression removed); the
 intent it matches is then routed to its as-of variant in `AS_OF` below, which runs the same question over the
@@ -70,6 +70,17 @@ def no_named_bug_yet(q: Question, bindings: dict[str, Term]) -> str:
     return f"no bug named in the question had been reported in {q.product} by {shown_time(bindings['asOf'].value)}"
 
 
+def no_pr_yet(q: Question, bindings: dict[str, Term]) -> str:
+    return f"no PR for that feature in {q.product} had been opened by {shown_time(bindings['asOf'].value)}"
+
+
+def best_features(rows: list[Row]) -> tuple[list[str], list[str]]:
+    """pr_to_merge's finisher (imported on use: the feature intents import kg.qa.answer, which imports this)."""
+    from kg.qa.intents.features import keep_best_features
+
+    return keep_best_features(rows)
+
+
 def never(_q: Question) -> None:
     """As-of variants are reached by routing from their base intent, never by matching on their own."""
     return None
@@ -96,6 +107,15 @@ AS_OF: dict[str, Intent] = {
         "asof_bug_companies_by_state",
         "asof_bugs_reported.ask",
         absent=no_bug_yet,
+    ),
+    "pr_to_merge": Intent(
+        "asof_pr_to_merge",
+        "pr",
+        never,
+        "asof_pr_to_merge",
+        "asof_pr_to_merge.ask",
+        finish=best_features,
+        absent=no_pr_yet,
     ),
     "bug_state": Intent(
         "asof_bug_state",
