@@ -15,7 +15,7 @@ from kg.errors import KGError
 
 #: Subcommand modules, in the order `kg --help` lists them. Each exposes `register(subparsers)`.
 COMMANDS = ["build", "stats", "query", "validate", "export", "ask", "eval", "serve", "index", "search", "align",
-            "rules", "intents"]
+            "rules", "intents", "timeline", "analyze"]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -36,6 +36,14 @@ def parser() -> argparse.ArgumentParser:
 
 def add_store_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", metavar="PATH", help="store directory (default: $KG_STORE, else ./.kg/store)")
+
+
+def add_what_if_options(p: argparse.ArgumentParser) -> None:
+    """`--with FILE` / `--without FILE`: run over a scratch copy of the product's graph (see kg/whatif.py)."""
+    p.add_argument("--with", dest="with_files", action="append", default=[], metavar="FILE",
+                   help="what-if: add FILE's triples to a scratch copy of the product's graph (repeatable)")
+    p.add_argument("--without", dest="without_files", action="append", default=[], metavar="FILE",
+                   help="what-if: remove the triples FILE lists from the scratch copy (repeatable)")
 
 
 def add_herb_option(p: argparse.ArgumentParser) -> None:

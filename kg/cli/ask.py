@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from kg.cli import add_store_option
+from kg.cli import add_store_option, add_what_if_options
 from kg.cli.output import refuse_together, refuse_unused
 from kg.errors import KGError
 from kg.paths import open_output, store_path
@@ -42,6 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--endpoint", metavar="URL", help="query this SPARQL 1.1 endpoint instead of the store")
     p.add_argument("--token", help="bearer token for --endpoint")
+    add_what_if_options(p)
     p.set_defaults(func=run)
 
 
@@ -69,6 +70,10 @@ def run(args: argparse.Namespace) -> int:
         raise KGError("give either a question or --batch IN.jsonl")
     refuse_unused(args, {"out": "batch", "token": "endpoint"})
     refuse_together(args, [("explain", "batch"), ("json", "batch"), ("graph", "batch")])
+    if args.with_files or args.without_files:
+        from kg.cli.whatif import run_ask_what_if
+
+        return run_ask_what_if(args)
     answerer = Answerer(backend(args), fallback=fallback(args))
     if args.batch:
         if args.out:

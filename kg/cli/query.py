@@ -20,7 +20,7 @@ from pyoxigraph import (
     serialize,
 )
 
-from kg.cli import add_store_option
+from kg.cli import add_store_option, add_what_if_options
 from kg.cli.output import refuse_unused, write_bytes
 from kg.cli.table import print_table
 from kg.errors import KGError
@@ -61,6 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--endpoint", metavar="URL", help="run against this SPARQL 1.1 endpoint instead of the store")
     p.add_argument("--token", help="bearer token for --endpoint")
+    add_what_if_options(p)
     p.set_defaults(func=run)
 
 
@@ -110,6 +111,12 @@ def run(args: argparse.Namespace) -> int:
     bindings = dict(parse_binding(b) for b in args.bind)
     engine = backend(args)
     check_product(engine, args.product)
+    if args.with_files or args.without_files:
+        if args.endpoint:
+            raise KGError("--with / --without run on a scratch copy of the local store, not on --endpoint")
+        from kg.cli.whatif import scratch_store
+
+        engine = scratch_store(args)
     print_result(engine.run(text, bindings, product_dataset(args.product)), args.format)
     return 0
 

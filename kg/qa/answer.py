@@ -18,6 +18,8 @@ from pyoxigraph import Literal, NamedNode
 from kg.errors import KGError
 from kg.namespaces import GRAPH, ORG_GRAPH, product_graph
 from kg.qa.intents import Intent, match_intent
+from kg.qa.intents.asof import Refusal
+from kg.qa.intents.asof import route as route_as_of
 from kg.qa.question import Question, Vocabulary, normalise, parse
 from kg.sparql import Backend, Row, known_products, named_query, product_dataset
 
@@ -101,13 +103,18 @@ class Answerer:
         intent, bindings = matched
         if q.product is None:
             return self._abstain(q, intent, "unsupported question: it names no product known to the graph")
+        if q.time is not None:
+            routed = route_as_of(q, intent, bindings, self.backend)
+            if isinstance(routed, Refusal):
+                return self._abstain(q, intent, routed.reason, bindings, proof=routed.proof)
+            intent, bindings = routed
         graphs = product_dataset(q.product)
         proof_q = named_query(intent.proof)
         if not self.backend.ask(proof_q.text, bindings, graphs):
             return self._abstain(
                 q,
                 intent,
-                "no typed evidence for the bound slots",
+                intent.absent(q, bindings) if intent.absent else "no typed evidence for the bound slots",
                 bindings,
                 proof={
                     "query": proof_q.name,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from kg.errors import KGError
+from kg.qa.time import TimeSlot, find_time
 
 MAX_QUESTION_CHARS = 2000
 
@@ -98,6 +99,7 @@ class Question:
     companies: list[str] = field(default_factory=list)
     eids: list[str] = field(default_factory=list)
     customer_ids: list[str] = field(default_factory=list)
+    time: TimeSlot | None = None  # "on 2026-08-01", "when P's previous release shipped": removed from norm / sing
     _seen: dict[str, re.Match[str] | None] = field(default_factory=dict, repr=False, compare=False)
 
     def has(self, *phrases: str) -> bool:
@@ -126,6 +128,7 @@ class Question:
         return {k: v for k, v in {
             "product": self.product, "doc_kind": self.doc_kind, "roles": self.roles,
             "companies": self.companies, "eids": self.eids, "customer_ids": self.customer_ids,
+            "time": self.time.phrase if self.time else None,
         }.items() if v}
 
 
@@ -163,9 +166,10 @@ def _find_longest(norm: str, vocab: dict[str, str]) -> list[str]:
 
 def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     text = clean_text(raw)
-    norm = normalise(text)
-    q = Question(text=text, norm=norm, sing=singular_text(norm))
-    products = _find_longest(norm, vocab.products) or _find_longest(norm.replace("'s", ""), vocab.products)
+    full = normalise(text)
+    time, norm = find_time(full)
+    q = Question(text=text, norm=norm, sing=singular_text(norm), time=time)
+    products = _find_longest(full, vocab.products) or _find_longest(full.replace("'s", ""), vocab.products)
     if len(set(products)) > 1:
         raise KGError(f"the question names {len(set(products))} products ({', '.join(dict.fromkeys(products))}); "
                       "ask about one product at a time")

@@ -39,7 +39,8 @@ RDF_TYPE = term("rdf:type")
 WAS_DERIVED_FROM = term("prov:wasDerivedFrom")
 
 #: Rule modules, imported in this order; each registers its rules on import.
-RULE_MODULES = ["messages", "repositories", "documents", "bugs", "features", "prs", "competitors", "releases"]
+RULE_MODULES = ["messages", "repositories", "documents", "bugs", "features", "prs", "competitors", "releases",
+                "lifecycles"]
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from pyoxigraph import Literal, NamedNode
 
 from kg.namespaces import node, term
 from kg.rules import Message, RuleContext, rule, slug
+from kg.rules.events import state_event
 from kg.rules.messages import CUSTOMER_ID, EID_MENTION, URL, conversations, link_index, normalise_url
 from kg.rules.prose import WORD
 
@@ -335,15 +336,17 @@ def bug_components(ctx: RuleContext) -> None:
 
 @rule("bug-lifecycle", "Resolution, reopen and 'no fix needed' conversations in bug-* channels: an "
                        "ekg:BugEvent per step (who, when, from which message), the fixing PR (ekg:fixedBy), "
-                       "and the bug's state after its latest event (ekg:bugState).")
+                       "and the bug's state after its latest event (ekg:bugState); each event carries the state it "
+                       "leaves the bug in (ekg:stateAfter) and its place in the lifecycle (ekg:sequence).")
 def bug_lifecycle(ctx: RuleContext) -> None:
     for bug in bug_records(ctx):
         subject = bug_node(ctx, bug)
-        for event in bug.events:
+        for sequence, event in enumerate(bug.events, start=1):
             record = ctx.derived("bugevent", f"{bug.key}/{event.kind}/{event.message.id}",
                                  EVENT_CLASS[event.kind], [event.message.id])
             ctx.add(record, EVENT_OF, subject)
             ctx.add(record, DCT_CREATED, Literal(event.message.timestamp, datatype=XSD_DATETIME))
+            state_event(ctx, record, subject, event.kind, STATE_AFTER[event.kind], sequence)
             if event.agent:
                 ctx.add(record, AGENT, ctx.agent(event.agent))
         for pr in bug.fixes:

@@ -24,6 +24,7 @@ from pyoxigraph import Literal
 from kg.namespaces import term
 from kg.rules import RuleContext, rule, slug
 from kg.rules.documents import UTTERANCE, resolve_name, suggestion_text
+from kg.rules.events import FeatureFacts
 from kg.rules.prose import WORD
 from kg.rules.prs import TeamPR, team_prs
 
@@ -365,6 +366,9 @@ def feature_tracks(ctx: RuleContext) -> None:
             ctx.add(feature, KEYWORD, Literal(word))
         for pr in prs:
             ctx.add(feature, IMPLEMENTED_BY, ctx.artifact(pr.id))
+        numbers = [pr.number for pr in prs]
+        facts = FeatureFacts(feature, slug(label), str(planning["id"]), str(planning.get("date", "")), numbers)
+        ctx.facts.setdefault("features", []).append(facts)
 
 
 #: A planning-meeting sentence that opens a feature's discussion, and the feature's name after the cue
@@ -566,6 +570,8 @@ def feature_discussed(ctx: RuleContext) -> None:
             continue
         feature = ctx.derived("feature", f"discussed/{slug(name)}", "ekg:Feature", [planning_id])
         ctx.add(feature, FEATURE_STATUS, term("ekg:Discussed"))
+        facts = FeatureFacts(feature, f"discussed/{slug(name)}", planning_id, str(planning.get("date", "")))
+        ctx.facts.setdefault("features", []).append(facts)
         ctx.add(feature, PLANNED_IN, ctx.artifact(planning_id))
         ctx.add(feature, PREF_LABEL, Literal(name))
         ctx.add(feature, TEXT, Literal(discussion_text(name, lines[start + 1:end])))

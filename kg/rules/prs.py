@@ -20,6 +20,7 @@ from pyoxigraph import Literal
 
 from kg.namespaces import node, term
 from kg.rules import Message, RuleContext, rule
+from kg.rules.events import DecisionFacts
 from kg.rules.messages import conversations as threads
 
 DEVELOP_CHANNEL = "develop-"
@@ -45,6 +46,8 @@ FEATURE_STATUS = term("ekg:featureStatus")
 STATUS_REASON = term("ekg:statusReason")
 FORMER_NAME = term("ekg:formerName")
 RENAMED_TO = term("ekg:renamedTo")
+DCT_CREATED = term("dct:created")
+XSD_DATETIME = term("xsd:dateTime")
 
 
 @dataclass
@@ -149,11 +152,15 @@ def pr_revert(ctx: RuleContext) -> None:
 
 
 def _decide(ctx: RuleContext, pr: TeamPR, kind: str, status: str, reason: str | None,
-            sources: list[str]) -> None:
+            sources: list[str], at: str) -> None:
+    """A FeatureDecision dated `at` (when it was taken: the revert PR's creation, or the deciding message)."""
     decision = ctx.derived("decision", f"{pr.number}-{kind}", "ekg:FeatureDecision", dict.fromkeys(sources))
     ctx.add(decision, DECISION_ON, ctx.artifact(pr.id))
     ctx.add(decision, DECISION_KIND, Literal(kind))
     ctx.add(decision, FEATURE_STATUS, term(f"ekg:{status}"))
+    ctx.add(decision, DCT_CREATED, Literal(at, datatype=XSD_DATETIME))
+    facts = DecisionFacts(decision, pr.number, kind, status, at, tuple(dict.fromkeys(sources)))
+    ctx.facts.setdefault("decisions", []).append(facts)
     if reason:
         ctx.add(decision, STATUS_REASON, term(f"ekg:{reason}"))
 
@@ -162,7 +169,8 @@ def _decide(ctx: RuleContext, pr: TeamPR, kind: str, status: str, reason: str | 
       "A develop conversation opening on 'PR# N': if N was reverted, a FeatureDecision 'reverted' (Dropped) "
       "with the reason read from the conversation (its opener, else the next replies), never the revert PR's "
       "title; if N is approved but unmerged, "
-      "'held' (Dropped). 'merging PRs N, M': 'merge-later' (Delayed), citing any earlier talk on N.")
+      "'held' (Dropped). 'merging PRs N, M': 'merge-later' (Delayed), citing any earlier talk on N. Each is "
+      "dated (dct:created) when it was taken: the revert PR's creation or the deciding message.")
 def pr_decision(ctx: RuleContext) -> None:
     prs = team_prs(ctx)
     reverters = {pr.reverts: pr for pr in prs.values() if pr.reverts is not None and pr.reverts in prs}
@@ -175,9 +183,10 @@ def pr_decision(ctx: RuleContext) -> None:
         ids = [m.id for m in run]
         if target.number in reverters:
             revert = reverters[target.number]
-            _decide(ctx, target, "reverted", "Dropped", thread_reason(run), [*ids, revert.id, *revert.conversation])
+            _decide(ctx, target, "reverted", "Dropped", thread_reason(run), [*ids, revert.id, *revert.conversation],
+                    revert.created)
         elif target.approved and not target.merged:
-            _decide(ctx, target, "held", "Dropped", thread_reason(run), ids)
+            _decide(ctx, target, "held", "Dropped", thread_reason(run), ids, run[0].timestamp)
         else:
             talks[target.number] = talks.get(target.number, []) + ids
     for run in develop_conversations(ctx):
@@ -186,7 +195,8 @@ def pr_decision(ctx: RuleContext) -> None:
                 for number in map(int, re.findall(r"\d+", match.group(1))):
                     if number in prs:
                         sources = [msg.id, *talks.get(number, [])]
-                        _decide(ctx, prs[number], "merge-later", "Delayed", reason_of(msg.text), sources)
+                        _decide(ctx, prs[number], "merge-later", "Delayed", reason_of(msg.text), sources,
+                                msg.timestamp)
 
 
 @rule("product-rename",

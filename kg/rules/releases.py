@@ -51,6 +51,8 @@ DEMO_LINK = term("ekg:demoLink")
 EKG_TEXT = term("ekg:text")
 RDFS_LABEL = term("rdfs:label")
 WAS_DERIVED_FROM = term("prov:wasDerivedFrom")
+DCT_CREATED = term("dct:created")
+XSD_DATETIME = term("xsd:dateTime")
 QA_ISSUE = term("ekg:QAIssue")
 CUSTOMER_ISSUE_KIND = term("ekg:CustomerIssue")
 CUSTOMER_PRAISE_KIND = term("ekg:CustomerPraise")
@@ -77,9 +79,12 @@ def previous_release(ctx: RuleContext) -> NamedNode | None:
 @rule("release-kickoff",
       "A thread that starts reviewing \"the documents from the last release\": the product's ekg:Release "
       "(ekg:previousRelease), its ekg:releaseDocument set (linked documents and their series), and each "
-      "document author ekg:contributedTo it, through an ekg:Contribution derived from document and thread.")
+      "document author ekg:contributedTo it, through an ekg:Contribution derived from document and thread; "
+      "the release is dated (dct:created) by its latest document: when it shipped.")
 def release_kickoff(ctx: RuleContext) -> None:
     doc_ids = {str(r["id"]) for r in ctx.records("documents")}
+    dates = {str(r["id"]): str(r["date"]) for r in ctx.records("documents") if r.get("date")}
+    shipped: list[str] = []
     authors = {str(r["id"]): str(r["author"]) for r in ctx.records("documents") if r.get("author")}
     for thread in product_conversations(ctx):
         if not KICKOFF.search(thread[0].text):
@@ -92,10 +97,13 @@ def release_kickoff(ctx: RuleContext) -> None:
         ctx.facts.setdefault("release_names", set()).update(version_names(docs))
         for source in thread_ids:
             ctx.add(release, WAS_DERIVED_FROM, ctx.artifact(source))
+        shipped += [dates[d] for d in docs if d in dates]
         for doc in docs:
             ctx.add(release, RELEASE_DOCUMENT, ctx.artifact(doc))
             if doc in authors:
                 contribution(ctx, release, authors[doc], DOCUMENT_AUTHORING, doc, [doc, *thread_ids])
+    if shipped:
+        ctx.add(ctx.facts["release"], DCT_CREATED, Literal(max(shipped), datatype=XSD_DATETIME))
 
 
 def contribution(ctx: RuleContext, release: NamedNode, eid: str, kind: NamedNode, key: str,

@@ -59,6 +59,8 @@ EDGE_WEIGHTS: dict[str, float] = {
     "ekg:versionStatus": 0.0,
     "ekg:reviewState": 0.0,
     "ekg:bugState": 0.0,
+    "ekg:stateAfter": 0.0,
+    "ekg:stateEventOf": 0.0,
     "ekg:featureStatus": 0.0,
     "ekg:statusReason": 0.0,
     "ekg:inRepository": 0.0,

@@ -39,6 +39,8 @@ from kg.sparql import Row, Term
 ANSWER_TYPES = ("person", "pr", "company", "url", "content")
 Matcher = Callable[[Question], dict[str, Term] | None]
 Finisher = Callable[[list[Row]], tuple[list[str], list[str]]]
+#: What a false proof means for this intent, in words (default: "no typed evidence for the bound slots").
+Absence = Callable[[Question, dict[str, Term]], str]
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class Intent:
     proof: str
     priority: int = 0
     finish: Finisher | None = None
+    absent: Absence | None = None
 
     def __post_init__(self) -> None:
         if self.answer_type not in ANSWER_TYPES:

@@ -1,0 +1,173 @@
+"""As-of intents: questions the bug and PR intents answer, asked about a time ("… unresolved on 2026-08-01?").
+
+A question with a time slot (kg/qa/time.py) is matched like any other (its time expression removed); the
+intent it matches is then routed to its as-of variant in `AS_OF` below, which runs the same question over the
+state every bug had at that time: the state after its latest event at or before it (the bug rules date each
+event). An intent without a variant does not silently answer about today: the question abstains as
+unsupported. This module also holds `bug_state` ("what is the state of <bug title> in P?"), whose as-of form
+is the point of the question.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pyoxigraph import Literal, RdfFormat, Store
+
+from kg.namespaces import term
+from kg.qa.intents import Intent, register
+from kg.qa.question import Question
+from kg.sparql import Backend, Row, Term, named_query, product_dataset
+
+ONTOLOGY = Path(__file__).resolve().parents[3] / "ontology" / "ekg.ttl"
+XSD_DATETIME = term("xsd:dateTime")
+
+
+@cache
+def state_labels() -> dict[str, str]:
+    """State concept IRI -> its label, read from the ontology (the one place the states are defined)."""
+    store = Store()
+    store.load(path=str(ONTOLOGY), format=RdfFormat.TURTLE)
+    rows = store.query(
+        "SELECT ?s ?l WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l ; "
+        "<http://www.w3.org/2004/02/skos/core#inScheme> ?scheme }"
+    )
+    return {row["s"].value: row["l"].value for row in rows}
+
+
+def state_answers(rows: list[Row]) -> tuple[list[str], list[str]]:
+    """Each named bug's state as its label ("resolved"), and the events' citations."""
+    labels = state_labels()
+    answers = dict.fromkeys(labels.get(r["state"].value, r["state"].value) for r in rows if "state" in r)
+    cites = dict.fromkeys(r["cite"].value for r in rows if "cite" in r)
+    return list(answers), list(cites)
+
+
+def match_bug_state(q: Question) -> dict[str, Term] | None:
+    """ "What is (was) the state / status of <bug title> in P?" — the title itself is matched in the graph."""
+    if q.product is None or not q.matches(r"\b(?:state|status)\b"):
+        return None
+    if not q.matches(r"\bwhat(?:'s| is| was| were| are)? (?:the )?(?:current )?(?:state|status)\b"):
+        return None
+    return {"text": Literal(f" {q.norm} ")}
+
+
+def shown_time(instant: str) -> str:
+    """An instant as a reader wants it: the date alone when it is a day's last second."""
+    return instant[:10] if instant.endswith("T23:59:59") else instant
+
+
+def no_bug_yet(q: Question, bindings: dict[str, Term]) -> str:
+    """The proof's reading: nothing had been reported yet at the time asked about."""
+    whose = f"of {bindings['company'].value} " if "company" in bindings else ""
+    return f"no bug {whose}in {q.product} had been reported by {shown_time(bindings['asOf'].value)}"
+
+
+def no_named_bug_yet(q: Question, bindings: dict[str, Term]) -> str:
+    return f"no bug named in the question had been reported in {q.product} by {shown_time(bindings['asOf'].value)}"
+
+
+def no_pr_yet(q: Question, bindings: dict[str, Term]) -> str:
+    return f"no PR for that feature in {q.product} had been opened by {shown_time(bindings['asOf'].value)}"
+
+
+def best_features(rows: list[Row]) -> tuple[list[str], list[str]]:
+    """pr_to_merge's finisher (imported on use: the feature intents import kg.qa.answer, which imports this)."""
+    from kg.qa.intents.features import keep_best_features
+
+    return keep_best_features(rows)
+
+
+def never(_q: Question) -> None:
+    """As-of variants are reached by routing from their base intent, never by matching on their own."""
+    return None
+
+
+register(
+    Intent("bug_state", "content", match_bug_state, "bug_state", "bug_state.ask", priority=23, finish=state_answers)
+)
+
+#: Base intent -> its as-of variant (same answer type; the query adds ?asOf).
+AS_OF: dict[str, Intent] = {
+    "bug_titles_by_state": Intent(
+        "asof_bug_titles_by_state",
+        "content",
+        never,
+        "asof_bug_titles_by_state",
+        "asof_bugs_reported.ask",
+        absent=no_bug_yet,
+    ),
+    "bug_companies_by_state": Intent(
+        "asof_bug_companies_by_state",
+        "company",
+        never,
+        "asof_bug_companies_by_state",
+        "asof_bugs_reported.ask",
+        absent=no_bug_yet,
+    ),
+    "pr_to_merge": Intent(
+        "asof_pr_to_merge",
+        "pr",
+        never,
+        "asof_pr_to_merge",
+        "asof_pr_to_merge.ask",
+        finish=best_features,
+        absent=no_pr_yet,
+    ),
+    "bug_state": Intent(
+        "asof_bug_state",
+        "content",
+        never,
+        "asof_bug_state",
+        "asof_bug_state.ask",
+        finish=state_answers,
+        absent=no_named_bug_yet,
+    ),
+}
+for _variant in AS_OF.values():
+    register(_variant)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a timed question is not answered: the reason, and the proof when a query decided it."""
+
+    reason: str
+    proof: dict[str, Any] | None = None
+
+
+def point_time(point: str, backend: Backend, product: str) -> str | None:
+    """The time of a named point in the product's graph ("previous release": when it shipped)."""
+    query = named_query("asof_release_time")
+    rows = backend.select(query.text, {}, product_dataset(product))
+    times = sorted(r["at"].value for r in rows if "at" in r)
+    return times[-1] if point == "previous release" and times else None
+
+
+def route(
+    q: Question, intent: Intent, bindings: dict[str, Term], backend: Backend
+) -> tuple[Intent, dict[str, Term]] | Refusal:
+    """The as-of variant of the matched intent with ?asOf bound, or why the timed question is refused."""
+    assert q.time is not None and q.product is not None
+    variant = AS_OF.get(intent.name)
+    if variant is None:
+        return Refusal(f"unsupported question: {intent.name} has no as-of form; ask it without '{q.time.phrase}'")
+    if q.time.point is not None:
+        at = point_time(q.time.point, backend, q.product)
+        if at is None:
+            return Refusal(
+                f"no time known for '{q.time.phrase}': {q.product} has no dated {q.time.point}",
+                {
+                    "query": "asof_release_time",
+                    "text": named_query("asof_release_time").text,
+                    "bindings": {},
+                    "result": "no rows",
+                },
+            )
+        instant = q.time.at(at)
+    else:
+        instant = q.time.at()
+    return variant, {**bindings, "asOf": Literal(instant, datatype=XSD_DATETIME)}
