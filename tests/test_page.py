@@ -5,21 +5,22 @@ question and following a citation."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 import requests
 from aiohttp import web
+from test_serve import start_server
 
 from kg.cli import main
 from kg.namespaces import ORG_GRAPH, product_graph
-from kg.page.app import ask_application, token_key
+from kg.page.app import ask_application
 from kg.page.evidence import evidence_graph
 from kg.page.views import answer_page, artifact_page
 from kg.qa.answer import Answerer
@@ -110,15 +111,11 @@ def serving(app: web.Application) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def server(answerer: Answerer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    # the endpoint's access table: token digest -> a grant with the graph IRIs it reads (None: all)
-    grants = {
-        token_key("admin-token"): SimpleNamespace(graphs=None),
-        token_key("ag-token"): SimpleNamespace(graphs=ACTIONGENIE),
-        token_key("viz-token"): SimpleNamespace(graphs=VIZFORCE),
-    }
-    with serving(ask_application(answerer, grants)) as url:
-        yield url
+def server(store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real `kg serve` (its /ask and /artifact routes) with an access file of three tokens."""
+    access = tmp_path_factory.mktemp("page-access") / "access.json"
+    access.write_text(json.dumps({"admin-token": "*", "ag-token": ["ActionGenie"], "viz-token": ["VizForce"]}))
+    yield from start_server(store, "--access", str(access))
 
 
 @needs_dot

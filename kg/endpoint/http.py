@@ -253,7 +253,17 @@ async def page_route(request: web.Request) -> web.StreamResponse:
 
 
 async def not_found(request: web.Request) -> web.StreamResponse:
-    raise HttpError(404, "not found: the endpoint serves / (query page), /query and /store")
+    raise HttpError(404, "not found: the endpoint serves / (query page), /query, /store and /ask (answer page)")
+
+
+def answer_page_routes(store: Path) -> web.RouteTableDef:
+    """/ask and /artifact/<id>. They run only the library's own parameterised queries, never a client's
+    SPARQL, so they read the store in this process (read-only) under the same tokens and product scope."""
+    from kg.page.app import ask_routes
+    from kg.qa.answer import Answerer
+    from kg.sparql import EmbeddedStore
+
+    return ask_routes(Answerer(EmbeddedStore(store)))
 
 
 def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) -> web.Application:
@@ -266,6 +276,7 @@ def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) ->
     app.router.add_route("*", "/update", update_route)
     app.router.add_get("/", page_route)
     app.router.add_get("/static/{name}", page_route)
+    app.add_routes(answer_page_routes(settings.store))
     app.router.add_route("*", "/{tail:.*}", not_found)
     return app
 

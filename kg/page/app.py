@@ -9,13 +9,13 @@ HttpOnly cookie so the citation links work; `Authorization: Bearer` works as for
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import ipaddress
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from aiohttp import web
 
+from kg.endpoint.access import token_key
 from kg.page import html
 from kg.page.views import Page, Scope, answer_page, artifact_page
 from kg.qa.answer import Answerer
@@ -28,11 +28,6 @@ def bearer(request: web.Request, form_token: str | None = None) -> str | None:
     if header.lower().startswith("bearer "):
         return header[7:].strip()
     return form_token or request.cookies.get(COOKIE)
-
-
-def token_key(token: str) -> str:
-    """How the endpoint's access table is keyed: the token's SHA-256 (plain tokens are not kept in memory)."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def scope_of(request: web.Request, token: str | None) -> Scope | web.Response:
