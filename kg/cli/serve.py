@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "serve",
         help="serve the store as a read-only SPARQL 1.1 endpoint with per-product tokens",
-        description="Serve / (a query page), /query (GET, POST), /store?graph=IRI (Graph Store GET) and a service "
+        description="Serve / (a query page), /query (GET, POST), /store?graph=IRI (Graph Store GET), /ask (the answer page) and a service "
         "description; /update is refused. Without --access only loopback clients are answered. "
         "docs/endpoint.md has the threat model and every limit.",
     )
