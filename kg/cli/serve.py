@@ -17,9 +17,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "serve",
         help="serve the store as a read-only SPARQL 1.1 endpoint with per-product tokens",
-        description="Serve / (a query page), /query (GET, POST), /store?graph=IRI (Graph Store GET), /ask (the answer page) and a service "
-        "description; /update is refused. Without --access only loopback clients are answered. "
-        "docs/endpoint.md has the threat model and every limit.",
+        description="Serve / (a query page), /query (GET, POST), /store?graph=IRI (Graph Store GET), /ask (the "
+        "answer page) and a service description; /update is refused. Without --access only loopback clients are "
+        "answered. docs/endpoint.md has the threat model and every limit.",
     )
     add_store_option(p)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
