@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 
 from kg.cli import add_store_option
 from kg.cli.table import print_table
 from kg.namespaces import PREFIXES
 from kg.paths import store_path
-from kg.validate import ResultRow, ValidationReport, validate
+from kg.validate import ENGINES, Progress, ResultRow, ValidationReport, validate
 
 COLUMNS = ["graph", "severity", "focus", "path", "value", "message"]
 
@@ -20,6 +23,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_store_option(p)
     p.add_argument("--product", metavar="NAME", help="validate only this product's graph")
     p.add_argument("--format", choices=["table", "json"], default="table")
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="sparql",
+        help="sparql: the shapes compiled to SPARQL, run in the store (default); pyshacl: the reference",
+    )
     p.set_defaults(func=run)
 
 
@@ -27,7 +36,7 @@ def short(iri: str) -> str:
     """`https://w3id.org/ekg/ont#Bug` -> `ekg:Bug`, so the table stays readable."""
     for prefix, ns in PREFIXES.items():
         if iri.startswith(ns):
-            return f"{prefix}:{iri[len(ns):]}"
+            return f"{prefix}:{iri[len(ns) :]}"
     return iri
 
 
@@ -42,11 +51,44 @@ def summary(report: ValidationReport) -> str:
     return f"{len(report.graphs)} graph(s) validated: {verdict}{extra}"
 
 
+@contextmanager
+def terminal_bar() -> Iterator[object]:
+    """A progress bar on stderr when it is a terminal; nothing in pipes, files and CI logs."""
+    from tqdm import tqdm
+
+    bars = []
+
+    def start(steps: int) -> Progress:
+        bars.append(tqdm(total=steps, desc="kg validate", unit="step", leave=False, disable=not sys.stderr.isatty()))
+
+        def step(name: str, done: int) -> None:
+            bars[0].set_postfix_str(name.rsplit("#", 1)[-1], refresh=False)
+            bars[0].update(done - bars[0].n)
+
+        return step
+
+    try:
+        yield start
+    finally:
+        for bar in bars:
+            bar.close()
+
+
 def run(args: argparse.Namespace) -> int:
-    report = validate(store_path(args.store), args.product)
+    with terminal_bar() as progress:
+        report = validate(store_path(args.store), args.product, args.engine, progress)
     if args.format == "json":
-        print(json.dumps({"conforms": report.conforms, "violations": report.violations,
-                          "graphs": report.graphs, "results": [asdict(r) for r in report.rows]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "conforms": report.conforms,
+                    "violations": report.violations,
+                    "graphs": report.graphs,
+                    "results": [asdict(r) for r in report.rows],
+                },
+                indent=2,
+            )
+        )
     else:
         if report.rows:
             print_table(COLUMNS, [table_row(r) for r in report.rows])
