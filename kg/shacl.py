@@ -209,8 +209,10 @@ class Compiler:
     """Writes the SPARQL of each constraint over every graph at once, for the closure and ontology given.
 
     A graph's data is what pyshacl is given for it: the graph itself, the organisation graph and the
-    ontology. Each pattern binds ?g to the graph whose data a solution comes from: its own (`GRAPH ?g`), or
-    every graph for a statement of the organisation graph or the ontology.
+    ontology; a product graph answers only for the nodes it types itself. So a pattern binds ?g to its own
+    graph (`GRAPH ?g`), and a statement of the organisation graph or the ontology to the graphs that answer for
+    its subject; anti-joins (`MINUS`) on organisation or ontology facts need no ?g at all. Nothing is joined
+    with every graph, which would grow with products times employees.
     """
 
     def __init__(
@@ -218,56 +220,87 @@ class Compiler:
     ) -> None:
         self.onto = onto
         self.closure = closure
-        self.graphs = f"VALUES ?g {{ {' '.join(f'<{g}>' for g in graphs)} }}"
-        #: With every named graph in `graphs`, `GRAPH ?g` needs no VALUES (a join that costs a third of a query).
-        self.own = "" if every_graph else self.graphs
+        #: With every named graph validated, `GRAPH ?g` needs no VALUES (a join that costs a third of a query).
+        self.own = "" if every_graph else f"VALUES ?g {{ {' '.join(f'<{g}>' for g in graphs)} }}"
         self.org = org
+        self.org_validated = org in graphs
 
     def classes(self, classes: tuple[str, ...]) -> set[str]:
         return set().union(*({c} | self.closure.get(c, set()) for c in classes))
 
-    def in_data(self, pattern: str, ontology_values: str) -> str:
-        """`pattern` in ?g's data: its own graph, the organisation graph or (`ontology_values`) the ontology."""
-        out = f"{{ {self.own} GRAPH ?g {{ {pattern} }} }} UNION {{ GRAPH <{self.org}> {{ {pattern} }} {self.graphs} }}"
-        return out + (f" UNION {{ {ontology_values} {self.graphs} }}" if ontology_values else "")
-
-    def typed(self, var: str, classes: tuple[str, ...]) -> str:
-        """`var` is an instance of one of the classes (or of a subclass) in ?g's data."""
-        wanted = self.classes(classes)
-        individuals = sorted(set().union(*(self.onto.types.get(c, set()) for c in wanted)))
-        if any(i.startswith("_:") for i in individuals):
+    def individuals(self, classes: tuple[str, ...]) -> str:
+        """The ontology's own instances of the classes (or subclasses), as SPARQL terms."""
+        found = sorted(set().union(*(self.onto.types.get(c, set()) for c in self.classes(classes))))
+        if any(i.startswith("_:") for i in found):
             raise KGError("ontology: a blank node is an instance of a class the shapes use; it cannot be compiled")
-        values = " ".join(f"<{c}>" for c in sorted(wanted))
-        return self.in_data(
-            f"{var} a ?_t VALUES ?_t {{ {values} }}",
-            f"VALUES {var} {{ {' '.join(individuals)} }}" if individuals else "",
-        )
+        return " ".join(found)
 
-    def values(self, path: str) -> str:
-        """?focus path ?value in ?g's data."""
+    def statements(self, path: str) -> str:
+        """The ontology's (subject object) pairs for the path, as SPARQL VALUES rows."""
         pairs = sorted(self.onto.statements.get(path, set()))
         if any(s.startswith("_:") or o.startswith("_:") for s, o in pairs):
             raise KGError(f"ontology: a blank node has <{path}>, a path the shapes use; it cannot be compiled")
-        inline = " ".join(f"({s} {o})" for s, o in pairs)
-        return self.in_data(f"?focus <{path}> ?value", f"VALUES (?focus ?value) {{ {inline} }}" if pairs else "")
+        return " ".join(f"({s} {o})" for s, o in pairs)
+
+    def in_data(self, pattern: str, ontology_values: str, subject: str) -> str:
+        """`pattern` in ?g's data: its own graph; or the organisation graph or ontology, for each graph that types
+        `subject` (a look-up per solution) and for the organisation graph, which answers for all its data."""
+        out = f"{{ {self.own} GRAPH ?g {{ {pattern} }} }}"
+        for source in [f"GRAPH <{self.org}> {{ {pattern} }}"] + ([ontology_values] if ontology_values else []):
+            out += f" UNION {{ {source} GRAPH ?g {{ {subject} a ?_own }} {self.own} }}"
+            if self.org_validated:
+                out += f" UNION {{ {source} BIND(<{self.org}> AS ?g) }}"
+        return out
+
+    def focus_nodes(self, targets: tuple[str, ...]) -> str:
+        """(?g ?focus) for each focus node of a shape with these target classes, in each graph answering for it."""
+        values = " ".join(f"<{c}>" for c in sorted(self.classes(targets)))
+        individuals = self.individuals(targets)
+        return self.in_data(
+            f"?focus a ?_t VALUES ?_t {{ {values} }}",
+            f"VALUES ?focus {{ {individuals} }}" if individuals else "",
+            "?focus",
+        )
+
+    def values(self, path: str) -> str:
+        """(?g ?focus ?value): ?focus path ?value in ?g's data."""
+        inline = self.statements(path)
+        return self.in_data(
+            f"?focus <{path}> ?value", f"VALUES (?focus ?value) {{ {inline} }}" if inline else "", "?focus"
+        )
+
+    def without(self, pattern: str, ontology_values: str) -> str:
+        """Anti-joins removing solutions whose `pattern` holds in ?g's data: in its own graph (sharing ?g), in the
+        organisation graph or in the ontology (either holds for every graph)."""
+        out = f"MINUS {{ GRAPH ?g {{ {pattern} }} }} MINUS {{ GRAPH <{self.org}> {{ {pattern} }} }}"
+        return out + (f" MINUS {{ {ontology_values} }}" if ontology_values else "")
 
     def candidates(self, c: Constraint, targets: tuple[str, ...]) -> str:
         """SPARQL whose solutions (?g ?focus, and ?value where SHACL reports one) violate `c`, before the focus
         test: value constraints look only at the values (a hash anti-join or a group count, no per-row
         subquery), so the focus nodes are enumerated only where an absence is tested."""
-        values = self.values(c.path)
         n = int(c.argument[0]) if c.component in ("MinCount", "MaxCount") else 0
+        focus = self.focus_nodes(targets)
         if c.component == "MinCount" and n == 1:
-            return f"SELECT DISTINCT ?g ?focus WHERE {{ {self.typed('?focus', targets)} MINUS {{ {values} }} }}"
+            inline = self.statements(c.path)
+            absent = self.without(
+                f"?focus <{c.path}> ?value", f"VALUES (?focus ?value) {{ {inline} }}" if inline else ""
+            )
+            return f"SELECT DISTINCT ?g ?focus WHERE {{ {focus} {absent} }}"
+        values = self.values(c.path)
         if c.component == "MinCount":
             return (
-                f"SELECT ?g ?focus WHERE {{ {self.typed('?focus', targets)} OPTIONAL {{ {values} }} }} "
+                f"SELECT ?g ?focus WHERE {{ {focus} OPTIONAL {{ {values} }} }} "
                 f"GROUP BY ?g ?focus HAVING (COUNT(DISTINCT ?value) < {n})"
             )
         if c.component == "MaxCount":
             return f"SELECT ?g ?focus WHERE {{ {values} }} GROUP BY ?g ?focus HAVING (COUNT(DISTINCT ?value) > {n})"
         if c.component == "Class":
-            test = f"MINUS {{ {self.typed('?value', c.argument)} }}"
+            wanted = " ".join(f"<{k}>" for k in sorted(self.classes(c.argument)))
+            individuals = self.individuals(c.argument)
+            test = self.without(
+                f"?value a ?_v VALUES ?_v {{ {wanted} }}", f"VALUES ?value {{ {individuals} }}" if individuals else ""
+            )
         elif c.component == "Datatype":
             test = datatype_test(c.argument[0])
         else:
@@ -275,12 +308,11 @@ class Compiler:
         return f"SELECT DISTINCT ?g ?focus ?value WHERE {{ {values} {test} }}"
 
     def focus_test(self, shape: NodeShape, pairs: set[tuple[str, str]]) -> str:
-        """Which (graph, node) pairs are focus nodes of the shape: targeted in the graph's data, and given a
-        type by a product graph itself (the organisation graph answers for all its targets)."""
+        """Which of the (graph, node) pairs are focus nodes of the shape in that graph."""
         values = " ".join(f"(<{g}> <{f}>)" for g, f in sorted(pairs))
-        own = f"FILTER(?g = <{self.org}> || EXISTS {{ GRAPH ?g {{ ?focus a ?_own }} }})"
-        typed = self.typed("?focus", shape.targets)
-        return f"SELECT DISTINCT ?g ?focus WHERE {{ VALUES (?g ?focus) {{ {values} }} {typed} {own} }}"
+        return (
+            f"SELECT DISTINCT ?g ?focus WHERE {{ VALUES (?g ?focus) {{ {values} }} {self.focus_nodes(shape.targets)} }}"
+        )
 
 
 def datatype_test(datatype: str) -> str:
