@@ -16,8 +16,21 @@ from kg import __version__
 from kg.errors import KGError
 
 #: Subcommand modules, in the order `kg --help` lists them. Each exposes `register(subparsers)`.
-COMMANDS = ["build", "stats", "query", "validate", "export", "ask", "eval", "serve", "index", "search", "align",
-            "rules", "intents"]
+COMMANDS = [
+    "build",
+    "stats",
+    "query",
+    "validate",
+    "export",
+    "ask",
+    "eval",
+    "serve",
+    "index",
+    "search",
+    "align",
+    "rules",
+    "intents",
+]
 
 
 def command_of(argv: list[str]) -> str | None:
@@ -54,8 +67,9 @@ def add_herb_option(p: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser(argv).parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                        format="kg: %(levelname)s: %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING, format="kg: %(levelname)s: %(message)s"
+    )
     for noisy in ("bm25s", "urllib3", "owlready2"):
         logging.getLogger(noisy).setLevel(logging.DEBUG if args.verbose else logging.WARNING)
     try:
