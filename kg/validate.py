@@ -1,36 +1,47 @@
-"""`kg validate`: check a built store against the SHACL shapes in `ontology/shapes.ttl` with pyshacl.
+"""`kg validate`: check a built store against the SHACL shapes in `ontology/shapes.ttl`.
 
 Each product graph is validated together with the organisation graph (its messages are attributed to
-employees typed there), but only results about nodes the product graph itself types are reported for it;
-the organisation graph is validated on its own once. The ontology is passed as pyshacl's ontology graph, so
-`sh:targetClass ekg:Artifact` reaches documents and `sh:class prov:Agent` accepts employees.
+employees typed there) and the ontology (so `sh:targetClass ekg:Artifact` reaches documents and
+`sh:class prov:Agent` accepts employees), but only results about nodes the product graph itself types are
+reported for it; the organisation graph is validated on its own once.
+
+Two engines give the same rows (`bench/bench_validate.py` and tests/test_validate_engines.py compare them):
+- `sparql` (default): the shapes compiled to SPARQL and run by Oxigraph on the store in place (kg/shacl.py);
+- `pyshacl`: the reference, on each graph copied into rdflib; ten times slower, most of it spent decoding the
+  store's terms for rdflib.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pyoxigraph import NamedNode, RdfFormat, Store
-from pyshacl import validate as shacl_validate
-from rdflib import RDF, SH, Graph, URIRef
 
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, product_graph, product_of_graph
+from kg.shacl import ShapesProgram
 from kg.sparql import named_query
 from kg.store import open_read_only
+
+if TYPE_CHECKING:  # rdflib and pyshacl load only when the pyshacl engine runs
+    from rdflib import Graph
 
 ONTOLOGY_DIR = Path(__file__).resolve().parent.parent / "ontology"
 SHAPES_FILE = ONTOLOGY_DIR / "shapes.ttl"
 ONTOLOGY_FILE = ONTOLOGY_DIR / "ekg.ttl"
 ORG = "org"
+ENGINES = ("sparql", "pyshacl")
+#: Called once per step of a run (a shape for `sparql`, a graph for `pyshacl`), so a terminal can show progress.
+Progress = Callable[[str, int], None]
 
 
 @dataclass(frozen=True)
 class ResultRow:
-    """One SHACL result: which graph, which node, which property, what is wrong."""
+    """One SHACL result: which graph, which node, which property, what is wrong, and which shape said so."""
 
     graph: str
     focus: str
@@ -38,6 +49,9 @@ class ResultRow:
     value: str
     message: str
     severity: str
+    #: The named node shape that holds the constraint, and its SHACL constraint component (local name).
+    shape: str = ""
+    component: str = ""
 
 
 @dataclass
@@ -49,9 +63,51 @@ class ValidationReport:
 
     def add(self, graph: str, rows: list[ResultRow]) -> None:
         self.graphs.append(graph)
-        self.rows.extend(rows)
+        self.rows.extend(sorted(rows, key=row_order))
         self.violations += sum(r.severity == "Violation" for r in rows)
         self.conforms = self.violations == 0
+
+
+def row_order(r: ResultRow) -> tuple[str, ...]:
+    return (r.graph, r.message, r.focus, r.value, r.path, r.shape, r.component)
+
+
+def graph_names(store: Store) -> list[str]:
+    """Products with a named graph in the store, sorted."""
+    return sorted(p for g in store.named_graphs() if (p := product_of_graph(g.value)))
+
+
+def graph_label(iri: str) -> str:
+    return ORG if iri == ORG_GRAPH else product_of_graph(iri) or iri
+
+
+# --- the sparql engine --------------------------------------------------------------------------------------
+
+
+@cache
+def shapes_program() -> ShapesProgram:
+    return ShapesProgram.from_files(SHAPES_FILE, ONTOLOGY_FILE)
+
+
+def sparql_rows(store: Store, graphs: list[str], progress: Progress) -> dict[str, list[ResultRow]]:
+    """Every graph's rows from the compiled shapes, one pass over the shapes for all graphs together."""
+    program = shapes_program()
+    steps = iter(range(1, len(program.shapes) + 1))
+    found = program.violations(store, graphs, ORG_GRAPH, lambda shape: progress(shape, next(steps)))
+    return {
+        g: [
+            ResultRow(graph_label(g), v.focus, v.path, v.value, v.message, "Violation", v.shape, v.component)
+            for v in rows
+        ]
+        for g, rows in found.items()
+    }
+
+
+def sparql_steps() -> int:
+    return len(shapes_program().shapes)
+
+
+# --- the pyshacl engine (reference) -------------------------------------------------------------------------
 
 
 @cache
@@ -65,19 +121,18 @@ def ontology_graph() -> Graph:
 
 
 def _parse_file(path: Path) -> Graph:
+    from rdflib import Graph
+
     try:
         return Graph().parse(path, format="turtle")
     except (OSError, SyntaxError, ValueError) as exc:
         raise KGError(f"{path}: cannot read ({exc})") from exc
 
 
-def graph_names(store: Store) -> list[str]:
-    """Products with a named graph in the store, sorted."""
-    return sorted(p for g in store.named_graphs() if (p := product_of_graph(g.value)))
-
-
 def rdflib_graph(store: Store, *graphs: NamedNode) -> Graph:
     """The union of the given named graphs, copied into rdflib (pyshacl's data model)."""
+    from rdflib import Graph
+
     out = Graph()
     for graph in graphs:
         out.parse(data=store.dump(format=RdfFormat.N_TRIPLES, from_graph=graph), format="nt")
@@ -90,58 +145,97 @@ def typed_in(store: Store, graph: NamedNode) -> set[str]:
     return {row[0].value for row in store.query(query, default_graph=graph)}
 
 
+def node_shape_of(shape: object) -> str:
+    """The named node shape a (blank) property shape belongs to, or the shape itself."""
+    from rdflib import SH
+
+    parent = shapes_graph().value(predicate=SH.property, object=shape)
+    return str(parent if parent is not None else shape)
+
+
 def result_rows(graph_name: str, results: Graph, keep: set[str] | None = None) -> list[ResultRow]:
     """pyshacl's results graph as rows, keeping only results on nodes in `keep` (all when None)."""
+    from rdflib import RDF, SH, URIRef
+
     rows = []
     for result in results.subjects(RDF.type, SH.ValidationResult):
         focus = str(results.value(result, SH.focusNode))
         if keep is not None and focus not in keep:
             continue
         severity = results.value(result, SH.resultSeverity)
-        rows.append(ResultRow(
-            graph=graph_name,
-            focus=focus,
-            path=str(results.value(result, SH.resultPath) or ""),
-            value=str(results.value(result, SH.value) or ""),
-            message=str(results.value(result, SH.resultMessage) or ""),
-            severity=str(severity).rsplit("#", 1)[-1] if isinstance(severity, URIRef) else "Violation",
-        ))
-    return sorted(rows, key=lambda r: (r.graph, r.message, r.focus, r.value))
+        rows.append(
+            ResultRow(
+                graph=graph_name,
+                focus=focus,
+                path=str(results.value(result, SH.resultPath) or ""),
+                value=str(results.value(result, SH.value) or ""),
+                message=str(results.value(result, SH.resultMessage) or ""),
+                severity=str(severity).rsplit("#", 1)[-1] if isinstance(severity, URIRef) else "Violation",
+                shape=node_shape_of(results.value(result, SH.sourceShape)),
+                component=str(results.value(result, SH.sourceConstraintComponent) or "").rsplit("#", 1)[-1],
+            )
+        )
+    return sorted(rows, key=row_order)
 
 
 def shacl_results(data: Graph) -> Graph:
+    from pyshacl import validate as shacl_validate
+
     _conforms, results, _text = shacl_validate(
-        data, shacl_graph=shapes_graph(), ont_graph=ontology_graph(), inference="none",
-        allow_warnings=True, advanced=False, meta_shacl=False,
+        data,
+        shacl_graph=shapes_graph(),
+        ont_graph=ontology_graph(),
+        inference="none",
+        allow_warnings=True,
+        advanced=False,
+        meta_shacl=False,
     )
     return results
 
 
-def validate_product(store: Store, product: str) -> list[ResultRow]:
-    """SHACL results on one product graph, read with the organisation graph as context."""
-    graph = product_graph(product)
-    data = rdflib_graph(store, graph, NamedNode(ORG_GRAPH))
-    return result_rows(product, shacl_results(data), keep=typed_in(store, graph))
+def pyshacl_rows(store: Store, graphs: list[str], progress: Progress) -> dict[str, list[ResultRow]]:
+    """Each graph copied into rdflib with the organisation graph, validated by pyshacl."""
+    out = {}
+    for step, iri in enumerate(graphs, 1):
+        progress(graph_label(iri), step)
+        graph = NamedNode(iri)
+        if iri == ORG_GRAPH:
+            out[iri] = result_rows(ORG, shacl_results(rdflib_graph(store, graph)))
+        else:
+            data = rdflib_graph(store, graph, NamedNode(ORG_GRAPH))
+            out[iri] = result_rows(graph_label(iri), shacl_results(data), keep=typed_in(store, graph))
+    return out
 
 
-def validate_org(store: Store) -> list[ResultRow]:
-    return result_rows(ORG, shacl_results(rdflib_graph(store, NamedNode(ORG_GRAPH))))
+# --- both ---------------------------------------------------------------------------------------------------
 
 
-def validate(store_path: Path, product: str | None = None,
-             progress: Callable[[list[str]], Iterable[str]] | None = None) -> ValidationReport:
-    """Validate one product's graph, or (product None) the organisation graph and every product graph."""
+def validate(
+    store_path: Path,
+    product: str | None = None,
+    engine: str = "sparql",
+    progress: Callable[[int], Progress] | None = None,
+) -> ValidationReport:
+    """Validate one product's graph, or (product None) the organisation graph and every product graph.
+
+    `progress`, given the number of steps, returns the callback each step reports to (`kg validate` draws a
+    bar on a terminal).
+    """
+    if engine not in ENGINES:
+        raise KGError(f"unknown validation engine {engine!r}; choose one of {', '.join(ENGINES)}")
     store = open_read_only(store_path)
     products = graph_names(store)
     if product is not None and product not in products:
         known = ", ".join(products) or "none"
         raise KGError(f"no graph for product {product!r} in {store_path} (products in the store: {known})")
+    names = [product] if product is not None else products
+    graphs = [product_graph(p).value for p in names]
+    if product is None and store.contains_named_graph(NamedNode(ORG_GRAPH)):
+        graphs.insert(0, ORG_GRAPH)
+    steps = sparql_steps() if engine == "sparql" else len(graphs)
+    report_to = progress(steps) if progress else (lambda _name, _step: None)
+    rows = (sparql_rows if engine == "sparql" else pyshacl_rows)(store, graphs, report_to)
     report = ValidationReport()
-    if product is None:
-        if store.contains_named_graph(NamedNode(ORG_GRAPH)):
-            report.add(ORG, validate_org(store))
-        for name in progress(products) if progress else products:
-            report.add(name, validate_product(store, name))
-    else:
-        report.add(product, validate_product(store, product))
+    for iri in graphs:
+        report.add(graph_label(iri), rows[iri])
     return report

@@ -1,5 +1,7 @@
 """`kg`: a thin command line over the library. Each subcommand lives in `kg/cli/<name>.py`.
 
+Only the module of the command being run is imported (pandas, the search stack or pyshacl load only for the
+commands that use them), so one `kg ask` starts in a fraction of a second; `kg --help` imports them all.
 User errors (KGError) print one line and exit 2; nothing a user can cause prints a traceback.
 """
 
@@ -14,16 +16,39 @@ from kg import __version__
 from kg.errors import KGError
 
 #: Subcommand modules, in the order `kg --help` lists them. Each exposes `register(subparsers)`.
-COMMANDS = ["build", "stats", "query", "validate", "export", "ask", "eval", "serve", "index", "search", "align",
-            "rules", "intents", "timeline", "analyze"]
+COMMANDS = [
+    "build",
+    "stats",
+    "query",
+    "validate",
+    "export",
+    "ask",
+    "eval",
+    "serve",
+    "index",
+    "search",
+    "align",
+    "rules",
+    "intents",
+    "timeline",
+    "analyze",
+]
 
 
-def parser() -> argparse.ArgumentParser:
+def command_of(argv: list[str]) -> str | None:
+    """The subcommand argv names: the first word that is not a top-level option (none of those takes a value)."""
+    word = next((w for w in argv if not w.startswith("-")), None)
+    return word if word in COMMANDS else None
+
+
+def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for `argv`: with a known command, only that command's module is imported and registered."""
     top = argparse.ArgumentParser(prog="kg", description="Enterprise knowledge graph toolkit over HERB.")
     top.add_argument("--version", action="version", version=f"kg {__version__}")
     top.add_argument("-v", "--verbose", action="store_true", help="log debug detail")
     sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
+    command = command_of(sys.argv[1:] if argv is None else argv)
+    for name in [command] if command else COMMANDS:
         try:
             module = importlib.import_module(f"kg.cli.{name}")
         except ModuleNotFoundError as exc:
@@ -51,11 +76,12 @@ def add_herb_option(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    args = parser(argv).parse_args(argv)
     for level in (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR):
         logging.addLevelName(level, logging.getLevelName(level).lower())  # `kg: warning:`, as kg.cli.output.warn
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                        format="kg: %(levelname)s: %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING, format="kg: %(levelname)s: %(message)s"
+    )
     for noisy in ("bm25s", "urllib3", "owlready2"):
         logging.getLogger(noisy).setLevel(logging.DEBUG if args.verbose else logging.WARNING)
     try:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 
 from kg.cli import add_store_option
-from kg.cli.output import show_progress
 from kg.cli.table import curie, print_table
 from kg.paths import store_path
-from kg.validate import ResultRow, ValidationReport, validate
+from kg.validate import ENGINES, Progress, ResultRow, ValidationReport, validate
 
 COLUMNS = ["graph", "severity", "focus", "path", "value", "message"]
 
@@ -21,20 +23,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--product", metavar="NAME", help="validate only this product's graph")
     p.add_argument("--format", choices=["table", "json"], default="table")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="sparql",
+        help="sparql: the shapes compiled to SPARQL, run in the store (default); pyshacl: the reference",
+    )
     p.set_defaults(func=run)
 
 
 def table_row(row: ResultRow) -> list[str]:
     return [row.graph, row.severity, curie(row.focus), curie(row.path), curie(row.value), row.message]
-
-
-def graph_bar(quiet: bool):
-    """A progress bar over the product graphs (SHACL on all 30 takes over a minute), on a terminal only."""
-    if not show_progress(quiet):
-        return None
-    from tqdm import tqdm
-
-    return lambda graphs: tqdm(graphs, desc="kg validate", unit="graph", leave=False)
 
 
 def summary(report: ValidationReport) -> str:
@@ -44,8 +43,33 @@ def summary(report: ValidationReport) -> str:
     return f"{len(report.graphs)} graph(s) validated: {verdict}{extra}"
 
 
+@contextmanager
+def terminal_bar(quiet: bool = False) -> Iterator[object]:
+    """A progress bar on stderr when it is a terminal (and not --quiet); nothing in pipes, files and CI logs."""
+    from tqdm import tqdm
+
+    bars = []
+
+    def start(steps: int) -> Progress:
+        shown = not quiet and sys.stderr.isatty()
+        bars.append(tqdm(total=steps, desc="kg validate", unit="step", leave=False, disable=not shown))
+
+        def step(name: str, done: int) -> None:
+            bars[0].set_postfix_str(name.rsplit("#", 1)[-1], refresh=False)
+            bars[0].update(done - bars[0].n)
+
+        return step
+
+    try:
+        yield start
+    finally:
+        for bar in bars:
+            bar.close()
+
+
 def run(args: argparse.Namespace) -> int:
-    report = validate(store_path(args.store), args.product, progress=graph_bar(args.quiet))
+    with terminal_bar(args.quiet) as progress:
+        report = validate(store_path(args.store), args.product, args.engine, progress)
     if args.format == "json":
         print(
             json.dumps(

@@ -1,0 +1,99 @@
+"""The SPARQL-compiled shapes (the default engine) and pyshacl (the reference) report the same rows, on the
+fixture broken in ways that exercise every constraint component shapes.ttl uses, each written to a real
+on-disk Oxigraph store."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from pyoxigraph import RdfFormat, Store
+from rdflib import RDF, Dataset, Graph, Literal, URIRef
+from test_shapes import (
+    BROKEN,
+    BUG,
+    DOC,
+    EKG,
+    EMPLOYEE,
+    ID,
+    MSG,
+    PR,
+    SAMPLE,
+    SUGGESTION,
+    add,
+    drop,
+    ekg,
+    put,
+)
+
+from kg.shacl import node_shapes
+from kg.validate import SHAPES_FILE, ResultRow, validate
+
+XSD = "http://www.w3.org/2001/XMLSchema#"
+INSIGHT = URIRef(ID + "competitor-insight/Demo/1")
+COMPETITOR = URIRef(ID + "competitor/Demo/Rival")
+
+#: Defects beyond test_shapes' list, for the components and value kinds it leaves out.
+EXTRA: list[tuple[str, URIRef, Callable[[Graph], None]]] = [
+    ("message in two channels", MSG, add(MSG, EKG + "inChannel", URIRef(ID + "channel/other"))),
+    ("pr number not an integer", PR, put(PR, EKG + "prNumber", Literal("seven", datatype=URIRef(XSD + "integer")))),
+    ("merged a string", PR, put(PR, EKG + "merged", Literal("true"))),
+    ("text in a language", SUGGESTION, put(SUGGESTION, EKG + "text", Literal("ok", lang="en"))),
+    ("text an IRI", SUGGESTION, put(SUGGESTION, EKG + "text", URIRef("https://example.org/x"))),
+    ("url a plain string", DOC, put(DOC, EKG + "url", Literal("https://example.org/doc"))),
+    ("document kind a bug state", DOC, put(DOC, EKG + "documentKind", ekg("Open"))),
+    ("bug state a literal", BUG, put(BUG, EKG + "bugState", Literal("Open"))),
+    ("insight with neither strength nor weakness", INSIGHT, drop(INSIGHT, EKG + "weakness")),
+    ("competitor strength a number", COMPETITOR, add(COMPETITOR, EKG + "strength", Literal(3))),
+    ("employee with two managers", EMPLOYEE, add(EMPLOYEE, EKG + "reportsTo", URIRef(ID + "person/eid_00000003"))),
+]
+CASES = [(b[0], b[2], b[1]) for b in BROKEN] + EXTRA
+
+
+def write_store(path: Path, node: URIRef | None = None, mutate: Callable[[Graph], None] | None = None) -> Path:
+    """The fixture, with `mutate` applied to the graph that types `node`."""
+    dataset = Dataset()
+    dataset.parse(SAMPLE, format="trig")
+    if mutate is not None:
+        mutate(next(g for g in dataset.graphs() if (node, RDF.type, None) in g))
+    store = Store(str(path))
+    store.load(dataset.serialize(format="nquads").encode(), format=RdfFormat.N_QUADS)
+    store.flush()
+    del store
+    gc.collect()
+    return path
+
+
+def rows(store: Path, engine: str) -> list[ResultRow]:
+    return validate(store, engine=engine).rows
+
+
+def test_conforming_fixture_is_clean_for_both(tmp_path: Path) -> None:
+    store = write_store(tmp_path / "good")
+    assert rows(store, "sparql") == rows(store, "pyshacl") == []
+
+
+@pytest.mark.parametrize(("node", "mutate"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_engines_report_the_same_rows(tmp_path: Path, node: URIRef, mutate: Callable[[Graph], None]) -> None:
+    store = write_store(tmp_path / "bad", node, mutate)
+    sparql, reference = rows(store, "sparql"), rows(store, "pyshacl")
+    assert reference, "the defect should break a shape"
+    assert sparql == reference
+
+
+def test_the_defects_cover_every_component_the_shapes_use(tmp_path: Path) -> None:
+    used = {c.component + "ConstraintComponent" for s in node_shapes(SHAPES_FILE) for c in s.constraints}
+    used |= {"OrConstraintComponent" for s in node_shapes(SHAPES_FILE) if s.alternatives}
+    seen = set()
+    for i, (_, node, mutate) in enumerate(CASES):
+        seen |= {r.component for r in rows(write_store(tmp_path / str(i), node, mutate), "sparql")}
+    assert used <= seen, used - seen
+
+
+def test_one_product_alone_gives_that_products_rows(tmp_path: Path) -> None:
+    store = write_store(tmp_path / "bad", MSG, drop(MSG, EKG + "inChannel"))
+    alone = validate(store, "Demo").rows
+    assert alone == validate(store, "Demo", engine="pyshacl").rows
+    assert [(r.graph, r.focus, r.component) for r in alone] == [("Demo", str(MSG), "MinCountConstraintComponent")]
