@@ -107,7 +107,10 @@ def test_pr_state_follows_its_events(store: Store) -> None:
 
 
 def test_feature_state_discussed_implemented_then_dropped(store: Store) -> None:
-    bob = node("feature", "Demo/eid_0000000b").value
+    pr3 = next(rec for rec in TIMED_PRS if rec["number"] == "3")  # Bob's feature: the one PR 3 implements
+    (bob,) = {
+        q.subject.value for q in store.quads_for_pattern(None, term("ekg:implementedBy"), node("artifact", pr3["id"]))
+    }
     assert states_at(store, "ekg:Feature", "2026-01-01T09:00:00")[bob] == "Discussed"  # the planning meeting
     assert states_at(store, "ekg:Feature", "2026-01-05T11:00:00")[bob] == "Implemented"  # PR 3 merged
     assert states_at(store, "ekg:Feature", "2026-01-06T10:00:00")[bob] == "Dropped"  # PR 3 reverted
