@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 from aiohttp import web
+from browser import ARTIFACTS, headless_chromium
 from test_serve import start_server
 
 from kg.cli import main
@@ -27,7 +28,6 @@ from kg.qa.answer import Answerer
 from kg.sparql import product_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "tests" / "artifacts"
 AUTHORS = (
     "Find employee IDs of the authors and key reviewers of the Market Research Report for the ActionGenie product?"
 )
@@ -144,41 +144,14 @@ def test_routes_over_real_http_respect_tokens(server: str) -> None:
     )
 
 
-def chromium_driver():
-    chromium, chromedriver = shutil.which("chromium"), shutil.which("chromedriver")
-    if chromium is None or chromedriver is None:
-        pytest.skip("headless Chromium is not installed (Debian: apt-get install chromium chromium-driver)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--window-size=1200,1400",
-    ):
-        options.add_argument(flag)
-    return options, Service(chromedriver)
-
-
 @needs_dot
 def test_browser_asks_sees_the_answer_and_follows_a_citation(server: str, tmp_path: Path) -> None:
-    options, service = chromium_driver()
-    from selenium import webdriver
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as seen
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
     ARTIFACTS.mkdir(exist_ok=True)
-    driver = webdriver.Chrome(options=options, service=service)
-    try:
+    with headless_chromium(window="1200,1400") as driver:
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support import expected_conditions as seen
+        from selenium.webdriver.support.ui import WebDriverWait
+
         driver.get(f"{server}/ask")
         driver.find_element(By.ID, "question").send_keys(AUTHORS)
         driver.find_element(By.ID, "token").send_keys("ag-token")
@@ -192,5 +165,3 @@ def test_browser_asks_sees_the_answer_and_follows_a_citation(server: str, tmp_pa
         assert driver.find_element(By.ID, "author").text == "Emma Miller (eid_d96fb219)"
         assert "much better fit" in driver.find_element(By.ID, "text").text
         driver.save_screenshot(str(ARTIFACTS / "artifact-page.png"))
-    finally:
-        driver.quit()
