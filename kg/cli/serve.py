@@ -33,8 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--workers",
         type=int,
-        default=os.cpu_count() or 1,
-        help="query worker processes, one query at a time each (default: the CPU count)",
+        default=2 * (os.cpu_count() or 1),
+        help="query worker processes, one query at a time each (default: twice the CPU count, so a core never "
+        "waits while a worker's reply crosses the pipe)",
     )
     p.add_argument(
         "--timeout",
