@@ -78,9 +78,7 @@ def predicate(score: float, evidence: dict[str, float], support: int, mutual_bes
         and evidence["dated"]
         and evidence["informative"]
     )
-    mutual = mutual_best and (
-        score >= MUTUAL_SCORE or evidence["role"] == 1.0 or evidence["specific"] >= RARE_FORMAT
-    )
+    mutual = mutual_best and (score >= MUTUAL_SCORE or evidence["role"] == 1.0 or evidence["specific"] >= RARE_FORMAT)
     if consistent and (score >= EXACT_SCORE or mutual):
         return "skos:exactMatch"
     if score >= CLOSE_SCORE and evidence["format"] >= 0.5:
@@ -123,23 +121,17 @@ def alias_note(side: str, key: str, members: tuple[str, ...]) -> str:
     return f"; {side} key {key} aligned with its alias {others} (same declared role, never in one record)"
 
 
-def mapping_rows(
-    p: pd.DataFrame, sim: Similarity, i: int, j: int, method: str, mutual_best: bool
-) -> list[dict]:
+def mapping_rows(p: pd.DataFrame, sim: Similarity, i: int, j: int, method: str, mutual_best: bool) -> list[dict]:
     """SSSOM rows for one selected field pair, one per combination of the two alias groups' keys."""
     a, b = p.iloc[i], p.iloc[j]
     score = round(float(sim.score[i, j]), 3)
     support = min(int(a["records"]), int(b["records"]))
     facts = {k: float(sim.features[k][i, j]) for k in ("format", "role", "list", "specific")}
-    facts["dated"] = (
-        a["format"] not in TEMPORAL or not np.isnan([a["time_position"], b["time_position"]]).any()
-    )
+    facts["dated"] = a["format"] not in TEMPORAL or not np.isnan([a["time_position"], b["time_position"]]).any()
     facts["informative"] = a["format"] not in UNINFORMATIVE or sim.name[i, j] > 0
     base = {
         "predicate_id": predicate(score, facts, support, mutual_best),
-        "mapping_justification": "semapv:CompositeMatching"
-        if sim.name[i, j] > 0
-        else "semapv:InstanceBasedMatching",
+        "mapping_justification": "semapv:CompositeMatching" if sim.name[i, j] > 0 else "semapv:InstanceBasedMatching",
         "confidence": round(float(sim.instance[i, j]), 3),
         "similarity_score": score,
         "similarity_measure": SIMILARITY_MEASURE,

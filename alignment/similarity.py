@@ -227,9 +227,7 @@ def similarity(profiles: pd.DataFrame) -> Similarity:
         "time": time,
     }
     features["specific"] = format_specificity(profiles["format"], features["format"])
-    features["shape"] = (
-        0.5 * closeness(profiles["distinct_ratio"].to_numpy(dtype=float), 1.0) + 0.5 * features["list"]
-    )
+    features["shape"] = 0.5 * closeness(profiles["distinct_ratio"].to_numpy(dtype=float), 1.0) + 0.5 * features["list"]
     instance = sum(WEIGHTS[k] * features[k] for k in WEIGHTS)
     instance = instance * (0.5 + 0.5 * features["format"])  # incompatible formats halve the evidence
     name = name_similarity(profiles["field"])

@@ -102,9 +102,7 @@ def mapping_set(mappings: pd.DataFrame, description: str) -> MappingSetDataFrame
 def validation_errors(msdf: MappingSetDataFrame) -> list[str]:
     """sssom-py's own validation (JSON schema, prefix map completeness, strict CURIEs), as messages."""
     reports = validate(msdf, fail_on_error=False)
-    return [
-        f"{kind.value}: {result.message}" for kind, report in reports.items() for result in report.results
-    ]
+    return [f"{kind.value}: {result.message}" for kind, report in reports.items() for result in report.results]
 
 
 def write(msdf: MappingSetDataFrame, out: Path, fmt: str = "tsv") -> None:

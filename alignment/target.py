@@ -56,10 +56,7 @@ PROPERTIES = [
         "dct:identifier",
         "identifier",
         lambda r: float(
-            r["format"] == "identifier"
-            and r["distinct_ratio"] >= 0.95
-            and single(r)
-            and r["fill_rate"] >= 0.9
+            r["format"] == "identifier" and r["distinct_ratio"] >= 0.95 and single(r) and r["fill_rate"] >= 0.9
         ),
         frozenset({"id", "key", "number"}),
         needs_words=True,
@@ -92,9 +89,7 @@ PROPERTIES = [
         frozenset({"reviewers", "reviewer"}),
         needs_words=True,
     ),
-    TargetProperty(
-        "ekg:url", "url", lambda r: float(r["format"] == "URL"), frozenset({"url", "links", "link"})
-    ),
+    TargetProperty("ekg:url", "url", lambda r: float(r["format"] == "URL"), frozenset({"url", "links", "link"})),
 ]
 
 

@@ -64,9 +64,7 @@ def main() -> None:
     )
     print(format_table(["stage", "seconds"], [[k, f"{statistics.median(v):.3f}"] for k, v in stage.items()]))
     total = statistics.median(stage["end to end (36 pairs)"])
-    print(
-        f"budget {BUDGET_SECONDS:.1f} s: {'met' if total <= BUDGET_SECONDS else 'MISSED'} ({total:.2f} s)\n"
-    )
+    print(f"budget {BUDGET_SECONDS:.1f} s: {'met' if total <= BUDGET_SECONDS else 'MISSED'} ({total:.2f} s)\n")
 
     rows = []
     for name, path in REFERENCES.items():

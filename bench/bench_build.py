@@ -66,19 +66,24 @@ def main() -> None:
             results["ours"].append(run_stage("ours", args.herb, str(store)))
             dump = Path(tmp) / "all.nq"
             if not dump.exists():
-                subprocess.run([sys.executable, "-m", "kg", "export", "--store", str(store), "--out", str(dump)],
-                               check=True)
+                subprocess.run(
+                    [sys.executable, "-m", "kg", "export", "--store", str(store), "--out", str(dump)], check=True
+                )
             results["floor"].append(run_stage("floor", str(dump), str(Path(tmp) / f"floor{i}")))
             if i == 0:
                 results["peer"].append(run_stage("peer", str(dump)))
     ours = results["ours"][0]
     floor_s = statistics.median(r["seconds"] for r in results["floor"])
-    print(f"kg build benchmark: {ours['artifacts']:,} artifacts, {ours['quads']:,} quads, "
-          f"median of {args.repeat} (peer once)\n")
+    print(
+        f"kg build benchmark: {ours['artifacts']:,} artifacts, {ours['quads']:,} quads, "
+        f"median of {args.repeat} (peer once)\n"
+    )
     print(f"{'system':48s} {'seconds':>8s} {'quads/s':>10s} {'peak RSS':>9s} {'vs floor':>8s}")
-    rows = [("ours: kg build (map + rules + load + swap)", "ours"),
-            ("floor: pyoxigraph bulk_load of the same N-Quads", "floor"),
-            ("peer: rdflib parse of the same N-Quads", "peer")]
+    rows = [
+        ("ours: kg build (map + rules + load + swap)", "ours"),
+        ("floor: pyoxigraph bulk_load of the same N-Quads", "floor"),
+        ("peer: rdflib parse of the same N-Quads", "peer"),
+    ]
     for label, key in rows:
         secs = statistics.median(r["seconds"] for r in results[key])
         rss = max(r["rss_mb"] for r in results[key])

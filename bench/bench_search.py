@@ -36,17 +36,14 @@ ROWS = [
     ("default: BM25 context + PPR (no dense)", ("bm25_context", "ppr"), False),
     ("BM25 over conversation context alone", ("bm25_context",), False),
     ("dense over conversation context alone", ("dense_context",), True),
-    ("RRF of message- and context-level lists + PPR", ("bm25", "bm25_context", "dense", "dense_context", "ppr"),
-     True),
+    ("RRF of message- and context-level lists + PPR", ("bm25", "bm25_context", "dense", "dense_context", "ppr"), True),
     ("PPR alone (seeded by BM25 context top + anchors)", ("ppr",), False),
 ]
 
 
 def measure(searchers: dict[bool, Searcher], questions: list[dict]) -> dict[str, dict[int, tuple[float, float]]]:
     """Mean citation recall and precision at each k, per row, over the questions."""
-    scores: dict[str, dict[int, list[tuple[float, float]]]] = {
-        label: {k: [] for k in KS} for label, _, _ in ROWS
-    }
+    scores: dict[str, dict[int, list[tuple[float, float]]]] = {label: {k: [] for k in KS} for label, _, _ in ROWS}
     for q in questions:
         for with_dense, searcher in searchers.items():
             vector = searcher.encoder.encode_query(q["question"]) if searcher.encoder else None
@@ -54,11 +51,7 @@ def measure(searchers: dict[bool, Searcher], questions: list[dict]) -> dict[str,
             rows = [(label, used) for label, used, d in ROWS if d == with_dense]
             score_rows(scores, rows, signals, q)
     return {
-        label: {
-            k: (statistics.mean(r for r, _ in v), statistics.mean(p for _, p in v))
-            for k, v in per_k.items()
-            if v
-        }
+        label: {k: (statistics.mean(r for r, _ in v), statistics.mean(p for _, p in v)) for k, v in per_k.items() if v}
         for label, per_k in scores.items()
     }
 
@@ -101,14 +94,18 @@ def fallback_effect(searcher: Searcher, qa_dir: Path) -> None:
                 f1s.append(token_f1(found.answer, str(q["ground_truth"])) if found else 0.0)
             else:
                 answered.append(found is not None)
-    print(f"\nQA fallback: {len(f1s)} answerable questions no intent covers: token F1 without fallback 0.000 "
-          f"(abstains), with fallback {statistics.mean(f1s) if f1s else 0:.3f}; "
-          f"{sum(answered)} of {len(answered)} unanswerable questions no intent covers answered (should abstain)")
+    print(
+        f"\nQA fallback: {len(f1s)} answerable questions no intent covers: token F1 without fallback 0.000 "
+        f"(abstains), with fallback {statistics.mean(f1s) if f1s else 0:.3f}; "
+        f"{sum(answered)} of {len(answered)} unanswerable questions no intent covers answered (should abstain)"
+    )
     content = [q for q in read_jsonl(qa_dir / "answerable.jsonl") if q.get("type") == "content"]
     stress = [fallback_answer(searcher, parse(q["question"], answerer.vocabulary)) for q in content]
     scores = [token_f1(f.answer, str(q["ground_truth"])) if f else 0.0 for f, q in zip(stress, content, strict=True)]
-    print(f"stress test, the fallback alone on all {len(content)} content questions (intents ignored): "
-          f"token F1 {statistics.mean(scores):.3f}, abstained on {sum(f is None for f in stress)}")
+    print(
+        f"stress test, the fallback alone on all {len(content)} content questions (intents ignored): "
+        f"token F1 {statistics.mean(scores):.3f}, abstained on {sum(f is None for f in stress)}"
+    )
 
 
 def print_table(results: dict[str, dict[int, tuple[float, float]]], n: int) -> None:

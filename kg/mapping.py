@@ -208,15 +208,17 @@ def map_record(rmap: RecordMap, record: dict[str, Any], graph: NamedNode, **extr
     for name, link, child in rmap.children:
         for index, item in enumerate(record.get(name) or []):
             if isinstance(item, dict):
-                child_quads = list(map_record(child, item, graph, parent=subject.value.rsplit("/", 1)[-1],
-                                              index=str(index)))
+                child_quads = list(
+                    map_record(child, item, graph, parent=subject.value.rsplit("/", 1)[-1], index=str(index))
+                )
                 out.extend(child_quads)
                 out.append(Quad(child_quads[0].subject, link, subject, graph))
     yield from out
 
 
-def map_artifact(mapping: Mapping, kind: str, record: dict[str, Any], graph: NamedNode,
-                 product: NamedNode) -> list[Quad]:
+def map_artifact(
+    mapping: Mapping, kind: str, record: dict[str, Any], graph: NamedNode, product: NamedNode
+) -> list[Quad]:
     """An artifact's quads: its mapped fields plus the HERB id it is cited by and the product it belongs to."""
     quads = list(map_record(mapping.artifacts[kind], record, graph))
     subject = quads[0].subject

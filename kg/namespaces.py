@@ -21,8 +21,16 @@ XSD = "http://www.w3.org/2001/XMLSchema#"
 OWL = "http://www.w3.org/2002/07/owl#"
 
 PREFIXES = {
-    "ekg": EKG, "id": ID, "prov": PROV, "skos": SKOS, "dct": DCT, "foaf": FOAF,
-    "rdf": RDF, "rdfs": RDFS, "xsd": XSD, "owl": OWL,
+    "ekg": EKG,
+    "id": ID,
+    "prov": PROV,
+    "skos": SKOS,
+    "dct": DCT,
+    "foaf": FOAF,
+    "rdf": RDF,
+    "rdfs": RDFS,
+    "xsd": XSD,
+    "owl": OWL,
 }
 
 
@@ -49,5 +57,5 @@ def product_graph(product: str) -> NamedNode:
 
 def product_of_graph(graph_iri: str) -> str | None:
     if graph_iri.startswith(GRAPH) and graph_iri != ORG_GRAPH:
-        return graph_iri[len(GRAPH):]
+        return graph_iri[len(GRAPH) :]
     return None

@@ -23,6 +23,7 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
 
+
 #: virtuoso.ini for a throw-away database: loopback ports, the load folder allowed, no row cap, and no
 #: MaxQueryCostEstimationTime (Debian's default of 400 refuses some feature_added_topic queries up front).
 VIRTUOSO_INI = """\

@@ -150,9 +150,7 @@ def test_target_ontology_rows(result: Alignment):
 
 def test_cli_writes_valid_sssom_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     out = tmp_path / "erb.sssom.json"
-    code = main(
-        ["align", "--erb", str(ERB), "--sources", "jira,linear", "--format", "json", "--out", str(out)]
-    )
+    code = main(["align", "--erb", str(ERB), "--sources", "jira,linear", "--format", "json", "--out", str(out)])
     assert code == 0
     data = json.loads(out.read_text())
     assert data["mapping_set_id"].startswith("https://")
@@ -180,7 +178,5 @@ def test_cli_single_source_is_a_clear_error(capsys: pytest.CaptureFixture[str]):
 
 @pytest.mark.parametrize("reference", [REFERENCE, BLIND_REFERENCE], ids=["curated", "blind"])
 def test_reference_itself_is_valid_sssom(reference: Path):
-    run = subprocess.run(
-        [str(SSSOM_CLI), "validate", str(reference)], capture_output=True, text=True, check=False
-    )
+    run = subprocess.run([str(SSSOM_CLI), "validate", str(reference)], capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr[-2000:]

@@ -41,8 +41,9 @@ def instant(at: str) -> Literal:
 
 
 def states_at(backend: EmbeddedStore, product: str, kind: str, at: str) -> dict[str, str]:
-    rows = backend.select(named_query("asof_state").text, {"asOf": instant(at), "kind": term(kind)},
-                          product_dataset(product))
+    rows = backend.select(
+        named_query("asof_state").text, {"asOf": instant(at), "kind": term(kind)}, product_dataset(product)
+    )
     return {r["item"].value: r["state"].value for r in rows}
 
 
@@ -167,8 +168,11 @@ def test_timed_answers_serialise(answerer: Answerer) -> None:
 def test_pr_to_merge_as_of_agrees_with_today_and_abstains_before(answerer: Answerer, herb: Path) -> None:
     """Every dev question that reaches pr_to_merge: after the last event the same PRs, before the first none."""
     lines = (herb / "qa" / "dev" / "answerable.jsonl").read_text().splitlines()
-    questions = [q for q in (json.loads(line)["question"].rstrip("?") for line in lines)
-                 if answerer.ask(q).intent == "pr_to_merge"]
+    questions = [
+        q
+        for q in (json.loads(line)["question"].rstrip("?") for line in lines)
+        if answerer.ask(q).intent == "pr_to_merge"
+    ]
     assert questions, "the dev set asks which PRs need to be merged"
     for q in questions:
         now, later = answerer.ask(q), answerer.ask(f"{q} as of 9999-12-31?")

@@ -63,9 +63,14 @@ CASES = [
     ("asof_bug_state.ask", {"text": TITLE_TEXT, "asOf": dt("2026-08-01T23:59:59")}),
     ("asof_bug_state.ask", {"text": TITLE_TEXT, "asOf": dt("2026-08-31T23:59:59")}),
     ("collab_edges", {}),
-    *[(name, {"topic": Literal(" anomal detect "), "ntok": Literal("2", datatype=term("xsd:integer")),
-              "asOf": dt(at)}) for name in ("asof_pr_to_merge", "asof_pr_to_merge.ask")
-      for at in ("2025-01-01T23:59:59", "2026-05-15T23:59:59", "9999-12-31T23:59:59")],
+    *[
+        (
+            name,
+            {"topic": Literal(" anomal detect "), "ntok": Literal("2", datatype=term("xsd:integer")), "asOf": dt(at)},
+        )
+        for name in ("asof_pr_to_merge", "asof_pr_to_merge.ask")
+        for at in ("2025-01-01T23:59:59", "2026-05-15T23:59:59", "9999-12-31T23:59:59")
+    ],
 ]
 
 

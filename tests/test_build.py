@@ -47,8 +47,12 @@ def test_each_product_gets_its_own_named_graph_plus_org(two_products: Path) -> N
 
 
 def test_known_document_author(two_products: Path) -> None:
-    authors = select_one(two_products, "ProposalForce", """
-        SELECT ?a WHERE { ?d dct:identifier "osalaix_market_research_report" ; prov:wasAttributedTo ?a }""")
+    authors = select_one(
+        two_products,
+        "ProposalForce",
+        """
+        SELECT ?a WHERE { ?d dct:identifier "osalaix_market_research_report" ; prov:wasAttributedTo ?a }""",
+    )
     assert authors == ["https://w3id.org/ekg/id/person/eid_5af96a7d"]
 
 
@@ -56,16 +60,24 @@ def test_pr_count_in_a_known_repository_matches_the_source(herb: Path, two_produ
     prs = json.loads((herb / "products" / "ProposalForce.json").read_text())["prs"]
     repo = "jitsi/jitsi-meet"
     expected = sum(1 for p in prs if f"github.com/{repo}/pull/" in p["link"])
-    got = select_one(two_products, "ProposalForce", f"""
-        SELECT (COUNT(DISTINCT ?pr) AS ?n) WHERE {{ ?pr ekg:inRepository ?r . ?r rdfs:label "{repo}" }}""")
+    got = select_one(
+        two_products,
+        "ProposalForce",
+        f"""
+        SELECT (COUNT(DISTINCT ?pr) AS ?n) WHERE {{ ?pr ekg:inRepository ?r . ?r rdfs:label "{repo}" }}""",
+    )
     assert expected > 0 and got == [str(expected)]
 
 
 def test_every_artifact_is_cited_by_its_herb_id(herb: Path, two_products: Path) -> None:
     data = json.loads((herb / "products" / "ActionGenie.json").read_text())
     expected = sum(len(data[k]) for k in ("slack", "documents", "meeting_transcripts", "meeting_chats", "urls", "prs"))
-    got = select_one(two_products, "ActionGenie", """
-        SELECT (COUNT(DISTINCT ?id) AS ?n) WHERE { ?a ekg:aboutProduct ?p ; dct:identifier ?id }""")
+    got = select_one(
+        two_products,
+        "ActionGenie",
+        """
+        SELECT (COUNT(DISTINCT ?id) AS ?n) WHERE { ?a ekg:aboutProduct ?p ; dct:identifier ?id }""",
+    )
     assert got == [str(expected)]
 
 
@@ -102,8 +114,16 @@ def test_malformed_record_is_skipped_and_reported(herb: Path, tmp_path: Path) ->
     src = tmp_path / "herb"
     (src / "products").mkdir(parents=True)
     (src / "metadata").symlink_to(herb / "metadata")
-    data = {"team": [], "customers": [], "slack": [{"id": "x"}, "nonsense"], "documents": [],
-            "meeting_transcripts": [], "meeting_chats": [], "urls": [{"id": "u1", "link": "https://a.b"}], "prs": []}
+    data = {
+        "team": [],
+        "customers": [],
+        "slack": [{"id": "x"}, "nonsense"],
+        "documents": [],
+        "meeting_transcripts": [],
+        "meeting_chats": [],
+        "urls": [{"id": "u1", "link": "https://a.b"}],
+        "prs": [],
+    }
     (src / "products" / "Tiny.json").write_text(json.dumps(data))
     report = build(src, tmp_path / "store", progress=False)
     assert report.artifacts == 1
@@ -116,8 +136,11 @@ def test_killed_build_leaves_the_previous_store_answering(herb: Path, tmp_path: 
     build(herb, path, products=["ActionGenie"], progress=False)
     before = count(path)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "kg", "build", "--herb", str(herb), "--store", str(path),
-                             "--quiet"], env=env, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kg", "build", "--herb", str(herb), "--store", str(path), "--quiet"],
+        env=env,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not list(tmp_path.glob(".store.building-*")):
         time.sleep(0.02)
@@ -136,25 +159,36 @@ def test_killed_build_leaves_the_previous_store_answering(herb: Path, tmp_path: 
 def test_known_bug_customer_assignee_and_reopen_event(two_products: Path) -> None:
     """ProposalForce's bug channel: 'Lag in Real-Time Collaboration Features' is reported for CUST-0107
     (FusionTech), handed to eid_17e55125 (message 20270708-5-5bb48) and reopened on 2027-07-16."""
-    rows = EmbeddedStore(two_products).select("""
+    rows = EmbeddedStore(two_products).select(
+        """
         SELECT ?company ?assignee ?reported ?reopened ?state WHERE {
           ?bug a ekg:Bug ; dct:title "Lag in Real-Time Collaboration Features" ; ekg:bugState ?state ;
                ekg:affectsCustomer/ekg:worksFor/rdfs:label ?company ; ekg:assignedTo ?assignee .
           ?r a ekg:BugReported ; ekg:eventOf ?bug ; prov:wasDerivedFrom/dct:identifier ?reported .
           ?e a ekg:BugReopened ; ekg:eventOf ?bug ; prov:wasDerivedFrom/dct:identifier ?reopened .
-        }""", graphs=product_dataset("ProposalForce"))
-    assert [{k: v.value for k, v in r.items()} for r in rows] == [{
-        "company": "FusionTech", "assignee": "https://w3id.org/ekg/id/person/eid_17e55125",
-        "reported": "20270708-5-5bb48", "reopened": "20270716-0-79441",
-        "state": "https://w3id.org/ekg/ont#Reopened"}]
+        }""",
+        graphs=product_dataset("ProposalForce"),
+    )
+    assert [{k: v.value for k, v in r.items()} for r in rows] == [
+        {
+            "company": "FusionTech",
+            "assignee": "https://w3id.org/ekg/id/person/eid_17e55125",
+            "reported": "20270708-5-5bb48",
+            "reopened": "20270716-0-79441",
+            "state": "https://w3id.org/ekg/ont#Reopened",
+        }
+    ]
 
 
 def test_known_document_reviewers(two_products: Path) -> None:
     """The Market Research Report of ActionGenie is reviewed in its planning thread 20260611-*."""
-    rows = EmbeddedStore(two_products).select("""
+    rows = EmbeddedStore(two_products).select(
+        """
         SELECT DISTINCT ?who WHERE {
           ?doc dct:identifier "onforcex_market_research_report" .
           ?s a ekg:Suggestion ; ekg:suggestionOn ?doc ; ekg:suggestedBy ?who .
-        }""", graphs=product_dataset("ActionGenie"))
+        }""",
+        graphs=product_dataset("ActionGenie"),
+    )
     reviewers = {r["who"].value.rsplit("/", 1)[-1] for r in rows}
     assert {"eid_d96fb219", "eid_ec3b5d65", "eid_2589c967"} <= reviewers

@@ -19,21 +19,26 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_ask_prints_answer_evidence_intent_and_explain(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "ask", "Who wrote the Market Research Report for ActionGenie?", "--store", str(store),
-                       "--explain")
+    code, out, _ = run(
+        capsys, "ask", "Who wrote the Market Research Report for ActionGenie?", "--store", str(store), "--explain"
+    )
     assert code == 0
     assert "eid_13fdff84" in out and "onforcex_market_research_report" in out
     assert "intent: document_author" in out and "SELECT" in out
 
 
-@pytest.mark.parametrize(("question", "message"), [
-    ("", "the question is empty"),
-    ("   ", "the question is empty"),
-    ("x" * 1_000_000, "limit"),
-    ("Who wrote the Market Research Report for ActionGenie and SearchFlow?", "names 2 products"),
-])
-def test_invalid_questions_are_errors_not_abstentions(store: Path, capsys: pytest.CaptureFixture[str],
-                                                      question: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("question", "message"),
+    [
+        ("", "the question is empty"),
+        ("   ", "the question is empty"),
+        ("x" * 1_000_000, "limit"),
+        ("Who wrote the Market Research Report for ActionGenie and SearchFlow?", "names 2 products"),
+    ],
+)
+def test_invalid_questions_are_errors_not_abstentions(
+    store: Path, capsys: pytest.CaptureFixture[str], question: str, message: str
+) -> None:
     """As the README says: an empty (or otherwise invalid) question is `kg: error:` and exit 2; an abstention
     would claim a proof about the data."""
     code, out, err = run(capsys, "ask", question, "--store", str(store), "--json")
@@ -41,25 +46,32 @@ def test_invalid_questions_are_errors_not_abstentions(store: Path, capsys: pytes
     assert "Traceback" not in err and len(err.splitlines()) == 1
 
 
-@pytest.mark.parametrize(("question", "reason"), [
-    ("SELECT * WHERE { ?s ?p ?o } ; DROP ALL", "unsupported question"),
-    ("Who wrote the Market Research Report for NoSuchProduct?", "names no product"),
-])
-def test_bad_questions_abstain_with_a_reason(store: Path, capsys: pytest.CaptureFixture[str], question: str,
-                                             reason: str) -> None:
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        ("SELECT * WHERE { ?s ?p ?o } ; DROP ALL", "unsupported question"),
+        ("Who wrote the Market Research Report for NoSuchProduct?", "names no product"),
+    ],
+)
+def test_bad_questions_abstain_with_a_reason(
+    store: Path, capsys: pytest.CaptureFixture[str], question: str, reason: str
+) -> None:
     code, out, err = run(capsys, "ask", question, "--store", str(store), "--json")
     got = json.loads(out)
     assert code == 0 and got["abstain"] is True and reason in got["reason"]
     assert "Traceback" not in err
 
 
-def test_batch_reports_malformed_lines_and_answers_the_rest(store: Path, tmp_path: Path,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_batch_reports_malformed_lines_and_answers_the_rest(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     src = tmp_path / "in.jsonl"
-    src.write_bytes(b'{"question": "Who wrote the Market Research Report for ActionGenie?", "id": 1}\n'
-                    b"{not json\n\xff\xfe\n"
-                    b'{"question": 42}\n'
-                    b'{"question": "What is the meaning of life?"}\n')
+    src.write_bytes(
+        b'{"question": "Who wrote the Market Research Report for ActionGenie?", "id": 1}\n'
+        b"{not json\n\xff\xfe\n"
+        b'{"question": 42}\n'
+        b'{"question": "What is the meaning of life?"}\n'
+    )
     out = tmp_path / "out.jsonl"
     code, _, err = run(capsys, "ask", "--batch", str(src), "--out", str(out), "--store", str(store))
     rows = [json.loads(line) for line in out.read_text().splitlines()]
@@ -68,8 +80,9 @@ def test_batch_reports_malformed_lines_and_answers_the_rest(store: Path, tmp_pat
     assert [r.get("abstain") for r in rows] == [False, None, None, None, True]  # errors never abstain
     assert [r.get("line") for r in rows[1:4]] == [2, 3, 4] and all(r["error"] for r in rows[1:4])
     assert "in.jsonl:2" in err and "in.jsonl:3" in err and "in.jsonl:4" in err
-    assert err.strip().splitlines()[-1] == ("kg: error: 3 of 5 lines got an error record instead of an answer "
-                                            "(0 failed, 3 malformed)")
+    assert err.strip().splitlines()[-1] == (
+        "kg: error: 3 of 5 lines got an error record instead of an answer (0 failed, 3 malformed)"
+    )
     assert set(rows[4]) >= {"question", "type", "abstain", "answer", "citations", "intent", "proof"}
 
 
@@ -106,8 +119,9 @@ def test_stats_and_export(store: Path, tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_fallback_needs_the_search_index(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "ask", "--fallback", "What did the team say about Kafka in ActionGenie?",
-                       "--store", str(store))
+    code, _, err = run(
+        capsys, "ask", "--fallback", "What did the team say about Kafka in ActionGenie?", "--store", str(store)
+    )
     assert code == 2 and "run `kg index`" in err
 
 
@@ -132,22 +146,55 @@ def test_intents_and_rules_are_listed(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_eval_scores_writes_per_question_results_and_separates_noise(
-        store: Path, herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store: Path, herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A tiny QA folder: one answerable question, two unanswerables, one of them also listed as answerable."""
     doc_q = "Who wrote the Market Research Report for ActionGenie?"
     qa = tmp_path / "qa"
     qa.mkdir()
-    (qa / "answerable.jsonl").write_text(json.dumps(
-        {"product": "ActionGenie", "question": doc_q, "type": "person", "ground_truth": ["eid_13fdff84"],
-         "citations": ["onforcex_market_research_report"]}) + "\n", encoding="utf-8")
-    (qa / "unanswerable.jsonl").write_text("\n".join(json.dumps(q) for q in [
-        {"product": "ActionGenie", "question": doc_q},
-        {"product": "ActionGenie",
-         "question": "Find employee IDs of QA Specialists who reviewed the Product Vision Document for ActionGenie?"},
-    ]) + "\n", encoding="utf-8")
+    (qa / "answerable.jsonl").write_text(
+        json.dumps(
+            {
+                "product": "ActionGenie",
+                "question": doc_q,
+                "type": "person",
+                "ground_truth": ["eid_13fdff84"],
+                "citations": ["onforcex_market_research_report"],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    (qa / "unanswerable.jsonl").write_text(
+        "\n".join(
+            json.dumps(q)
+            for q in [
+                {"product": "ActionGenie", "question": doc_q},
+                {
+                    "product": "ActionGenie",
+                    "question": (
+                        "Find employee IDs of QA Specialists who reviewed the Product Vision Document for ActionGenie?"
+                    ),
+                },
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     results = tmp_path / "results.jsonl"
-    code, out, _ = run(capsys, "eval", "--store", str(store), "--qa", str(qa), "--herb", str(herb),
-                       "--results", str(results), "--no-baseline")
+    code, out, _ = run(
+        capsys,
+        "eval",
+        "--store",
+        str(store),
+        "--qa",
+        str(qa),
+        "--herb",
+        str(herb),
+        "--results",
+        str(results),
+        "--no-baseline",
+    )
     assert code == 0
     rows = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
     assert [r["split"] for r in rows] == ["answerable", "unanswerable", "unanswerable"]

@@ -109,14 +109,10 @@ def test_issue_without_reporter_is_unsupported() -> None:
 
 
 def test_answers_and_proofs_on_real_data(answerer: Answerer) -> None:
-    pms = answerer.ask(
-        "Find employee IDs of Product Managers who worked on the previous release of ContextForce?"
-    )
+    pms = answerer.ask("Find employee IDs of Product Managers who worked on the previous release of ContextForce?")
     assert set(pms.answer) == {"eid_aa99608e", "eid_887367ca", "eid_2c384d22", "eid_efc9418c"}
     assert {"extprox_product_vision_document_final", "20260826-0-f34e9"} <= set(pms.citations)
-    companies = answerer.ask(
-        "Find names of companies that reported issues with the previous release of ContextForce?"
-    )
+    companies = answerer.ask("Find names of companies that reported issues with the previous release of ContextForce?")
     assert set(companies.answer) == {"InnovateAI", "ComputeWorks"}
     qa = answerer.ask("What issues were reported during QA testing for the previous release of ContextForce?")
     assert "misinterpreting user behavior" in qa.answer

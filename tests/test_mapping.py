@@ -20,8 +20,11 @@ def triples(quads) -> set[tuple[str, str, str]]:
 
 
 def test_slack_message_maps_author_channel_text_and_id() -> None:
-    rec = {"id": "20260101-0-abcde", "Channel": {"name": "planning-Demo", "channelID": "ch-1"},
-           "Message": {"User": {"userId": "eid_12345678", "timestamp": "2026-01-01T10:00:00", "text": "hi"}}}
+    rec = {
+        "id": "20260101-0-abcde",
+        "Channel": {"name": "planning-Demo", "channelID": "ch-1"},
+        "Message": {"User": {"userId": "eid_12345678", "timestamp": "2026-01-01T10:00:00", "text": "hi"}},
+    }
     got = triples(map_artifact(load_mapping(), "slack", rec, G, P))
     msg = ID + "artifact/20260101-0-abcde"
     assert (msg, expand("rdf:type"), expand("ekg:SlackMessage")) in got
@@ -33,9 +36,15 @@ def test_slack_message_maps_author_channel_text_and_id() -> None:
 
 
 def test_pr_logins_that_are_not_eids_stay_distinct_accounts() -> None:
-    rec = {"id": "github_com_a_b_pull_1", "link": "https://github.com/a/b/pull/1", "title": "t", "number": "1",
-           "merged": "True", "user": {"login": "EMP_42"},
-           "reviews": [{"state": "APPROVED", "user": {"login": "eid_0000abcd"}, "comment": "ok"}]}
+    rec = {
+        "id": "github_com_a_b_pull_1",
+        "link": "https://github.com/a/b/pull/1",
+        "title": "t",
+        "number": "1",
+        "merged": "True",
+        "user": {"login": "EMP_42"},
+        "reviews": [{"state": "APPROVED", "user": {"login": "eid_0000abcd"}, "comment": "ok"}],
+    }
     quads = list(map_artifact(load_mapping(), "prs", rec, G, P))
     got = triples(quads)
     pr = ID + "artifact/github_com_a_b_pull_1"
@@ -75,8 +84,12 @@ def test_malformed_mapping_file_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_accounts_are_typed_where_used_and_people_are_not_retyped() -> None:
-    rec = {"id": "pr1", "link": "https://github.com/a/b/pull/2", "user": {"login": "EMP_7"},
-           "reviews": [{"state": "PENDING", "user": {"login": "eid_0000abcd"}}]}
+    rec = {
+        "id": "pr1",
+        "link": "https://github.com/a/b/pull/2",
+        "user": {"login": "EMP_7"},
+        "reviews": [{"state": "PENDING", "user": {"login": "eid_0000abcd"}}],
+    }
     got = triples(map_artifact(load_mapping(), "prs", rec, G, P))
     assert (ID + "account/EMP_7", expand("rdf:type"), expand("ekg:Account")) in got
     assert not any(s == ID + "person/eid_0000abcd" and p == expand("rdf:type") for s, p, _ in got)

@@ -94,10 +94,18 @@ def test_vocabulary_contract_terms_are_declared(onto: Graph) -> None:
 
 def test_terms_used_by_the_build_are_declared(onto: Graph) -> None:
     """Every ekg:/prov:/dct:/foaf:/skos: term the mapping and the rules write is declared in the ontology."""
-    sources = [*(ROOT / "kg" / "rules").glob("*.py"), ROOT / "kg" / "build.py", ROOT / "kg" / "mapping.py",
-               *(ROOT / "mappings").glob("*.yaml")]
-    used = {t for path in sources if path.exists()
-            for t in re.findall(r"\b(?:ekg|prov|dct|foaf|skos):[A-Za-z]+\b", path.read_text())}
+    sources = [
+        *(ROOT / "kg" / "rules").glob("*.py"),
+        ROOT / "kg" / "build.py",
+        ROOT / "kg" / "mapping.py",
+        *(ROOT / "mappings").glob("*.yaml"),
+    ]
+    used = {
+        t
+        for path in sources
+        if path.exists()
+        for t in re.findall(r"\b(?:ekg|prov|dct|foaf|skos):[A-Za-z]+\b", path.read_text())
+    }
     missing = sorted(t for t in used if expand(t) not in declared(onto))
     assert not missing, f"terms written by the build but not declared in ontology/ekg.ttl: {missing}"
 

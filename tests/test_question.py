@@ -10,20 +10,25 @@ from kg.errors import KGError
 from kg.qa.answer import Answerer
 from kg.qa.question import Vocabulary, clean_text, normalise, parse
 
-VOCAB = Vocabulary(products={"actiongenie": "ActionGenie", "searchflow": "SearchFlow", "searchforce": "SearchForce"},
-                   roles={"qa specialist": "QA Specialist", "engineering lead": "Engineering Lead"},
-                   companies={"techcorp": "TechCorp", "bluewave": "BlueWave"})
+VOCAB = Vocabulary(
+    products={"actiongenie": "ActionGenie", "searchflow": "SearchFlow", "searchforce": "SearchForce"},
+    roles={"qa specialist": "QA Specialist", "engineering lead": "Engineering Lead"},
+    companies={"techcorp": "TechCorp", "bluewave": "BlueWave"},
+)
 
 
 def test_normalise_unifies_quotes_dashes_and_case() -> None:
     assert normalise("Didn’t  NEED—fixes?") == "didn't need-fixes"
 
 
-@pytest.mark.parametrize("text", [
-    "Find employee IDs of QA Specialists who reviewed the Product Vision Document for ActionGenie?",
-    "which eids belong to qa specialists reviewing actiongenie's product vision document",
-    "Who among the QA specialist(s) reviewed ActionGenie’s PVD?",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Find employee IDs of QA Specialists who reviewed the Product Vision Document for ActionGenie?",
+        "which eids belong to qa specialists reviewing actiongenie's product vision document",
+        "Who among the QA specialist(s) reviewed ActionGenie’s PVD?",
+    ],
+)
 def test_slots_survive_paraphrase(text: str) -> None:
     q = parse(text, VOCAB)
     assert q.product == "ActionGenie"
@@ -43,13 +48,16 @@ def test_companies_eids_and_customer_ids_are_slots() -> None:
     assert q.customer_ids == ["CUST-0042"]
 
 
-@pytest.mark.parametrize(("raw", "message"), [
-    ("", "empty"),
-    ("   \n\t", "empty"),
-    ("x" * 1_000_000, "limit"),
-    (b"\xff\xfe\x00bad", "not valid UTF-8"),
-    ("hello\x00world", "control characters"),
-])
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ("", "empty"),
+        ("   \n\t", "empty"),
+        ("x" * 1_000_000, "limit"),
+        (b"\xff\xfe\x00bad", "not valid UTF-8"),
+        ("hello\x00world", "control characters"),
+    ],
+)
 def test_bad_input_is_a_clear_error(raw: str | bytes, message: str) -> None:
     with pytest.raises(KGError, match=message):
         clean_text(raw)
@@ -67,11 +75,42 @@ def test_parse_never_raises_anything_but_kgerror(raw: str | bytes) -> None:
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.sampled_from([
-    "find", "employee", "ids", "who", "PRs", "pull requests", "bugs", "ActionGenie", "reviewed", "the",
-    "Market Research Report", "QA Specialists", "TechCorp", "not", "approved", "?", "'", "SELECT * WHERE {",
-    "} ; DROP ALL", "eid_1a2b3c4d", "competitor", "previous release", "features", "CUST-0001", "\"", "<", ">",
-]), max_size=14).map(" ".join))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "find",
+                "employee",
+                "ids",
+                "who",
+                "PRs",
+                "pull requests",
+                "bugs",
+                "ActionGenie",
+                "reviewed",
+                "the",
+                "Market Research Report",
+                "QA Specialists",
+                "TechCorp",
+                "not",
+                "approved",
+                "?",
+                "'",
+                "SELECT * WHERE {",
+                "} ; DROP ALL",
+                "eid_1a2b3c4d",
+                "competitor",
+                "previous release",
+                "features",
+                "CUST-0001",
+                '"',
+                "<",
+                ">",
+            ]
+        ),
+        max_size=14,
+    ).map(" ".join)
+)
 def test_answerer_always_returns_an_answer_or_a_reasoned_abstention(answerer: Answerer, text: str) -> None:
     if not text.strip():
         with pytest.raises(KGError, match="invalid question: the question is empty"):

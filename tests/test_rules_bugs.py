@@ -16,49 +16,108 @@ CHANNEL = "bug-alice-Demo"
 
 
 def msg(mid: str, author: str, ts: str, text: str, channel: str = CHANNEL) -> dict:
-    return {"id": mid, "Channel": {"name": channel, "channelID": "ch-1"},
-            "Message": {"User": {"userId": author, "timestamp": ts, "text": text, "utterranceID": mid}}}
+    return {
+        "id": mid,
+        "Channel": {"name": channel, "channelID": "ch-1"},
+        "Message": {"User": {"userId": author, "timestamp": ts, "text": text, "utterranceID": mid}},
+    }
 
 
 SLACK = [
-    msg("20260101-0-aaaaa", "eid_00000001", "2026-01-01T10:00:00",
-        "Hi team, several customers are reporting issues with Demo. Let's go through them one by one."),
-    msg("20260101-1-aaaab", "eid_00000001", "2026-01-01T10:01:00",
+    msg(
+        "20260101-0-aaaaa",
+        "eid_00000001",
+        "2026-01-01T10:00:00",
+        "Hi team, several customers are reporting issues with Demo. Let's go through them one by one.",
+    ),
+    msg(
+        "20260101-1-aaaab",
+        "eid_00000001",
+        "2026-01-01T10:01:00",
         "First up, we have 'Slow Dashboard Queries'. Reports load slowly, which affects the Database & Query "
-        "Engine. This is impacting customer CUST-0001. @eid_00000002, can you take this one?"),
+        "Engine. This is impacting customer CUST-0001. @eid_00000002, can you take this one?",
+    ),
     msg("20260101-2-aaaac", "eid_00000002", "2026-01-01T10:02:00", "On it!"),
-    msg("20260101-3-aaaad", "eid_00000001", "2026-01-01T10:03:00",
+    msg(
+        "20260101-3-aaaad",
+        "eid_00000001",
+        "2026-01-01T10:03:00",
         "Next, there's a token leak in the login flow. This affects the Authentication Module and "
-        "impacts customer CUST-0002. @eid_00000003, can you handle this?"),
-    msg("20260101-4-aaaae", "eid_00000001", "2026-01-01T10:04:00",
+        "impacts customer CUST-0002. @eid_00000003, can you handle this?",
+    ),
+    msg(
+        "20260101-4-aaaae",
+        "eid_00000001",
+        "2026-01-01T10:04:00",
         "Lastly, we have 'Stale Cache Entries' in the Database & Query Engine for CUST-0002. "
-        "@eid_00000003, you're up again!"),
-    msg("20260102-0-bbbba", "eid_00000001", "2026-01-02T09:00:00",
-        "Hi team, I found some interesting open-source bugs similar to ours. Let's take a look!"),
-    msg("20260102-1-bbbbb", "eid_00000001", "2026-01-02T09:01:00",
+        "@eid_00000003, you're up again!",
+    ),
+    msg(
+        "20260102-0-bbbba",
+        "eid_00000001",
+        "2026-01-02T09:00:00",
+        "Hi team, I found some interesting open-source bugs similar to ours. Let's take a look!",
+    ),
+    msg(
+        "20260102-1-bbbbb",
+        "eid_00000001",
+        "2026-01-02T09:01:00",
         "First, a bug titled 'Slow Dashboard Queries' in Grafana, like what CUST-0001 sees: "
-        "https://github.com/grafana/grafana/pull/7"),
-    msg("20260105-0-cccca", "eid_00000002", "2026-01-05T09:00:00",
-        "Hi team, the bug titled 'Slow Dashboard Queries' has been resolved."),
-    msg("20260105-1-ccccb", "eid_00000002", "2026-01-05T09:01:00",
-        "Details are in the PR: https://github.com/salesforce/Demo/pull/5"),
-    msg("20260106-0-dddda", "eid_00000003", "2026-01-06T09:00:00",
-        "Hi team, I looked into the reported issue about the token leak in the login flow."),
-    msg("20260106-1-ddddb", "eid_00000003", "2026-01-06T09:01:00",
-        "After a thorough review, it is expected behavior and does not require a fix."),
-    msg("20260108-0-eeeea", "eid_00000001", "2026-01-08T09:00:00",
-        "Hi team, the 'Slow Dashboard Queries' bug has been reopened by CUST-0001. 😕"),
+        "https://github.com/grafana/grafana/pull/7",
+    ),
+    msg(
+        "20260105-0-cccca",
+        "eid_00000002",
+        "2026-01-05T09:00:00",
+        "Hi team, the bug titled 'Slow Dashboard Queries' has been resolved.",
+    ),
+    msg(
+        "20260105-1-ccccb",
+        "eid_00000002",
+        "2026-01-05T09:01:00",
+        "Details are in the PR: https://github.com/salesforce/Demo/pull/5",
+    ),
+    msg(
+        "20260106-0-dddda",
+        "eid_00000003",
+        "2026-01-06T09:00:00",
+        "Hi team, I looked into the reported issue about the token leak in the login flow.",
+    ),
+    msg(
+        "20260106-1-ddddb",
+        "eid_00000003",
+        "2026-01-06T09:01:00",
+        "After a thorough review, it is expected behavior and does not require a fix.",
+    ),
+    msg(
+        "20260108-0-eeeea",
+        "eid_00000001",
+        "2026-01-08T09:00:00",
+        "Hi team, the 'Slow Dashboard Queries' bug has been reopened by CUST-0001. 😕",
+    ),
 ]
 PRS = [
-    {"id": "github_com_salesforce_Demo_pull_5", "link": "https://github.com/salesforce/Demo/pull/5",
-     "user": {"login": "eid_00000002"}, "title": "Index dashboard queries"},
-    {"id": "github_com_grafana_grafana_pull_7", "link": "https://github.com/grafana/grafana/pull/7",
-     "user": {"login": "EMP_1"}, "title": "Slow queries"},
+    {
+        "id": "github_com_salesforce_Demo_pull_5",
+        "link": "https://github.com/salesforce/Demo/pull/5",
+        "user": {"login": "eid_00000002"},
+        "title": "Index dashboard queries",
+    },
+    {
+        "id": "github_com_grafana_grafana_pull_7",
+        "link": "https://github.com/grafana/grafana/pull/7",
+        "user": {"login": "EMP_1"},
+        "title": "Slow queries",
+    },
 ]
-ORG = Organisation(employees={}, customers={
-    "CUST-0001": {"id": "CUST-0001", "company": "Acme"},
-    "CUST-0002": {"id": "CUST-0002", "company": "Globex"},
-}, org_tree=[])
+ORG = Organisation(
+    employees={},
+    customers={
+        "CUST-0001": {"id": "CUST-0001", "company": "Acme"},
+        "CUST-0002": {"id": "CUST-0002", "company": "Globex"},
+    },
+    org_tree=[],
+)
 
 
 @pytest.fixture()
@@ -123,7 +182,8 @@ def test_resolution_reopen_and_dismissal_events_with_state(ctx: RuleContext, sto
 
 def test_fixing_pr_is_the_teams_pr_linked_in_the_resolution(store: Store) -> None:
     assert objects(store, bug("20260101-1-aaaab"), "ekg:fixedBy") == {
-        node("artifact", "github_com_salesforce_Demo_pull_5")}
+        node("artifact", "github_com_salesforce_Demo_pull_5")
+    }
 
 
 def test_every_event_derives_from_its_message_and_names_its_agent(store: Store) -> None:
@@ -141,22 +201,25 @@ def test_rebuilding_is_idempotent(ctx: RuleContext) -> None:
     assert set(again.out) == mine
 
 
-@pytest.mark.parametrize(("text", "kind"), [
-    ("Hi team, the bug titled 'X' has been resolved. You can check the PR.", "resolved"),
-    ("Hi team, the customer has reopened the 'X' bug.", "reopened"),
-    ("Hi team, I looked into the reported issue about X.", "dismissed"),
-    ("Hi team, I've found some interesting open-source bugs that might help us.", "lookalike"),
-    ("Hi team, several customers are reporting issues with Demo.", "triage"),
-    ("@eid_00000001 created this channel on 2026-01-01.", "admin"),
-])
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Hi team, the bug titled 'X' has been resolved. You can check the PR.", "resolved"),
+        ("Hi team, the customer has reopened the 'X' bug.", "reopened"),
+        ("Hi team, I looked into the reported issue about X.", "dismissed"),
+        ("Hi team, I've found some interesting open-source bugs that might help us.", "lookalike"),
+        ("Hi team, several customers are reporting issues with Demo.", "triage"),
+        ("@eid_00000001 created this channel on 2026-01-01.", "admin"),
+    ],
+)
 def test_conversation_kind_from_opening_message(text: str, kind: str) -> None:
     from kg.rules import Message
+
     assert conversation_kind(Message("1", CHANNEL, "c", "eid_1", "t", text, 0)) == kind
 
 
 def test_item_title_keeps_apostrophes_inside_words_out_of_quotes() -> None:
-    assert item_title("Great! Let's see: next, we have 'Memory Leak in Parser'. It crashes.") == \
-        "Memory Leak in Parser"
+    assert item_title("Great! Let's see: next, we have 'Memory Leak in Parser'. It crashes.") == "Memory Leak in Parser"
 
 
 def test_component_key_ignores_ampersand_and_case() -> None:
@@ -165,10 +228,14 @@ def test_component_key_ignores_ampersand_and_case() -> None:
 
 def test_component_named_in_its_own_words_beats_a_variant_read_as_another() -> None:
     # "User Feedback Interface" is a variant read as User Interface; the item also names Security Module itself
-    vocabulary = {"user interface": "User Interface", "security module": "Security Module",
-                  "user feedback interface": "User Interface"}
-    text = ("Next, we have a 'Cross-Site Scripting (XSS) in User Feedback Interface' issue. This is also in the "
-            "Security Module and poses a significant risk for CUST-0042.")
+    vocabulary = {
+        "user interface": "User Interface",
+        "security module": "Security Module",
+        "user feedback interface": "User Interface",
+    }
+    text = (
+        "Next, we have a 'Cross-Site Scripting (XSS) in User Feedback Interface' issue. This is also in the "
+        "Security Module and poses a significant risk for CUST-0042."
+    )
     assert item_component(text, vocabulary) == "Security Module"
-    assert item_component("The UI stalls in the User Feedback Interface for CUST-0045.", vocabulary) \
-        == "User Interface"
+    assert item_component("The UI stalls in the User Feedback Interface for CUST-0045.", vocabulary) == "User Interface"

@@ -31,10 +31,7 @@ FEATURES = (
     "monitoring with customizable alerts, predictive modeling, a drag-and-drop interface and a "
     "scalable distributed architecture for large data volumes."
 )
-WEAKNESSES = (
-    "Hi team, I was reading about PulseWatch and thought it would be useful to discuss some of its "
-    "weaknesses."
-)
+WEAKNESSES = "Hi team, I was reading about PulseWatch and thought it would be useful to discuss some of its weaknesses."
 
 
 def context() -> RuleContext:
@@ -53,9 +50,7 @@ def context() -> RuleContext:
                 "2026-01-01T10:01:30",
                 "eid_cccccccc",
             ),
-            slack(
-                "20260101-2-ccccc", "It learns thresholds over time.", "2026-01-01T10:02:00", "eid_aaaaaaaa"
-            ),
+            slack("20260101-2-ccccc", "It learns thresholds over time.", "2026-01-01T10:02:00", "eid_aaaaaaaa"),
             slack("20260105-0-ddddd", WEAKNESSES, "2026-01-05T09:00:00", "eid_dddddddd", "develop-x-Demo"),
             slack("20260105-1-eeeee", "Such as?", "2026-01-05T09:01:00", "eid_bbbbbbbb", "develop-x-Demo"),
             slack(
@@ -84,9 +79,7 @@ def context() -> RuleContext:
                 "eid_eeeeeeee",
             ),
         ],
-        "urls": [
-            {"id": "www_pulsewatch_com_demo", "link": "https://www.pulsewatch.com/demo", "description": "d"}
-        ],
+        "urls": [{"id": "www_pulsewatch_com_demo", "link": "https://www.pulsewatch.com/demo", "description": "d"}],
     }
     product = Product("Demo", Path("Demo.json"), [], [], artifacts)
     return RuleContext(product, Organisation({}, {}, []), product_graph("Demo"))
@@ -122,23 +115,54 @@ def test_short_weakness_opener_takes_the_authors_replies() -> None:
 
 
 def test_insight_keeps_the_openers_content_without_greeting_or_invitation() -> None:
-    thread = [Message("20260101-0-a", "planning-x", "C1", "eid_aaaaaaaa", "2026-01-01T10:00:00",
-                      "Hi team, I was reading about a new competitor product called Foo. It offers bar and baz. "
-                      "Thought it would be worth discussing how it compares to our offerings. 🤔", 0),
-              Message("20260101-1-b", "planning-x", "C1", "eid_aaaaaaaa", "2026-01-01T10:01:00",
-                      "Great question, Ian! From what I gathered, Foo also runs offline.", 1)]
+    thread = [
+        Message(
+            "20260101-0-a",
+            "planning-x",
+            "C1",
+            "eid_aaaaaaaa",
+            "2026-01-01T10:00:00",
+            "Hi team, I was reading about a new competitor product called Foo. It offers bar and baz. "
+            "Thought it would be worth discussing how it compares to our offerings. 🤔",
+            0,
+        ),
+        Message(
+            "20260101-1-b",
+            "planning-x",
+            "C1",
+            "eid_aaaaaaaa",
+            "2026-01-01T10:01:00",
+            "Great question, Ian! From what I gathered, Foo also runs offline.",
+            1,
+        ),
+    ]
     assert insight_text(thread) == "It offers bar and baz."
 
 
 def test_announcing_opener_takes_reply_facts_but_not_questions_or_talk_about_us() -> None:
-    thread = [Message("20260101-0-a", "planning-x", "C1", "eid_aaaaaaaa", "2026-01-01T10:00:00",
-                      "Hi team, I was reading about Foo, one of our competitors, and thought it would be useful "
-                      "to discuss some of its weaknesses.", 0),
-              Message("20260101-1-b", "planning-x", "C1", "eid_bbbbbbbb", "2026-01-01T10:01:00",
-                      "What are they?", 1),
-              Message("20260101-2-c", "planning-x", "C1", "eid_aaaaaaaa", "2026-01-01T10:02:00",
-                      "Great question, Ian! From what I gathered, Foo is slow on big data. Our product is faster. "
-                      "Do they plan a fix?", 2)]
+    thread = [
+        Message(
+            "20260101-0-a",
+            "planning-x",
+            "C1",
+            "eid_aaaaaaaa",
+            "2026-01-01T10:00:00",
+            "Hi team, I was reading about Foo, one of our competitors, and thought it would be useful "
+            "to discuss some of its weaknesses.",
+            0,
+        ),
+        Message("20260101-1-b", "planning-x", "C1", "eid_bbbbbbbb", "2026-01-01T10:01:00", "What are they?", 1),
+        Message(
+            "20260101-2-c",
+            "planning-x",
+            "C1",
+            "eid_aaaaaaaa",
+            "2026-01-01T10:02:00",
+            "Great question, Ian! From what I gathered, Foo is slow on big data. Our product is faster. "
+            "Do they plan a fix?",
+            2,
+        ),
+    ]
     assert insight_text(thread) == "Foo is slow on big data."
 
 
@@ -157,21 +181,16 @@ def test_demo_of_a_known_competitor_only() -> None:
 
 def test_competitor_name_variants() -> None:
     assert (
-        competitor_name("Hi team, I was reading about SmartSearch for Slack, and I thought")
-        == "SmartSearch for Slack"
+        competitor_name("Hi team, I was reading about SmartSearch for Slack, and I thought") == "SmartSearch for Slack"
     )
-    assert (
-        competitor_name("I was reading about the VulnGuard API Scanner, and I think")
-        == "VulnGuard API Scanner"
-    )
+    assert competitor_name("I was reading about the VulnGuard API Scanner, and I think") == "VulnGuard API Scanner"
     assert competitor_name("Hi team, I was reading about a new product called ChatBrief. It") == "ChatBrief"
     assert competitor_name("I was reading about how AI changes search") is None
 
 
 def test_demo_urls_are_external_demo_paths() -> None:
     assert demo_urls(
-        "see https://www.x.com/demo. and https://sf-internal.slack.com/archives/P/demo_1 "
-        "and https://www.x.com/pricing"
+        "see https://www.x.com/demo. and https://sf-internal.slack.com/archives/P/demo_1 and https://www.x.com/pricing"
     ) == ["https://www.x.com/demo"]
 
 

@@ -24,14 +24,23 @@ PEOPLE = {
 
 
 def slack(mid: str, text: str, ts: str, user: str, channel: str = "planning-Demo") -> dict[str, Any]:
-    return {"id": mid, "Channel": {"name": channel, "channelID": f"ch-{channel}"},
-            "Message": {"User": {"userId": user, "timestamp": ts, "text": text, "utterranceID": mid}},
-            "ThreadReplies": []}
+    return {
+        "id": mid,
+        "Channel": {"name": channel, "channelID": f"ch-{channel}"},
+        "Message": {"User": {"userId": user, "timestamp": ts, "text": text, "utterranceID": mid}},
+        "ThreadReplies": [],
+    }
 
 
 def doc(doc_id: str, date: str, feedback: str | None = None) -> dict[str, Any]:
-    rec = {"id": doc_id, "content": "c", "type": "Market Research Report", "author": "eid_00000001",
-           "date": date, "document_link": DOC + doc_id}
+    rec = {
+        "id": doc_id,
+        "content": "c",
+        "type": "Market Research Report",
+        "author": "eid_00000001",
+        "date": date,
+        "document_link": DOC + doc_id,
+    }
     return {**rec, "feedback": feedback} if feedback else rec
 
 
@@ -47,31 +56,56 @@ Alice Author: Great points, I'll update the document."""
 def context() -> RuleContext:
     artifacts = {
         "slack": [
-            slack("20260101-0-aaaaa", f"Hi team, I've shared the <{DOC}demo_mrr|Market Research Report>. "
-                  "Let's discuss!", "2026-01-01T10:00:00", "eid_00000001"),
-            slack("20260101-1-bbbbb", "Thanks for sharing, Alice! It might be helpful to add market size "
-                  "data to the Overview section. This could strengthen the case. 😊", "2026-01-01T10:01:00",
-                  "eid_00000002"),
-            slack("20260102-7-zzzzz", "@here Read this unrelated article https://example.com/a",
-                  "2026-01-01T10:01:30", "eid_00000006"),
-            slack("20260101-2-ccccc", "Sounds like a solid plan! Looking forward to it. 👍",
-                  "2026-01-01T10:02:00", "eid_00000003"),
-            slack("20260101-3-ddddd", "Thanks everyone, I'll add the data.", "2026-01-01T10:03:00",
-                  "eid_00000001"),
-            slack("20260101-0-eeeee", f"Here is the updated <{DOC}final_demo_mrr|Market Research Report>",
-                  "2026-01-01T18:00:00", "eid_00000001"),
+            slack(
+                "20260101-0-aaaaa",
+                f"Hi team, I've shared the <{DOC}demo_mrr|Market Research Report>. Let's discuss!",
+                "2026-01-01T10:00:00",
+                "eid_00000001",
+            ),
+            slack(
+                "20260101-1-bbbbb",
+                "Thanks for sharing, Alice! It might be helpful to add market size "
+                "data to the Overview section. This could strengthen the case. 😊",
+                "2026-01-01T10:01:00",
+                "eid_00000002",
+            ),
+            slack(
+                "20260102-7-zzzzz",
+                "@here Read this unrelated article https://example.com/a",
+                "2026-01-01T10:01:30",
+                "eid_00000006",
+            ),
+            slack(
+                "20260101-2-ccccc",
+                "Sounds like a solid plan! Looking forward to it. 👍",
+                "2026-01-01T10:02:00",
+                "eid_00000003",
+            ),
+            slack("20260101-3-ddddd", "Thanks everyone, I'll add the data.", "2026-01-01T10:03:00", "eid_00000001"),
+            slack(
+                "20260101-0-eeeee",
+                f"Here is the updated <{DOC}final_demo_mrr|Market Research Report>",
+                "2026-01-01T18:00:00",
+                "eid_00000001",
+            ),
         ],
-        "documents": [doc("demo_mrr", "2026-01-01T09:00:00"),
-                      doc("final_demo_mrr", "2026-01-01T17:00:00",
-                          "- Add market size data.\n- **Overview**: x"),
-                      doc("latest_demo_mrr", "2026-01-05T09:00:00")],
-        "meeting_transcripts": [{"id": "Demo_planning_1", "transcript": TRANSCRIPT,
-                                 "date": "2026-01-03T09:00:00",
-                                 "document_type": "Market Research Report",
-                                 "participants": ["eid_00000002", "eid_00000004", "eid_00000005",
-                                                  "eid_00000006"]}],
-        "meeting_chats": [{"id": "Demo_planning_1_chat", "text": f"2026-01-03T09:00:00\nAlice Author: "
-                                                                 f"{DOC}final_demo_mrr"}],
+        "documents": [
+            doc("demo_mrr", "2026-01-01T09:00:00"),
+            doc("final_demo_mrr", "2026-01-01T17:00:00", "- Add market size data.\n- **Overview**: x"),
+            doc("latest_demo_mrr", "2026-01-05T09:00:00"),
+        ],
+        "meeting_transcripts": [
+            {
+                "id": "Demo_planning_1",
+                "transcript": TRANSCRIPT,
+                "date": "2026-01-03T09:00:00",
+                "document_type": "Market Research Report",
+                "participants": ["eid_00000002", "eid_00000004", "eid_00000005", "eid_00000006"],
+            }
+        ],
+        "meeting_chats": [
+            {"id": "Demo_planning_1_chat", "text": f"2026-01-03T09:00:00\nAlice Author: {DOC}final_demo_mrr"}
+        ],
     }
     product = Product("Demo", Path("Demo.json"), list(PEOPLE), [], artifacts)
     org = Organisation({e: {"employee_id": e, "name": n, "role": r} for e, (n, r) in PEOPLE.items()}, {}, [])
@@ -94,11 +128,16 @@ def person(eid: str) -> str:
     return ID + "person/" + eid
 
 
-@pytest.mark.parametrize(("doc_id", "status"), [
-    ("x_market_research_report", "ekg:Draft"), ("final_x_market_research_report", "ekg:Final"),
-    ("x_market_research_report_final", "ekg:Final"), ("latest_x_market_research_report", "ekg:Latest"),
-    ("new_x_market_research_report", "ekg:Revised"),
-])
+@pytest.mark.parametrize(
+    ("doc_id", "status"),
+    [
+        ("x_market_research_report", "ekg:Draft"),
+        ("final_x_market_research_report", "ekg:Final"),
+        ("x_market_research_report_final", "ekg:Final"),
+        ("latest_x_market_research_report", "ekg:Latest"),
+        ("new_x_market_research_report", "ekg:Revised"),
+    ],
+)
 def test_version_status_from_id_marker(doc_id: str, status: str) -> None:
     assert version_status(doc_id) == status
 
@@ -116,10 +155,14 @@ def test_slack_review_is_the_chained_conversation_without_interleaved_messages()
     got = edges(["document-discussions"])
     review = ID + "docreview/Demo/20260101-0-aaaaa"
     assert objects(got, review, "ekg:reviewedDocument") == {art("demo_mrr")}
-    assert objects(got, review, "ekg:reviewedBy") == {person("eid_00000001"), person("eid_00000002"),
-                                                      person("eid_00000003")}
+    assert objects(got, review, "ekg:reviewedBy") == {
+        person("eid_00000001"),
+        person("eid_00000002"),
+        person("eid_00000003"),
+    }
     assert objects(got, review, "prov:wasDerivedFrom") == {
-        art(i) for i in ("20260101-0-aaaaa", "20260101-1-bbbbb", "20260101-2-ccccc", "20260101-3-ddddd")}
+        art(i) for i in ("20260101-0-aaaaa", "20260101-1-bbbbb", "20260101-2-ccccc", "20260101-3-ddddd")
+    }
     assert not any(s.endswith("20260101-0-eeeee") for s, _, _ in got)  # sharing a final is not a review
 
 
@@ -137,8 +180,7 @@ def test_meeting_review_resolves_speakers_and_keeps_shared_names_as_candidates()
 
 def test_attendees_resolved_within_roster_and_ambiguous_names_recorded() -> None:
     got = edges(["meeting-attendees"])
-    assert objects(got, art("Demo_planning_1"), "ekg:attendee") == {person("eid_00000002"),
-                                                                   person("eid_00000006")}
+    assert objects(got, art("Demo_planning_1"), "ekg:attendee") == {person("eid_00000002"), person("eid_00000006")}
     assert objects(got, art("Demo_planning_1"), "ekg:ambiguousName") == {"Ian Miller"}
 
 
@@ -166,17 +208,29 @@ def test_feedback_bullets_are_suggestions_on_the_revised_version() -> None:
     assert feedback_items("- Add x.\n\n- **Scope**: y\n") == ["Add x.", "Scope: y"]
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("Good point, @eid_12345678. Also, in the Product Description section, it might be beneficial to "
-     "elaborate on the algorithms.", "In the Product Description section, elaborate on the algorithms."),
-    ("I agree with Hannah. Adding more technical details could strengthen the report.",
-     "Adding more technical details could strengthen the report."),
-    ("Thanks, Julia! Let us know if you need any more input. 😊", ""),
-    ("What do you think, @eid_9f1ff493?", ""),
-    ("Hey team, I think the User Interface section could benefit from more details on collaboration.",
-     "The User Interface section could benefit from more details on collaboration."),
-    ("Add details about user testing to the Objectives section. It shows we have evidence to back it up.",
-     "Add details about user testing to the Objectives section."),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Good point, @eid_12345678. Also, in the Product Description section, it might be beneficial to "
+            "elaborate on the algorithms.",
+            "In the Product Description section, elaborate on the algorithms.",
+        ),
+        (
+            "I agree with Hannah. Adding more technical details could strengthen the report.",
+            "Adding more technical details could strengthen the report.",
+        ),
+        ("Thanks, Julia! Let us know if you need any more input. 😊", ""),
+        ("What do you think, @eid_9f1ff493?", ""),
+        (
+            "Hey team, I think the User Interface section could benefit from more details on collaboration.",
+            "The User Interface section could benefit from more details on collaboration.",
+        ),
+        (
+            "Add details about user testing to the Objectives section. It shows we have evidence to back it up.",
+            "Add details about user testing to the Objectives section.",
+        ),
+    ],
+)
 def test_suggestion_text_keeps_the_change_and_drops_pleasantries(text: str, expected: str) -> None:
     assert suggestion_text(text) == expected

@@ -32,26 +32,46 @@ ALICE, BOB, CAROL, DAN = "eid_0000000a", "eid_0000000b", "eid_0000000c", "eid_00
 
 
 def msg(mid: str, author: str, ts: str, text: str, channel: str = DEV) -> dict:
-    return {"id": mid, "Channel": {"name": channel, "channelID": f"ch-{channel}"},
-            "Message": {"User": {"userId": author, "timestamp": ts, "text": text, "utterranceID": mid}}}
+    return {
+        "id": mid,
+        "Channel": {"name": channel, "channelID": f"ch-{channel}"},
+        "Message": {"User": {"userId": author, "timestamp": ts, "text": text, "utterranceID": mid}},
+    }
 
 
-def pr(number: int, title: str, summary: str, author: str, created: str, merged: bool,
-       states: list[str]) -> dict:
-    return {"id": f"github_com_salesforce_Demo_pull_{number}", "number": str(number), "title": title,
-            "summary": summary, "link": f"https://github.com/salesforce/Demo/pull/{number}",
-            "user": {"login": author}, "merged": str(merged), "state": "closed" if merged else "open",
-            "created_at": created, "reviews": [{"state": s, "user": {"login": DAN}} for s in states]}
+def pr(number: int, title: str, summary: str, author: str, created: str, merged: bool, states: list[str]) -> dict:
+    return {
+        "id": f"github_com_salesforce_Demo_pull_{number}",
+        "number": str(number),
+        "title": title,
+        "summary": summary,
+        "link": f"https://github.com/salesforce/Demo/pull/{number}",
+        "user": {"login": author},
+        "merged": str(merged),
+        "state": "closed" if merged else "open",
+        "created_at": created,
+        "reviews": [{"state": s, "user": {"login": DAN}} for s in states],
+    }
 
 
 def meeting(mid: str, date: str, lines: list[str]) -> dict:
-    return {"id": mid, "date": date, "document_type": "product-planning",
-            "transcript": "Attendees\nA, B\nTranscript\n" + "\n".join(lines)}
+    return {
+        "id": mid,
+        "date": date,
+        "document_type": "product-planning",
+        "transcript": "Attendees\nA, B\nTranscript\n" + "\n".join(lines),
+    }
 
 
 ERIN_1, ERIN_2 = "eid_0000000e", "eid_0000000f"
-NAMES = {ALICE: "Alice Smith", BOB: "Bob Jones", CAROL: "Carol White", DAN: "Dan Brown", ERIN_1: "Erin Gray",
-         ERIN_2: "Erin Gray"}
+NAMES = {
+    ALICE: "Alice Smith",
+    BOB: "Bob Jones",
+    CAROL: "Carol White",
+    DAN: "Dan Brown",
+    ERIN_1: "Erin Gray",
+    ERIN_2: "Erin Gray",
+}
 ORG = Organisation({eid: {"name": name, "role": "Engineer"} for eid, name in NAMES.items()}, {}, [])
 #: The planning meeting discusses three features; the sprint reviews below assign only the last two.
 PLANNING = [
@@ -70,55 +90,135 @@ PLANNING = [
 ]
 MEETINGS = [
     meeting("product_dev_Demo_1", "2026-01-01T09:00:00", PLANNING),
-    meeting("product_dev_Demo_2", "2026-01-02T09:00:00", [
-        "Dan Brown: Now, the pending tasks. Let's start with the task of integrating predictive analytics. Alice, "
-        "you're on it.",
-        "Alice Smith: The PR is 'Train LSTM Forecast Models'. I'll train LSTM forecast models on history.",
-        "Dan Brown: Next, we have the task of expanding security measures. Bob, you're assigned.",
-        "Bob Jones: I'll upgrade TLS to version 1.3 for transport encryption."]),
+    meeting(
+        "product_dev_Demo_2",
+        "2026-01-02T09:00:00",
+        [
+            "Dan Brown: Now, the pending tasks. Let's start with the task of integrating predictive analytics. Alice, "
+            "you're on it.",
+            "Alice Smith: The PR is 'Train LSTM Forecast Models'. I'll train LSTM forecast models on history.",
+            "Dan Brown: Next, we have the task of expanding security measures. Bob, you're assigned.",
+            "Bob Jones: I'll upgrade TLS to version 1.3 for transport encryption.",
+        ],
+    ),
     # Bob holds two topics here: a chart task of the analytics feature and the OAuth task of the security one
-    meeting("product_dev_Demo_3", "2026-01-10T09:00:00", [
-        "Dan Brown: On to the pending tasks. First up, the task of integrating predictive analytics. Alice, the CI "
-        "pipeline work is yours.",
-        "Alice Smith: I'll align the LSTM pipeline with CI deployment.",
-        "Dan Brown: Bob, you'll also build the forecast chart for the dashboard.",
-        "Bob Jones: Got it, I'll handle this.",
-        "Dan Brown: Lastly, the task of expanding security measures. Bob, the OAuth review is yours.",
-        "Bob Jones: Got it, I'll handle this. I'll review the OAuth token flow and rotate secrets.",
-        "Dan Brown: That wraps up our review. Alice, Bob, please confirm.",
-        "Alice Smith: Got it, I'll handle this."]),
+    meeting(
+        "product_dev_Demo_3",
+        "2026-01-10T09:00:00",
+        [
+            "Dan Brown: On to the pending tasks. First up, the task of integrating predictive analytics. Alice, the CI "
+            "pipeline work is yours.",
+            "Alice Smith: I'll align the LSTM pipeline with CI deployment.",
+            "Dan Brown: Bob, you'll also build the forecast chart for the dashboard.",
+            "Bob Jones: Got it, I'll handle this.",
+            "Dan Brown: Lastly, the task of expanding security measures. Bob, the OAuth review is yours.",
+            "Bob Jones: Got it, I'll handle this. I'll review the OAuth token flow and rotate secrets.",
+            "Dan Brown: That wraps up our review. Alice, Bob, please confirm.",
+            "Alice Smith: Got it, I'll handle this.",
+        ],
+    ),
 ]
 PRS = [
-    pr(1, "Train LSTM Forecast Models", "Train LSTM forecast models on historical data.", ALICE,
-       "2026-01-03T10:00:00", True, ["APPROVED"]),
-    pr(2, "Upgrade TLS to 1.3", "Upgrade transport encryption to TLS 1.3.", BOB, "2026-01-04T10:00:00", False,
-       ["CHANGES_REQUESTED"]),
-    pr(3, "Upgrade TLS to 1.3", "Upgrade transport encryption to TLS 1.3.", CAROL, "2026-01-05T10:00:00",
-       True, ["APPROVED"]),
-    pr(4, "Revert PR# 3: Address Security Risks in TLS Upgrade",
-       "This revert is needed due to security risks.", CAROL, "2026-01-06T10:00:00", True, ["APPROVED"]),
-    pr(5, "Align LSTM Pipeline with CI", "Align the LSTM pipeline with CI deployment.", ALICE,
-       "2026-01-11T10:00:00", False, ["APPROVED"]),
-    pr(6, "Review OAuth Token Flow", "Review the OAuth token flow and rotate secrets.", BOB,
-       "2026-01-12T10:00:00", False, ["APPROVED"]),
+    pr(
+        1,
+        "Train LSTM Forecast Models",
+        "Train LSTM forecast models on historical data.",
+        ALICE,
+        "2026-01-03T10:00:00",
+        True,
+        ["APPROVED"],
+    ),
+    pr(
+        2,
+        "Upgrade TLS to 1.3",
+        "Upgrade transport encryption to TLS 1.3.",
+        BOB,
+        "2026-01-04T10:00:00",
+        False,
+        ["CHANGES_REQUESTED"],
+    ),
+    pr(
+        3,
+        "Upgrade TLS to 1.3",
+        "Upgrade transport encryption to TLS 1.3.",
+        CAROL,
+        "2026-01-05T10:00:00",
+        True,
+        ["APPROVED"],
+    ),
+    pr(
+        4,
+        "Revert PR# 3: Address Security Risks in TLS Upgrade",
+        "This revert is needed due to security risks.",
+        CAROL,
+        "2026-01-06T10:00:00",
+        True,
+        ["APPROVED"],
+    ),
+    pr(
+        5,
+        "Align LSTM Pipeline with CI",
+        "Align the LSTM pipeline with CI deployment.",
+        ALICE,
+        "2026-01-11T10:00:00",
+        False,
+        ["APPROVED"],
+    ),
+    pr(
+        6,
+        "Review OAuth Token Flow",
+        "Review the OAuth token flow and rotate secrets.",
+        BOB,
+        "2026-01-12T10:00:00",
+        False,
+        ["APPROVED"],
+    ),
     pr(7, "Outside work", "Not a team PR.", "EMP_123", "2026-01-12T11:00:00", True, ["APPROVED"]),
-    pr(8, "Build Forecast Chart", "Build a forecast chart on the dashboard.", BOB, "2026-01-13T10:00:00", False,
-       ["CHANGES_REQUESTED"]),
+    pr(
+        8,
+        "Build Forecast Chart",
+        "Build a forecast chart on the dashboard.",
+        BOB,
+        "2026-01-13T10:00:00",
+        False,
+        ["CHANGES_REQUESTED"],
+    ),
     # approved, then closed without merging: not left to merge
-    {**pr(9, "Export LSTM Forecasts", "Export LSTM forecast models.", DAN, "2026-01-15T10:00:00", False,
-          ["APPROVED"]), "state": "closed"},
+    {
+        **pr(
+            9, "Export LSTM Forecasts", "Export LSTM forecast models.", DAN, "2026-01-15T10:00:00", False, ["APPROVED"]
+        ),
+        "state": "closed",
+    },
 ]
 SLACK = [
-    msg("20260101-0-rn000", ALICE, "2026-01-01T08:00:00",
-        "@here I'd like to suggest renaming the product from DemoAIX to Demo. Thoughts?", "planning-Demo"),
+    msg(
+        "20260101-0-rn000",
+        ALICE,
+        "2026-01-01T08:00:00",
+        "@here I'd like to suggest renaming the product from DemoAIX to Demo. Thoughts?",
+        "planning-Demo",
+    ),
     msg("20260101-1-rn001", BOB, "2026-01-01T08:01:00", "Agreed!", "planning-Demo"),
-    msg("20260103-0-s1000", ALICE, "2026-01-03T10:05:00",
-        "Hi team, please check my PR: https://github.com/salesforce/Demo/pull/1"),
+    msg(
+        "20260103-0-s1000",
+        ALICE,
+        "2026-01-03T10:05:00",
+        "Hi team, please check my PR: https://github.com/salesforce/Demo/pull/1",
+    ),
     msg("20260103-1-s1001", DAN, "2026-01-03T10:06:00", "LGTM, approved!"),
-    msg("20260105-0-s3000", CAROL, "2026-01-05T10:05:00",
-        "Please review https://github.com/salesforce/Demo/pull/3 and https://github.com/salesforce/Demo/pull/2"),
-    msg("20260106-0-d3000", DAN, "2026-01-06T09:00:00",
-        "Hi team, PR# 3 might expose some security risks. Should we revert it?"),
+    msg(
+        "20260105-0-s3000",
+        CAROL,
+        "2026-01-05T10:05:00",
+        "Please review https://github.com/salesforce/Demo/pull/3 and https://github.com/salesforce/Demo/pull/2",
+    ),
+    msg(
+        "20260106-0-d3000",
+        DAN,
+        "2026-01-06T09:00:00",
+        "Hi team, PR# 3 might expose some security risks. Should we revert it?",
+    ),
     msg("20260106-1-d3001", BOB, "2026-01-06T09:01:00", "Yes, let's revert."),
     msg("20260106-0-s4000", CAROL, "2026-01-06T10:05:00", "https://github.com/salesforce/Demo/pull/4"),
     msg("20260111-0-s5000", ALICE, "2026-01-11T10:05:00", "PR: https://github.com/salesforce/Demo/pull/5"),
@@ -126,40 +226,68 @@ SLACK = [
     msg("20260112-1-s6001", DAN, "2026-01-12T10:06:00", "Also see https://github.com/salesforce/Demo/pull/7"),
     msg("20260113-0-s8000", BOB, "2026-01-13T10:05:00", "PR: https://github.com/salesforce/Demo/pull/8"),
     msg("20260115-0-s9000", DAN, "2026-01-15T10:05:00", "PR: https://github.com/salesforce/Demo/pull/9"),
-    msg("20260113-0-h6000", DAN, "2026-01-13T09:00:00",
-        "Hi team, PR# 6 is approved but not merged yet. Given the change in product direction, "
-        "do we need it?"),
-    msg("20260114-0-m1000", DAN, "2026-01-14T09:00:00",
-        "As part of our updated priorities, we've decided to move forward with merging PRs 1. @here"),
+    msg(
+        "20260113-0-h6000",
+        DAN,
+        "2026-01-13T09:00:00",
+        "Hi team, PR# 6 is approved but not merged yet. Given the change in product direction, do we need it?",
+    ),
+    msg(
+        "20260114-0-m1000",
+        DAN,
+        "2026-01-14T09:00:00",
+        "As part of our updated priorities, we've decided to move forward with merging PRs 1. @here",
+    ),
 ]
 
 
 @pytest.fixture(scope="module")
 def store() -> Store:
-    product = Product("Demo", Path("Demo.json"), list(NAMES), [],
-                      {"slack": SLACK, "prs": PRS, "meeting_transcripts": MEETINGS})
+    product = Product(
+        "Demo", Path("Demo.json"), list(NAMES), [], {"slack": SLACK, "prs": PRS, "meeting_transcripts": MEETINGS}
+    )
     ctx = RuleContext(product, ORG, product_graph("Demo"))
-    run_rules(ctx, ["pr-review-conversation", "pr-revert", "pr-decision", "product-rename", "feature-tracks",
-                    "pr-change-summary", "feature-discussed"])
+    run_rules(
+        ctx,
+        [
+            "pr-review-conversation",
+            "pr-revert",
+            "pr-decision",
+            "product-rename",
+            "feature-tracks",
+            "pr-change-summary",
+            "feature-discussed",
+        ],
+    )
     s = Store()
     s.extend(ctx.out)
     # the plain PR fields the declarative mapping adds (only what the queries read)
     for rec in PRS:
         subject = node("artifact", rec["id"])
-        for p, o in (("rdf:type", term("ekg:PullRequest")),
-                     ("dct:identifier", Literal(rec["id"])), ("ekg:url", Literal(rec["link"])),
-                     ("ekg:prState", Literal(rec["state"])),
-                     ("ekg:description", Literal(rec["summary"])),
-                     ("prov:wasAttributedTo", node("person", rec["user"]["login"])),
-                     ("ekg:merged", Literal(rec["merged"].lower(), datatype=NamedNode(
-                         "http://www.w3.org/2001/XMLSchema#boolean")))):
+        for p, o in (
+            ("rdf:type", term("ekg:PullRequest")),
+            ("dct:identifier", Literal(rec["id"])),
+            ("ekg:url", Literal(rec["link"])),
+            ("ekg:prState", Literal(rec["state"])),
+            ("ekg:description", Literal(rec["summary"])),
+            ("prov:wasAttributedTo", node("person", rec["user"]["login"])),
+            (
+                "ekg:merged",
+                Literal(rec["merged"].lower(), datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boolean")),
+            ),
+        ):
             s.add(_quad(subject, p, o))
         for i, review in enumerate(rec["reviews"]):
             rv = node("review", f"{rec['id']}/{i}")
             s.add(_quad(rv, "rdf:type", term("ekg:PullRequestReview")))
             s.add(_quad(rv, "ekg:reviewOf", subject))
-            s.add(_quad(rv, "ekg:reviewState", term("ekg:Approved" if review["state"] == "APPROVED"
-                                                     else "ekg:ChangesRequested")))
+            s.add(
+                _quad(
+                    rv,
+                    "ekg:reviewState",
+                    term("ekg:Approved" if review["state"] == "APPROVED" else "ekg:ChangesRequested"),
+                )
+            )
     for rec in SLACK + MEETINGS:
         s.add(_quad(node("artifact", rec["id"]), "dct:identifier", Literal(rec["id"])))
     return s
@@ -167,6 +295,7 @@ def store() -> Store:
 
 def _quad(s: NamedNode, p: str, o: NamedNode | Literal):
     from pyoxigraph import DefaultGraph, Quad
+
     return Quad(s, term(p), o, DefaultGraph())
 
 
@@ -176,16 +305,26 @@ def objects(store: Store, s: NamedNode, p: str) -> set:
 
 def select(store: Store, name: str, bindings: dict) -> list[dict]:
     from pyoxigraph import Variable
+
     query = named_query(name)
-    rows = store.query(prefixed(query.text), substitutions={Variable(k): v for k, v in bindings.items()},
-                       use_default_graph_as_union=True)
+    rows = store.query(
+        prefixed(query.text),
+        substitutions={Variable(k): v for k, v in bindings.items()},
+        use_default_graph_as_union=True,
+    )
     return [{str(v)[1:]: sol[v] for v in rows.variables if sol[v] is not None} for sol in rows]
 
 
 def ask(store: Store, name: str, bindings: dict) -> bool:
     from pyoxigraph import Variable
-    return bool(store.query(prefixed(named_query(name).text), use_default_graph_as_union=True,
-                            substitutions={Variable(k): v for k, v in bindings.items()}))
+
+    return bool(
+        store.query(
+            prefixed(named_query(name).text),
+            use_default_graph_as_union=True,
+            substitutions={Variable(k): v for k, v in bindings.items()},
+        )
+    )
 
 
 def artifact(herb_id: str) -> NamedNode:
@@ -225,23 +364,39 @@ def test_review_parts_and_how_a_pr_was_assigned() -> None:
     assert assigned_segment([], "Bob Jones", oauth) == (None, "none")
 
 
-@pytest.mark.parametrize(("text", "label"), [
-    ("First up, the AI-driven data anomaly detection feature. Fiona, you're assigned to it.",
-     "AI-driven data anomaly detection feature"),
-    ("Now, let's move on to the pending tasks. First, we have the task of integrating predictive analytics.",
-     "integrating predictive analytics"),
-    ("Bob, you're up first with the 'Message queue setup'.", "Message queue setup"),
-    ("For the UI/UX dashboard, I'm working on the initial layout.", "UI/UX dashboard"),
-    ("I'm responsible for the data compliance and security enhancement.", "data compliance and security enhancement"),
-    ("We have the 'Deployment pipeline optimization' task.", "Deployment pipeline optimization' task"),
-])
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        (
+            "First up, the AI-driven data anomaly detection feature. Fiona, you're assigned to it.",
+            "AI-driven data anomaly detection feature",
+        ),
+        (
+            "Now, let's move on to the pending tasks. First, we have the task of integrating predictive analytics.",
+            "integrating predictive analytics",
+        ),
+        ("Bob, you're up first with the 'Message queue setup'.", "Message queue setup"),
+        ("For the UI/UX dashboard, I'm working on the initial layout.", "UI/UX dashboard"),
+        (
+            "I'm responsible for the data compliance and security enhancement.",
+            "data compliance and security enhancement",
+        ),
+        ("We have the 'Deployment pipeline optimization' task.", "Deployment pipeline optimization' task"),
+    ],
+)
 def test_review_labels_in_every_wording(text: str, label: str) -> None:
     assert label_of(text)[0] == label
 
 
-@pytest.mark.parametrize("text", [
-    "I'll be taking over the revisions for this task.", "Now, let's move on to the pending tasks.",
-    "Alice, I believe you're next in line to work on this.", "So, the PR for this task is titled 'Add Indexes'."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll be taking over the revisions for this task.",
+        "Now, let's move on to the pending tasks.",
+        "Alice, I believe you're next in line to work on this.",
+        "So, the PR for this task is titled 'Add Indexes'.",
+    ],
+)
 def test_meeting_talk_opens_no_review_part(text: str) -> None:
     assert label_of(text) is None
 
@@ -254,8 +409,7 @@ def test_same_feature_needs_two_shared_words_unless_one_word_label() -> None:
 
 def test_prs_are_discussed_in_their_share_conversation_and_assignment_review(store: Store) -> None:
     first = objects(store, artifact(PRS[0]["id"]), "ekg:discussedIn")
-    assert first == {artifact("20260103-0-s1000"), artifact("20260103-1-s1001"),
-                     artifact("product_dev_Demo_2")}
+    assert first == {artifact("20260103-0-s1000"), artifact("20260103-1-s1001"), artifact("product_dev_Demo_2")}
     # a task and its resubmission share every review that assigned either of them
     assert artifact("product_dev_Demo_2") in objects(store, artifact(PRS[2]["id"]), "ekg:discussedIn")
     assert not objects(store, artifact(PRS[6]["id"]), "ekg:discussedIn")  # EMP_ login: not a team PR
@@ -275,13 +429,14 @@ def test_revert_hold_and_delay_decisions_with_reasons(store: Store) -> None:
 def test_rename_conversation_is_a_typed_node(store: Store) -> None:
     rename = node("rename", "Demo/20260101-0-rn000")
     assert objects(store, rename, "ekg:formerName") == {Literal("DemoAIX")}
-    assert objects(store, rename, "prov:wasDerivedFrom") == {artifact("20260101-0-rn000"),
-                                                              artifact("20260101-1-rn001")}
+    assert objects(store, rename, "prov:wasDerivedFrom") == {artifact("20260101-0-rn000"), artifact("20260101-1-rn001")}
 
 
 def test_topic_query_picks_the_feature_naming_the_phrase(store: Store) -> None:
-    bindings = {**topic_bindings("integrating predictive analytics"),
-                "approved": Literal("true", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))}
+    bindings = {
+        **topic_bindings("integrating predictive analytics"),
+        "approved": Literal("true", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boolean")),
+    }
     answers, cites = keep_best_features(select(store, "pr_feature_review", bindings))
     assert set(answers) == {f"https://github.com/salesforce/Demo/pull/{n}" for n in (1, 5, 9)}
     assert {"product_dev_Demo_1", "20260101-0-rn000", "20260103-1-s1001"} <= set(cites)
@@ -332,8 +487,9 @@ def test_planned_feature_no_review_assigns_is_discussed_not_implemented(store: S
     assert objects(store, alerts, "prov:wasDerivedFrom") == {artifact("product_dev_Demo_1")}
     assert not objects(store, alerts, "ekg:implementedBy")
     # the assigned features (predictive analytics, security measures) are not re-derived as discussed ones
-    assert {q.subject for q in store.quads_for_pattern(None, term("ekg:featureStatus"), term("ekg:Discussed"))} \
-        == {alerts}
+    assert {q.subject for q in store.quads_for_pattern(None, term("ekg:featureStatus"), term("ekg:Discussed"))} == {
+        alerts
+    }
     text = next(iter(objects(store, alerts, "ekg:text"))).value
     assert text.startswith("Real-time alerts\n- ") and "WebSockets" in text and "What do you think" not in text
 
@@ -351,16 +507,26 @@ def test_discussed_feature_queries_answer_and_cite_the_absence_evidence(store: S
     assert ask(store, "feature_discussed.ask", {}) and ask(store, "feature_discussed_people.ask", {})
     answers, cites = fold_rows(select(store, "feature_discussed", {}))
     assert len(answers) == 1 and answers[0].startswith("Real-time alerts")
-    assert {"product_dev_Demo_1", "product_dev_Demo_2", "github_com_salesforce_Demo_pull_1",
-            "20260103-0-s1000", "20260101-0-rn000"} <= set(cites)
+    assert {
+        "product_dev_Demo_1",
+        "product_dev_Demo_2",
+        "github_com_salesforce_Demo_pull_1",
+        "20260103-0-s1000",
+        "20260101-0-rn000",
+    } <= set(cites)
     people = fold_rows(select(store, "feature_discussed_people", {}))[0]
     assert sorted(people) == sorted([ALICE, CAROL])
 
 
 def test_every_planned_feature_assigned_means_no_discussed_feature() -> None:
     planning = meeting("product_dev_Demo_1", "2026-01-01T09:00:00", PLANNING[5:9])
-    product = Product("Demo", Path("Demo.json"), list(NAMES), [],
-                      {"slack": SLACK, "prs": PRS, "meeting_transcripts": [planning, *MEETINGS[1:]]})
+    product = Product(
+        "Demo",
+        Path("Demo.json"),
+        list(NAMES),
+        [],
+        {"slack": SLACK, "prs": PRS, "meeting_transcripts": [planning, *MEETINGS[1:]]},
+    )
     ctx = RuleContext(product, ORG, product_graph("Demo"))
     run_rules(ctx, ["feature-discussed"])
     s = Store()
@@ -370,59 +536,92 @@ def test_every_planned_feature_assigned_means_no_discussed_feature() -> None:
 
 def test_feature_names_and_change_summaries() -> None:
     assert feature_name("Great. Moving on to predictive analytics, we want forecasts.") == "predictive analytics"
-    assert feature_name("Absolutely, Emma. The first feature we need to discuss is enhancing the AI-driven "
-                        "suggestions.") == "enhancing the AI-driven suggestions"
+    assert (
+        feature_name("Absolutely, Emma. The first feature we need to discuss is enhancing the AI-driven suggestions.")
+        == "enhancing the AI-driven suggestions"
+    )
     assert feature_name("Now, let's talk about task prioritization.") is None  # names no feature
     assert feature_name("We could use Kafka here.") is None
-    assert change_summary("This PR introduces JWT for sessions. It ensures scalability. Tokens expire hourly.") \
+    assert (
+        change_summary("This PR introduces JWT for sessions. It ensures scalability. Tokens expire hourly.")
         == "JWT for sessions. Tokens expire hourly."
+    )
     # a verb that is the change itself stays, in the imperative; a framing verb goes
-    assert change_summary("This PR optimizes the data workflow. It includes tuning.") \
+    assert (
+        change_summary("This PR optimizes the data workflow. It includes tuning.")
         == "Optimize the data workflow. It includes tuning."
+    )
     assert change_summary("This PR addresses the login bug.") == "Address the login bug."
     assert change_summary("This PR focuses on caching.") == "Caching."
 
 
-@pytest.mark.parametrize(("text", "style", "names"), [
-    ("We have four main tasks to discuss: enhancing real-time alerts, integrating predictive analytics, improving "
-     "data ingestion efficiency, and expanding security measures.", "list",
-     ["enhancing real-time alerts", "integrating predictive analytics", "improving data ingestion efficiency",
-      "expanding security measures"]),
-    ("I think we should start by discussing the high-level tasks. First, we need to enhance our edge processing "
-     "capabilities to handle more complex AI models. Second, we should expand our device compatibility.", "ordinal",
-     ["enhance our edge processing capabilities", "expand our device compatibility"]),
-    ("Here is the plan. 1. Improve the search ranking. 2. Add offline mode.", "numbered",
-     ["Improve the search ranking", "Add offline mode"]),
-])
+@pytest.mark.parametrize(
+    ("text", "style", "names"),
+    [
+        (
+            "We have four main tasks to discuss: enhancing real-time alerts, integrating predictive analytics, "
+            "improving data ingestion efficiency, and expanding security measures.",
+            "list",
+            [
+                "enhancing real-time alerts",
+                "integrating predictive analytics",
+                "improving data ingestion efficiency",
+                "expanding security measures",
+            ],
+        ),
+        (
+            "I think we should start by discussing the high-level tasks. First, we need to enhance our edge processing "
+            "capabilities to handle more complex AI models. Second, we should expand our device compatibility.",
+            "ordinal",
+            ["enhance our edge processing capabilities", "expand our device compatibility"],
+        ),
+        (
+            "Here is the plan. 1. Improve the search ranking. 2. Add offline mode.",
+            "numbered",
+            ["Improve the search ranking", "Add offline mode"],
+        ),
+    ],
+)
 def test_planning_lists_in_every_style(text: str, style: str, names: list[str]) -> None:
     assert listed_names(text) == [(style, name) for name in names]
 
 
-@pytest.mark.parametrize("text", [
-    "To recap: Julia is handling data ingestion, Emma is on NLP enhancements, and Alice is working on the API.",
-    "We have one main task: the dashboard.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "To recap: Julia is handling data ingestion, Emma is on NLP enhancements, and Alice is working on the API.",
+        "We have one main task: the dashboard.",
+    ],
+)
 def test_assignment_recaps_and_single_items_list_no_features(text: str) -> None:
     assert listed_names(text) == []
 
 
-@pytest.mark.parametrize(("text", "name"), [
-    ("Let's start by discussing the real-time data processing feature.", "real-time data processing feature"),
-    ("I think a good starting point would be to discuss the Slack integration module.", "Slack integration module"),
-])
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Let's start by discussing the real-time data processing feature.", "real-time data processing feature"),
+        ("I think a good starting point would be to discuss the Slack integration module.", "Slack integration module"),
+    ],
+)
 def test_planning_cues_open_a_feature(text: str, name: str) -> None:
     assert feature_name(text) == name
 
 
 def test_listed_feature_no_review_assigns_is_discussed() -> None:
-    planning = meeting("product_dev_List_1", "2025-12-01T09:00:00", [
-        "Dan Brown: Team, we have three main tasks to discuss: offline sync, expanding security measures, and "
-        "integrating predictive analytics.",
-        "Carol White: For offline sync, we should cache edits locally and merge them on reconnect.",
-        "Alice Smith: I'll take offline sync.",
-        "Bob Jones: Regarding security measures, we need to upgrade TLS.",
-        "Alice Smith: On predictive analytics, LSTM models fit.",
-        "Dan Brown: Now, let's discuss task assignments."])
+    planning = meeting(
+        "product_dev_List_1",
+        "2025-12-01T09:00:00",
+        [
+            "Dan Brown: Team, we have three main tasks to discuss: offline sync, expanding security measures, and "
+            "integrating predictive analytics.",
+            "Carol White: For offline sync, we should cache edits locally and merge them on reconnect.",
+            "Alice Smith: I'll take offline sync.",
+            "Bob Jones: Regarding security measures, we need to upgrade TLS.",
+            "Alice Smith: On predictive analytics, LSTM models fit.",
+            "Dan Brown: Now, let's discuss task assignments.",
+        ],
+    )
     product = Product("List", Path("List.json"), list(NAMES), [], {"meeting_transcripts": [planning, *MEETINGS[1:]]})
     ctx = RuleContext(product, ORG, product_graph("List"))
     run_rules(ctx, ["feature-discussed"])
@@ -434,7 +633,8 @@ def test_listed_feature_no_review_assigns_is_discussed() -> None:
 
 def test_a_topic_in_other_words_meets_the_same_feature_words() -> None:
     assert feature_tokens("enhancing natural language processing capabilities") == feature_tokens(
-        "enhancing NLP capabilities")
+        "enhancing NLP capabilities"
+    )
     assert feature_tokens("the User Interface dashboard") == feature_tokens("UI dashboard")
     nlp = label_of("Moving on to enhancing AI capabilities with NLP.")[1]
     spelled = label_of("Next, enhancing AI capabilities with natural language processing.")[1]
@@ -444,12 +644,23 @@ def test_a_topic_in_other_words_meets_the_same_feature_words() -> None:
 def test_a_part_quoting_the_prs_title_to_its_author_outranks_an_acceptance_elsewhere() -> None:
     from kg.rules.features import Segment
 
-    first = Segment("GraphQL API setup", frozenset({"graphql", "api", "setup"}), (
-        ("Ian Davis", "First up, GraphQL API setup. Fiona, can you take over the resolvers?"),
-        ("Fiona Smith", "Got it, I'll handle the new PR.")))
-    last = Segment("resource planning", frozenset({"resource", "plann"}), (
-        ("Ian Davis", "Lastly, resource planning. Fiona, you're also handling 'Allocate Cloud Architects'."),
-        ("Fiona Smith", "Yes, I'll ensure we have the right personnel.")))
-    allocate = TeamPR(pr(20, "Allocate Cloud Architects", "Staff the integration.", ERIN_1, "2026-01-20T10:00:00",
-                         False, []))
+    first = Segment(
+        "GraphQL API setup",
+        frozenset({"graphql", "api", "setup"}),
+        (
+            ("Ian Davis", "First up, GraphQL API setup. Fiona, can you take over the resolvers?"),
+            ("Fiona Smith", "Got it, I'll handle the new PR."),
+        ),
+    )
+    last = Segment(
+        "resource planning",
+        frozenset({"resource", "plann"}),
+        (
+            ("Ian Davis", "Lastly, resource planning. Fiona, you're also handling 'Allocate Cloud Architects'."),
+            ("Fiona Smith", "Yes, I'll ensure we have the right personnel."),
+        ),
+    )
+    allocate = TeamPR(
+        pr(20, "Allocate Cloud Architects", "Staff the integration.", ERIN_1, "2026-01-20T10:00:00", False, [])
+    )
     assert assigned_segment([first, last], "Fiona Smith", allocate) == (last, "author")

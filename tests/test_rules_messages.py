@@ -12,24 +12,42 @@ from kg.rules.messages import normalise_url
 
 
 def slack(mid: str, text: str, ts: str, user: str = "eid_aaaaaaaa", channel: str = "bug-x-Demo") -> dict[str, Any]:
-    return {"id": mid, "Channel": {"name": channel, "channelID": f"ch-{channel}"},
-            "Message": {"User": {"userId": user, "timestamp": ts, "text": text, "utterranceID": mid}},
-            "ThreadReplies": []}
+    return {
+        "id": mid,
+        "Channel": {"name": channel, "channelID": f"ch-{channel}"},
+        "Message": {"User": {"userId": user, "timestamp": ts, "text": text, "utterranceID": mid}},
+        "ThreadReplies": [],
+    }
 
 
 def context() -> RuleContext:
     artifacts = {
         "slack": [
             slack("20260101-0-aaaaa", "Hi @eid_bbbbbbbb, CUST-0042 reports a crash", "2026-01-01T10:00:00"),
-            slack("20260101-1-bbbbb", "See <https://sf-internal.slack.com/archives/docs/demo_prd|PRD> and "
-                  "https://github.com/acme/demo/pull/7 and https://www.example.com/demo/.", "2026-01-01T10:05:00"),
+            slack(
+                "20260101-1-bbbbb",
+                "See <https://sf-internal.slack.com/archives/docs/demo_prd|PRD> and "
+                "https://github.com/acme/demo/pull/7 and https://www.example.com/demo/.",
+                "2026-01-01T10:05:00",
+            ),
             slack("20260101-2-ccccc", "Also https://unknown.example.org/x", "2026-01-01T10:06:00"),
             slack("20260102-0-ddddd", "Next day, new thread", "2026-01-02T09:00:00"),
         ],
-        "documents": [{"id": "demo_prd", "content": "c", "type": "Product Requirements Document",
-                       "document_link": "https://sf-internal.slack.com/archives/docs/demo_prd"}],
-        "prs": [{"id": "github_com_acme_demo_pull_7", "link": "https://github.com/acme/demo/pull/7",
-                 "user": {"login": "eid_aaaaaaaa"}}],
+        "documents": [
+            {
+                "id": "demo_prd",
+                "content": "c",
+                "type": "Product Requirements Document",
+                "document_link": "https://sf-internal.slack.com/archives/docs/demo_prd",
+            }
+        ],
+        "prs": [
+            {
+                "id": "github_com_acme_demo_pull_7",
+                "link": "https://github.com/acme/demo/pull/7",
+                "user": {"login": "eid_aaaaaaaa"},
+            }
+        ],
         "urls": [{"id": "www_example_com_demo", "link": "https://www.example.com/demo", "description": "A demo"}],
     }
     product = Product("Demo", Path("Demo.json"), ["eid_aaaaaaaa"], ["CUST-0042"], artifacts)
@@ -47,8 +65,10 @@ def art(i: str) -> str:
 
 def test_mentions_and_customer_ids() -> None:
     got = edges(context(), ["mentions", "customer-mentions"])
-    assert got == {(art("20260101-0-aaaaa"), expand("ekg:mentions"), ID + "person/eid_bbbbbbbb"),
-                   (art("20260101-0-aaaaa"), expand("ekg:mentionsCustomer"), ID + "customer/CUST-0042")}
+    assert got == {
+        (art("20260101-0-aaaaa"), expand("ekg:mentions"), ID + "person/eid_bbbbbbbb"),
+        (art("20260101-0-aaaaa"), expand("ekg:mentionsCustomer"), ID + "customer/CUST-0042"),
+    }
 
 
 def test_links_resolve_to_documents_prs_url_artifacts_or_bare_urls() -> None:

@@ -83,8 +83,7 @@ def context(with_kickoff: bool = True) -> RuleContext:
             slack("20260105-1-p1", "Customer CUST-0002 mentioned that dashboards are fast.", "eid_11111111"),
             slack(
                 "20260106-0-d0",
-                "@here a quick video of our last release "
-                "https://sf-internal.slack.com/archives/OldProX/demo_1",
+                "@here a quick video of our last release https://sf-internal.slack.com/archives/OldProX/demo_1",
                 "eid_55555555",
                 "develop-x-New",
             ),
@@ -148,15 +147,9 @@ def test_authors_and_qa_specialists_contribute() -> None:
 
 def test_qa_findings_reply_and_inline() -> None:
     found = triples(context())
-    assert objects(found, "release-feedback/New/20260102-0-q0", "ekg:text") == {
-        "Search results are slow under load."
-    }
-    assert objects(found, "release-feedback/New/20260103-0-r0", "ekg:text") == {
-        "Exports fail for large files."
-    }
-    assert objects(found, "release-feedback/New/20260102-0-q0", "ekg:reportedBy") == {
-        ID + "person/eid_33333333"
-    }
+    assert objects(found, "release-feedback/New/20260102-0-q0", "ekg:text") == {"Search results are slow under load."}
+    assert objects(found, "release-feedback/New/20260103-0-r0", "ekg:text") == {"Exports fail for large files."}
+    assert objects(found, "release-feedback/New/20260102-0-q0", "ekg:reportedBy") == {ID + "person/eid_33333333"}
 
 
 def test_customer_issue_and_praise() -> None:

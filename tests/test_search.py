@@ -130,9 +130,7 @@ def searcher(tiny_store: Path, tmp_path: Path) -> Searcher:
 
 def test_index_lives_beside_the_store(tiny_store):
     folder = index_dir(tiny_store) / "Tiny"
-    assert {"bm25", "bm25-context", "graph.npz", "labels.json", "artifacts.json"} <= {
-        p.name for p in folder.iterdir()
-    }
+    assert {"bm25", "bm25-context", "graph.npz", "labels.json", "artifacts.json"} <= {p.name for p in folder.iterdir()}
     assert not (folder / "dense.npy").exists()
 
 

@@ -11,27 +11,45 @@ from kg.qa.time import find_time
 VOCAB = Vocabulary({"connectforce": "ConnectForce"}, {}, {"techcorp": "TechCorp"})
 
 
-@pytest.mark.parametrize(("question", "phrase", "instant", "rest"), [
-    ("Which bugs reported by TechCorp in ConnectForce were unresolved on 2026-08-01?", "on 2026-08-01",
-     "2026-08-01T23:59:59", "which bugs reported by techcorp in connectforce were unresolved"),
-    ("What was the state of X in ConnectForce at the end of July 2026?", "at the end of july 2026",
-     "2026-07-31T23:59:59", "what was the state of x in connectforce"),
-    ("As of August 1, 2026, which bugs were open?", "as of august 1 2026", "2026-08-01T23:59:59",
-     "which bugs were open"),
-    ("Which bugs were open before March 2026?", "before march 2026", "2026-02-28T23:59:59", "which bugs were open"),
-    ("Open bugs at the start of Feb 2024?", "at the start of feb 2024", "2024-02-01T00:00:00", "open bugs"),
-    ("Open bugs on the 3rd of September 2026", "on the 3rd of september 2026", "2026-09-03T23:59:59", "open bugs"),
-])
+@pytest.mark.parametrize(
+    ("question", "phrase", "instant", "rest"),
+    [
+        (
+            "Which bugs reported by TechCorp in ConnectForce were unresolved on 2026-08-01?",
+            "on 2026-08-01",
+            "2026-08-01T23:59:59",
+            "which bugs reported by techcorp in connectforce were unresolved",
+        ),
+        (
+            "What was the state of X in ConnectForce at the end of July 2026?",
+            "at the end of july 2026",
+            "2026-07-31T23:59:59",
+            "what was the state of x in connectforce",
+        ),
+        (
+            "As of August 1, 2026, which bugs were open?",
+            "as of august 1 2026",
+            "2026-08-01T23:59:59",
+            "which bugs were open",
+        ),
+        ("Which bugs were open before March 2026?", "before march 2026", "2026-02-28T23:59:59", "which bugs were open"),
+        ("Open bugs at the start of Feb 2024?", "at the start of feb 2024", "2024-02-01T00:00:00", "open bugs"),
+        ("Open bugs on the 3rd of September 2026", "on the 3rd of september 2026", "2026-09-03T23:59:59", "open bugs"),
+    ],
+)
 def test_dates_are_read_at_their_instant_and_removed(question: str, phrase: str, instant: str, rest: str) -> None:
     slot, text = find_time(normalise(question))
     assert slot is not None and (slot.phrase, slot.at(), text) == (phrase, instant, rest)
 
 
-@pytest.mark.parametrize(("question", "mode"), [
-    ("Which PRs were still open when ConnectForce's previous release shipped?", "end"),
-    ("Which bugs were open at the time of the previous release?", "end"),
-    ("Which bugs were open before the last release came out?", "before"),
-])
+@pytest.mark.parametrize(
+    ("question", "mode"),
+    [
+        ("Which PRs were still open when ConnectForce's previous release shipped?", "end"),
+        ("Which bugs were open at the time of the previous release?", "end"),
+        ("Which bugs were open before the last release came out?", "before"),
+    ],
+)
 def test_named_points_wait_for_the_graph(question: str, mode: str) -> None:
     slot, _ = find_time(normalise(question))
     assert slot is not None and slot.point == "previous release" and slot.mode == mode
@@ -40,12 +58,15 @@ def test_named_points_wait_for_the_graph(question: str, mode: str) -> None:
         slot.at()
 
 
-@pytest.mark.parametrize("question", [
-    "Which customers reported issues with the previous release of ConnectForce?",
-    "Who may review the market research report in May?",      # a month needs its year
-    "Which bugs in ConnectForce were open on 2026-02-30?",    # not a date
-    "Find PR links submitted by eid_86052026 for bugs on ConnectForce",
-])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which customers reported issues with the previous release of ConnectForce?",
+        "Who may review the market research report in May?",  # a month needs its year
+        "Which bugs in ConnectForce were open on 2026-02-30?",  # not a date
+        "Find PR links submitted by eid_86052026 for bugs on ConnectForce",
+    ],
+)
 def test_no_time_expression_leaves_the_text_alone(question: str) -> None:
     assert find_time(normalise(question)) == (None, normalise(question))
 

@@ -57,7 +57,9 @@ def test_each_defect_is_reported_once_under_its_own_graph(bad: Path) -> None:
     assert not report.conforms
     assert report.violations == 2
     assert sorted((r.graph, r.focus, r.path) for r in report.rows) == [
-        ("Demo", MSG.value, IN_CHANNEL.value), ("org", EMPLOYEE.value, FOAF_NAME.value)]
+        ("Demo", MSG.value, IN_CHANNEL.value),
+        ("org", EMPLOYEE.value, FOAF_NAME.value),
+    ]
 
 
 def test_one_product_reads_the_org_graph_but_reports_only_its_own_nodes(bad: Path) -> None:

@@ -65,10 +65,22 @@ def add_store_option(p: argparse.ArgumentParser) -> None:
 
 def add_what_if_options(p: argparse.ArgumentParser) -> None:
     """`--with FILE` / `--without FILE`: run over a scratch copy of the product's graph (see kg/whatif.py)."""
-    p.add_argument("--with", dest="with_files", action="append", default=[], metavar="FILE",
-                   help="what-if: add FILE's triples to a scratch copy of the product's graph (repeatable)")
-    p.add_argument("--without", dest="without_files", action="append", default=[], metavar="FILE",
-                   help="what-if: remove the triples FILE lists from the scratch copy (repeatable)")
+    p.add_argument(
+        "--with",
+        dest="with_files",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="what-if: add FILE's triples to a scratch copy of the product's graph (repeatable)",
+    )
+    p.add_argument(
+        "--without",
+        dest="without_files",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="what-if: remove the triples FILE lists from the scratch copy (repeatable)",
+    )
 
 
 def add_herb_option(p: argparse.ArgumentParser) -> None:

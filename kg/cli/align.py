@@ -145,8 +145,9 @@ def run(args: argparse.Namespace) -> int:
         sources,
         threshold_value(args.threshold),
         target=args.target == "ontology",
-        progress=lambda pairs: tqdm(pairs, desc="aligning source pairs", delay=1.0, leave=False,
-                                    disable=not show_progress()),
+        progress=lambda pairs: tqdm(
+            pairs, desc="aligning source pairs", delay=1.0, leave=False, disable=not show_progress()
+        ),
     )
     report_warnings(result.warnings)
     if result.pairs.empty:

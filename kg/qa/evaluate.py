@@ -55,17 +55,32 @@ class EvalResult:
             if name == "content (prose)":
                 continue
             precisions = [r["citation_precision"] for r in rs if r["citation_precision"] is not None]
-            out.append([name, str(len(rs)), f"{mean(r['score'] for r in rs):.3f}",
-                        f"{mean(r['abstain'] for r in rs):.3f}", f"{mean(r['citation_recall'] for r in rs):.3f}",
-                        f"{mean(precisions):.3f}" if precisions else "-"])
+            out.append(
+                [
+                    name,
+                    str(len(rs)),
+                    f"{mean(r['score'] for r in rs):.3f}",
+                    f"{mean(r['abstain'] for r in rs):.3f}",
+                    f"{mean(r['citation_recall'] for r in rs):.3f}",
+                    f"{mean(precisions):.3f}" if precisions else "-",
+                ]
+            )
         un = [r for r in self.rows if r["split"] == "unanswerable"]
         if un:
             out.append(["unanswerable", str(len(un)), f"{mean(r['abstain'] for r in un):.3f}", "-", "-", "-"])
         # HERB lists some (product, question) pairs in both files (benchmark noise): no answer can score on both
         clean = [r for r in un if not r["also_answerable"]]
         if un and len(clean) < len(un):
-            out.append(["unanswerable, not also answerable", str(len(clean)),
-                        f"{mean(r['abstain'] for r in clean):.3f}", "-", "-", "-"])
+            out.append(
+                [
+                    "unanswerable, not also answerable",
+                    str(len(clean)),
+                    f"{mean(r['abstain'] for r in clean):.3f}",
+                    "-",
+                    "-",
+                    "-",
+                ]
+            )
         return out
 
 
@@ -89,16 +104,28 @@ def evaluate(answerer: Answerer, qa_dir: Path) -> EvalResult:
     for split, questions in (("answerable", answerable), ("unanswerable", unanswerable)):
         for q in questions:
             got = answerer.ask(q["question"]).to_json()
-            row: dict[str, Any] = {"split": split, "product": q.get("product"), "question": q["question"],
-                                   "type": q.get("type", got["type"]), "intent": got["intent"],
-                                   "abstain": got["abstain"], "reason": got["reason"], "answer": got["answer"]}
+            row: dict[str, Any] = {
+                "split": split,
+                "product": q.get("product"),
+                "question": q["question"],
+                "type": q.get("type", got["type"]),
+                "intent": got["intent"],
+                "abstain": got["abstain"],
+                "reason": got["reason"],
+                "answer": got["answer"],
+            }
             if split == "unanswerable":
                 row["also_answerable"] = (q.get("product"), q["question"]) in asked
             if split == "answerable":
                 recall, precision = recall_precision(got["citations"], q.get("citations", []))
-                row.update(score=score_answerable(q, got), citation_recall=recall, citation_precision=precision,
-                           gold=q["ground_truth"], n_citations=len(got["citations"]),
-                           n_gold_citations=len(q.get("citations", [])))
+                row.update(
+                    score=score_answerable(q, got),
+                    citation_recall=recall,
+                    citation_precision=precision,
+                    gold=q["ground_truth"],
+                    n_citations=len(got["citations"]),
+                    n_gold_citations=len(q.get("citations", [])),
+                )
             result.rows.append(row)
     result.seconds = time.perf_counter() - started
     return result

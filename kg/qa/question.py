@@ -22,11 +22,21 @@ MAX_QUESTION_CHARS = 2000
 DOC_KINDS: dict[str, tuple[str, ...]] = {
     "MarketResearchReport": ("market research report", "market research", "mrr"),
     "ProductVisionDocument": ("product vision document", "product vision", "vision document", "pvd"),
-    "ProductRequirementsDocument": ("product requirements document", "product requirement document",
-                                    "product requirements", "requirements document", "prd"),
-    "TechnicalSpecificationsDocument": ("technical specifications document", "technical specification document",
-                                        "technical specifications", "technical specification", "tech spec",
-                                        "technical spec"),
+    "ProductRequirementsDocument": (
+        "product requirements document",
+        "product requirement document",
+        "product requirements",
+        "requirements document",
+        "prd",
+    ),
+    "TechnicalSpecificationsDocument": (
+        "technical specifications document",
+        "technical specification document",
+        "technical specifications",
+        "technical specification",
+        "tech spec",
+        "technical spec",
+    ),
     "SystemDesignDocument": ("system design document", "system design", "design document", "sdd"),
 }
 
@@ -44,10 +54,12 @@ LINK = r"\b(?:url|link|address|web ?page)\b"
 COMPANY = r"\b(?:compan\w*|organi[sz]ation)\b"
 #: Nouns that name companies only as the thing asked for ("which customers …", "list the clients that …",
 #: "the name of the customer with …"), not as a modifier or agent ("customer bugs", "reported by customers").
-ASKED_CUSTOMER = (r"(?:(?:\b(?:which|what|list|name|show|give|find|identify|tell)\b(?: (?:me|us|all|the|is|are|"
-                  r"were|was|names?|of|those))*|\bnames? of(?: the)?) |^)(?:customer|client|business|firm)s?(?![\w-])"
-                  r"(?! (?:bug|issue|defect|ticket|problem|report|complaint|feedback)s?\b)"
-                  r"|\b(?:customer|client) names?\b")
+ASKED_CUSTOMER = (
+    r"(?:(?:\b(?:which|what|list|name|show|give|find|identify|tell)\b(?: (?:me|us|all|the|is|are|"
+    r"were|was|names?|of|those))*|\bnames? of(?: the)?) |^)(?:customer|client|business|firm)s?(?![\w-])"
+    r"(?! (?:bug|issue|defect|ticket|problem|report|complaint|feedback)s?\b)"
+    r"|\b(?:customer|client) names?\b"
+)
 
 
 def normalise(text: str) -> str:
@@ -125,11 +137,19 @@ class Question:
         return self.matches(LINK) is not None
 
     def slots(self) -> dict[str, object]:
-        return {k: v for k, v in {
-            "product": self.product, "doc_kind": self.doc_kind, "roles": self.roles,
-            "companies": self.companies, "eids": self.eids, "customer_ids": self.customer_ids,
-            "time": self.time.phrase if self.time else None,
-        }.items() if v}
+        return {
+            k: v
+            for k, v in {
+                "product": self.product,
+                "doc_kind": self.doc_kind,
+                "roles": self.roles,
+                "companies": self.companies,
+                "eids": self.eids,
+                "customer_ids": self.customer_ids,
+                "time": self.time.phrase if self.time else None,
+            }.items()
+            if v
+        }
 
 
 def clean_text(raw: str | bytes) -> str:
@@ -171,12 +191,16 @@ def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     q = Question(text=text, norm=norm, sing=singular_text(norm), time=time)
     products = _find_longest(full, vocab.products) or _find_longest(full.replace("'s", ""), vocab.products)
     if len(set(products)) > 1:
-        raise KGError(f"the question names {len(set(products))} products ({', '.join(dict.fromkeys(products))}); "
-                      "ask about one product at a time")
+        raise KGError(
+            f"the question names {len(set(products))} products ({', '.join(dict.fromkeys(products))}); "
+            "ask about one product at a time"
+        )
     q.product = products[0] if products else None
     for kind, names in DOC_KINDS.items():
-        if any((n in q.sing and _whole_words(n).search(q.sing)) or (n in norm and _whole_words(n).search(norm))
-               for n in names):
+        if any(
+            (n in q.sing and _whole_words(n).search(q.sing)) or (n in norm and _whole_words(n).search(norm))
+            for n in names
+        ):
             q.doc_kind = kind
             break
     q.roles = _find_longest(q.sing, vocab.singular_roles)

@@ -39,8 +39,17 @@ RDF_TYPE = term("rdf:type")
 WAS_DERIVED_FROM = term("prov:wasDerivedFrom")
 
 #: Rule modules, imported in this order; each registers its rules on import.
-RULE_MODULES = ["messages", "repositories", "documents", "bugs", "features", "prs", "competitors", "releases",
-                "lifecycles"]
+RULE_MODULES = [
+    "messages",
+    "repositories",
+    "documents",
+    "bugs",
+    "features",
+    "prs",
+    "competitors",
+    "releases",
+    "lifecycles",
+]
 
 
 @dataclass(frozen=True)
@@ -109,9 +118,17 @@ class RuleContext:
             recs.sort(key=lambda r: str(r["Message"]["User"].get("timestamp", "")))
             for i, rec in enumerate(recs):
                 user = rec["Message"]["User"]
-                out.append(Message(rec["id"], str(rec["Channel"].get("name", "")),
-                                   str(rec["Channel"].get("channelID", "")), str(user.get("userId", "")),
-                                   str(user.get("timestamp", "")), str(user.get("text", "")), i))
+                out.append(
+                    Message(
+                        rec["id"],
+                        str(rec["Channel"].get("name", "")),
+                        str(rec["Channel"].get("channelID", "")),
+                        str(user.get("userId", "")),
+                        str(user.get("timestamp", "")),
+                        str(user.get("text", "")),
+                        i,
+                    )
+                )
         return out
 
     @cached_property

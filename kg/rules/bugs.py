@@ -29,44 +29,57 @@ EXTERNAL_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+",
 # A quoted span: the opening quote follows no letter (so "Let's" opens none), the closing one precedes none.
 QUOTED = re.compile(r"(?<![A-Za-z0-9])['‘\"“]([^'’\"”]{4,}?)['’\"”](?![A-Za-z0-9])")
 # Words that carry no identity when comparing a lifecycle message with a bug's report.
-_STOP = ("a an the of in on for to and or with is are was be been by from this that it its our we has have "
-         "had issue issues bug bugs problem customer customers about incorrect")
+_STOP = (
+    "a an the of in on for to and or with is are was be been by from this that it its our we has have "
+    "had issue issues bug bugs problem customer customers about incorrect"
+)
 STOPWORDS = frozenset(_STOP.split())
 # Discourse that precedes a triage item's title ("Great, thanks! Next, we have a …").
 ITEM_LEAD = re.compile(r"^.*?\b(?:first up|first|next up|next|lastly|finally|also)\b[,:]?\s*", re.I)
 TITLE_PHRASE = re.compile(
     r"(?:we have|there's|there is|we've got|we got)\s+(?:an?\s+|the\s+)?(?:(?:critical|major|new)\s+)?"
-    r"(?:(?:issue|bug|problem)\s+(?:titled|called|with|where|regarding)\s+)?(.+?)(?:[.:;!]\s|,\s|$)", re.I)
+    r"(?:(?:issue|bug|problem)\s+(?:titled|called|with|where|regarding)\s+)?(.+?)(?:[.:;!]\s|,\s|$)",
+    re.I,
+)
 # Where a triage item names the affected component: "affects the X", "impacting our X", "under X", ...
 COMPONENT_CUE = re.compile(
     r"\b(?:affect(?:s|ing|ed)?|impact(?:s|ing|ed)?|under|within|in|of|is|hitting|disrupting|throttling|"
     r"involv(?:es|ing))\s+(?:again\s+)?(?:both\s+)?(?:the\s+|our\s+)?"
-    r"((?:[A-Z][\w/\-]*|&)(?:\s+(?:[A-Z][\w/\-]*|&|and|of|/))*)")
+    r"((?:[A-Z][\w/\-]*|&)(?:\s+(?:[A-Z][\w/\-]*|&|and|of|/))*)"
+)
 # A component named only once must end like a component does ("… Module", "… Layer", "… API").
-_HEADS = ("module engine layer system api gateway pipeline interface algorithm service server database ui "
-          "component logic functionality wizard queue model dashboard control processing management "
-          "performance "
-          "visualization rendering integration security authentication")
+_HEADS = (
+    "module engine layer system api gateway pipeline interface algorithm service server database ui "
+    "component logic functionality wizard queue model dashboard control processing management "
+    "performance "
+    "visualization rendering integration security authentication"
+)
 COMPONENT_HEAD = frozenset(_HEADS.split())
 NOT_COMPONENT_START = ("I ", "We ", "It ", "This ", "The ", "Salesforce", "Customer", "CUST", "Users ")
 #: Conversation kinds, decided by the opening message (first match wins; order matters).
 OPENERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("admin", re.compile(r"created this channel|\bjoined\b", re.I)),
-    ("lookalike", re.compile(r"open[- ]source|popular (?:projects|libraries)|similar (?:bugs|issues) in",
-                             re.I)),
+    ("lookalike", re.compile(r"open[- ]source|popular (?:projects|libraries)|similar (?:bugs|issues) in", re.I)),
     ("reopened", re.compile(r"\breopen", re.I)),
     ("dismissed", re.compile(r"looked into the reported (?:issue|bug)", re.I)),
-    ("resolved", re.compile(r"\b(?:has|have) been (?:resolved|fixed)\b|\bis (?:now )?(?:resolved|fixed)\b",
-                            re.I)),
+    ("resolved", re.compile(r"\b(?:has|have) been (?:resolved|fixed)\b|\bis (?:now )?(?:resolved|fixed)\b", re.I)),
     ("triage", re.compile(r"\breport", re.I)),
 )
 EVENT_CLASS = {
-    "reported": "ekg:BugReported", "assigned": "ekg:BugAssigned", "resolved": "ekg:BugResolved",
-    "reopened": "ekg:BugReopened", "dismissed": "ekg:BugClosedWithoutFix",
+    "reported": "ekg:BugReported",
+    "assigned": "ekg:BugAssigned",
+    "resolved": "ekg:BugResolved",
+    "reopened": "ekg:BugReopened",
+    "dismissed": "ekg:BugClosedWithoutFix",
 }
 #: A bug's state is decided by its latest lifecycle event.
-STATE_AFTER = {"reported": "ekg:Open", "assigned": "ekg:Open", "resolved": "ekg:Resolved",
-               "reopened": "ekg:Reopened", "dismissed": "ekg:NoFixNeeded"}
+STATE_AFTER = {
+    "reported": "ekg:Open",
+    "assigned": "ekg:Open",
+    "resolved": "ekg:Resolved",
+    "reopened": "ekg:Reopened",
+    "dismissed": "ekg:NoFixNeeded",
+}
 
 RDF_TYPE = term("rdf:type")
 DCT_TITLE = term("dct:title")
@@ -87,9 +100,9 @@ XSD_DATETIME = term("xsd:dateTime")
 
 @dataclass
 class BugEvent:
-    kind: str          # reported | assigned | resolved | reopened | dismissed
+    kind: str  # reported | assigned | resolved | reopened | dismissed
     agent: str | None  # eid of who did it
-    message: Message   # the message it was read from
+    message: Message  # the message it was read from
 
 
 @dataclass
@@ -153,8 +166,11 @@ def triage_items(run: list[Message]) -> list[tuple[int, Message]]:
     """The messages of a triage conversation that each report one bug: written by the conversation's opener,
     naming a customer id, and not pointing at an outside project's PR."""
     opener = run[0].author
-    return [(i, m) for i, m in enumerate(run)
-            if m.author == opener and CUSTOMER_ID.search(m.text) and not EXTERNAL_PR.search(m.text)]
+    return [
+        (i, m)
+        for i, m in enumerate(run)
+        if m.author == opener and CUSTOMER_ID.search(m.text) and not EXTERNAL_PR.search(m.text)
+    ]
 
 
 def item_assignee(run: list[Message], index: int) -> str | None:
@@ -162,7 +178,7 @@ def item_assignee(run: list[Message], index: int) -> str | None:
     mentioned = EID_MENTION.findall(run[index].text)
     if mentioned:
         return mentioned[-1]
-    return next((m.author for m in run[index + 1:] if m.author != run[0].author), None)
+    return next((m.author for m in run[index + 1 :] if m.author != run[0].author), None)
 
 
 def read_reports(ctx: RuleContext) -> list[BugRecord]:
@@ -171,8 +187,7 @@ def read_reports(ctx: RuleContext) -> list[BugRecord]:
         if kind != "triage":
             continue
         for i, msg in triage_items(run):
-            bug = BugRecord(msg, item_title(msg.text), CUSTOMER_ID.search(msg.text).group(0),
-                            item_assignee(run, i))
+            bug = BugRecord(msg, item_title(msg.text), CUSTOMER_ID.search(msg.text).group(0), item_assignee(run, i))
             bug.events.append(BugEvent("reported", run[0].author, msg))
             if bug.assignee:
                 bug.events.append(BugEvent("assigned", bug.assignee, msg))
@@ -231,8 +246,11 @@ def event_text(kind: str, run: list[Message]) -> str:
 
 
 #: The states a bug must be in for a lifecycle step to apply to it.
-APPLIES_TO = {"resolved": ("ekg:Open", "ekg:Reopened"), "dismissed": ("ekg:Open", "ekg:Reopened"),
-              "reopened": ("ekg:Resolved", "ekg:NoFixNeeded")}
+APPLIES_TO = {
+    "resolved": ("ekg:Open", "ekg:Reopened"),
+    "dismissed": ("ekg:Open", "ekg:Reopened"),
+    "reopened": ("ekg:Resolved", "ekg:NoFixNeeded"),
+}
 
 
 def match_bug(kind: str, run: list[Message], bugs: list[BugRecord]) -> BugRecord | None:
@@ -305,9 +323,12 @@ def bug_node(ctx: RuleContext, bug: BugRecord) -> NamedNode:
     return node("bug", f"{ctx.product.name}/{bug.key}")
 
 
-@rule("bug-reports", "A triage item in a bug-* channel (the opener's message naming a CUST id): an ekg:Bug "
-                     "with its title, description, affected customer and assignee, plus its reported and "
-                     "assigned events.")
+@rule(
+    "bug-reports",
+    "A triage item in a bug-* channel (the opener's message naming a CUST id): an ekg:Bug "
+    "with its title, description, affected customer and assignee, plus its reported and "
+    "assigned events.",
+)
 def bug_reports(ctx: RuleContext) -> None:
     for bug in bug_records(ctx):
         subject = ctx.derived("bug", bug.key, "ekg:Bug", [bug.key])
@@ -319,9 +340,12 @@ def bug_reports(ctx: RuleContext) -> None:
             ctx.add(subject, ASSIGNED_TO, ctx.person(bug.assignee))
 
 
-@rule("bug-components", "The component a bug affects: capitalised phrases after 'affects / impacting / "
-                        "under …' seen in two or more triage items form the product's components; each bug "
-                        "gets the longest one its report names.")
+@rule(
+    "bug-components",
+    "The component a bug affects: capitalised phrases after 'affects / impacting / "
+    "under …' seen in two or more triage items form the product's components; each bug "
+    "gets the longest one its report names.",
+)
 def bug_components(ctx: RuleContext) -> None:
     for bug in bug_records(ctx):
         if not bug.component:
@@ -334,16 +358,20 @@ def bug_components(ctx: RuleContext) -> None:
         ctx.add(bug_node(ctx, bug), AFFECTS_COMPONENT, comp)
 
 
-@rule("bug-lifecycle", "Resolution, reopen and 'no fix needed' conversations in bug-* channels: an "
-                       "ekg:BugEvent per step (who, when, from which message), the fixing PR (ekg:fixedBy), "
-                       "and the bug's state after its latest event (ekg:bugState); each event carries the state it "
-                       "leaves the bug in (ekg:stateAfter) and its place in the lifecycle (ekg:sequence).")
+@rule(
+    "bug-lifecycle",
+    "Resolution, reopen and 'no fix needed' conversations in bug-* channels: an "
+    "ekg:BugEvent per step (who, when, from which message), the fixing PR (ekg:fixedBy), "
+    "and the bug's state after its latest event (ekg:bugState); each event carries the state it "
+    "leaves the bug in (ekg:stateAfter) and its place in the lifecycle (ekg:sequence).",
+)
 def bug_lifecycle(ctx: RuleContext) -> None:
     for bug in bug_records(ctx):
         subject = bug_node(ctx, bug)
         for sequence, event in enumerate(bug.events, start=1):
-            record = ctx.derived("bugevent", f"{bug.key}/{event.kind}/{event.message.id}",
-                                 EVENT_CLASS[event.kind], [event.message.id])
+            record = ctx.derived(
+                "bugevent", f"{bug.key}/{event.kind}/{event.message.id}", EVENT_CLASS[event.kind], [event.message.id]
+            )
             ctx.add(record, EVENT_OF, subject)
             ctx.add(record, DCT_CREATED, Literal(event.message.timestamp, datatype=XSD_DATETIME))
             state_event(ctx, record, subject, event.kind, STATE_AFTER[event.kind], sequence)

@@ -23,10 +23,14 @@ from kg.rules.prose import content_sentences
 _NAME = r"((?:[A-Z][\w\-]*)(?:\s+(?:[A-Z][\w\-]*|for|of))*)"
 READING_ABOUT = re.compile(
     r"\bI (?:was|have been|'ve been) (?:reading|looking into|researching) about\s+"
-    r"(?:(?:a|an|the|this)\s+)?(?:new\s+)?(?:competitor\s+)?(?:product\s+)?(?:called\s+)?" + _NAME)
+    r"(?:(?:a|an|the|this)\s+)?(?:new\s+)?(?:competitor\s+)?(?:product\s+)?(?:called\s+)?" + _NAME
+)
 #: Words that make a competitor thread a discussion of weaknesses rather than of features.
-WEAKNESS_CUE = re.compile(r"weakness|drawback|struggl|falls? short|downside|\bissues?\b|barrier|"
-                          r"steep learning curve|\blacks?\b", re.I)
+WEAKNESS_CUE = re.compile(
+    r"weakness|drawback|struggl|falls? short|downside|\bissues?\b|barrier|"
+    r"steep learning curve|\blacks?\b",
+    re.I,
+)
 INTERNAL_HOST = re.compile(r"^https?://[^/]*\bsf-internal\b", re.I)
 DEMO_PATH = re.compile(r"^https?://[^/]+/(?:[^\s]*/)?demo\b", re.I)
 
@@ -68,15 +72,22 @@ def insight_text(thread: list[Message]) -> str:
     author = thread[0].author
     kept = content_sentences(thread[0].text)
     if not kept:
-        kept += [s for m in thread[1:] if m.author == author for s in content_sentences(m.text)
-                 if not s.endswith("?") and not ABOUT_US.search(s)]
+        kept += [
+            s
+            for m in thread[1:]
+            if m.author == author
+            for s in content_sentences(m.text)
+            if not s.endswith("?") and not ABOUT_US.search(s)
+        ]
     return " ".join(kept)
 
 
-@rule("competitor-insights",
-      "A thread opened with \"I was reading about <Name>\" is an insight on competitor <Name>: an "
-      "ekg:CompetitorInsight by the opener's author with ekg:strength (features thread) or ekg:weakness "
-      "(weaknesses thread) text, derived from every message of the thread.")
+@rule(
+    "competitor-insights",
+    'A thread opened with "I was reading about <Name>" is an insight on competitor <Name>: an '
+    "ekg:CompetitorInsight by the opener's author with ekg:strength (features thread) or ekg:weakness "
+    "(weaknesses thread) text, derived from every message of the thread.",
+)
 def competitor_insights(ctx: RuleContext) -> None:
     found: dict[str, str] = {}
     for thread in product_conversations(ctx):
@@ -110,10 +121,12 @@ def competitor_of_demo(url: str, text: str, competitors: dict[str, str]) -> str 
     return None
 
 
-@rule("competitor-demos",
-      "A message sharing an external `/demo` URL of a known competitor: an ekg:DemoLink with ekg:url, "
-      "ekg:sharedBy the sender, and the competitor ekg:demoLink it; derived from the message and the url "
-      "artifact.")
+@rule(
+    "competitor-demos",
+    "A message sharing an external `/demo` URL of a known competitor: an ekg:DemoLink with ekg:url, "
+    "ekg:sharedBy the sender, and the competitor ekg:demoLink it; derived from the message and the url "
+    "artifact.",
+)
 def competitor_demos(ctx: RuleContext) -> None:
     competitors = ctx.facts.get("competitors", {})
     for msg in ctx.messages:
@@ -126,8 +139,9 @@ def competitor_demos(ctx: RuleContext) -> None:
 def url_artifact_ids(ctx: RuleContext) -> dict[str, str]:
     """The product's url artifacts: link (without trailing slash) -> HERB id."""
     if "url_ids" not in ctx.facts:
-        ctx.facts["url_ids"] = {str(r["link"]).rstrip("/"): str(r["id"]) for r in ctx.records("urls")
-                                if isinstance(r.get("link"), str)}
+        ctx.facts["url_ids"] = {
+            str(r["link"]).rstrip("/"): str(r["id"]) for r in ctx.records("urls") if isinstance(r.get("link"), str)
+        }
     return ctx.facts["url_ids"]
 
 

@@ -57,26 +57,34 @@ ACTION = re.compile(
     r"strengthen|delve|benefit from|more (?:data|details?|specific\w*|information|examples?)|breakdown|"
     r"comparison|section|discuss\w*|address\w*|run\w* this by|integrat\w*|identify\w*|show\w*|focus\w*|"
     r"tailor\w*|revis\w*|refin\w*|updat\w*|reconsider|sharper|clearer|stronger|rationale|brainstorm|"
-    r"(?:could|would|might) be (?:useful|helpful|beneficial|valuable))\b", re.I)
+    r"(?:could|would|might) be (?:useful|helpful|beneficial|valuable))\b",
+    re.I,
+)
 #: A sentence that only argues for the previous one ("This could help…") is not itself a change.
-RATIONALE = re.compile(r"^(?:this|that|it) (?:(?:could|would|might|will|may)\b(?! (?:also )?be "
-                       r"(?:helpful|beneficial|useful|worth|good|great|nice|valuable|wise)\b)|"
-                       r"(?:shows|demonstrates|ensures|helps|gives|makes)\b)", re.I)
+RATIONALE = re.compile(
+    r"^(?:this|that|it) (?:(?:could|would|might|will|may)\b(?! (?:also )?be "
+    r"(?:helpful|beneficial|useful|worth|good|great|nice|valuable|wise)\b)|"
+    r"(?:shows|demonstrates|ensures|helps|gives|makes)\b)",
+    re.I,
+)
 #: Hedges and discourse markers stripped from a kept sentence, leaving the change itself.
-HEDGES: tuple[re.Pattern[str], ...] = tuple(re.compile(h, re.I) for h in (
-    r"^(?:also|additionally|and|so|plus|on that note|one more thing|just one more thing)\b,?\s*",
-    r"^(?:one suggestion|one thing|just a (?:quick|minor) (?:note|thing|one|point)|a quick note)"
-    r"(?:,? [A-Z][a-z]+)?\s*[:,]\s*",
-    r"^from (?:a|an|the) [\w ]{2,30}? (?:perspective|standpoint|point of view)\s*,\s*",
-    r"^[A-Z][a-z]+(?: [A-Z][a-z]+)?,\s+(?=[a-zA-Z])",
-    r"\b(?:i think|i believe|i feel|i noticed(?: that)?|i suggest(?: that)?|i'd suggest|i would suggest)\s+",
-    r"\bit (?:might|may|could|would) (?:be )?"
-    r"(?:helpful|beneficial|useful|worth|good|great|nice|valuable|wise) (?:to )?",
-    r"\b(?:we|you) (?:might|may) (?:want|need) to\s+",
-    r"\b(?:maybe|perhaps)\s+(?:we (?:could|can|should)\s+)?",
-    r"\b(?:could|can|should) we (?:also )?",
-    r"\bwe (?:could|should|can|need to)(?: also| consider)?\s+",
-))
+HEDGES: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(h, re.I)
+    for h in (
+        r"^(?:also|additionally|and|so|plus|on that note|one more thing|just one more thing)\b,?\s*",
+        r"^(?:one suggestion|one thing|just a (?:quick|minor) (?:note|thing|one|point)|a quick note)"
+        r"(?:,? [A-Z][a-z]+)?\s*[:,]\s*",
+        r"^from (?:a|an|the) [\w ]{2,30}? (?:perspective|standpoint|point of view)\s*,\s*",
+        r"^[A-Z][a-z]+(?: [A-Z][a-z]+)?,\s+(?=[a-zA-Z])",
+        r"\b(?:i think|i believe|i feel|i noticed(?: that)?|i suggest(?: that)?|i'd suggest|i would suggest)\s+",
+        r"\bit (?:might|may|could|would) (?:be )?"
+        r"(?:helpful|beneficial|useful|worth|good|great|nice|valuable|wise) (?:to )?",
+        r"\b(?:we|you) (?:might|may) (?:want|need) to\s+",
+        r"\b(?:maybe|perhaps)\s+(?:we (?:could|can|should)\s+)?",
+        r"\b(?:could|can|should) we (?:also )?",
+        r"\bwe (?:could|should|can|need to)(?: also| consider)?\s+",
+    )
+)
 
 
 def version_status(doc_id: str) -> str:
@@ -104,8 +112,12 @@ def is_change_proposal(sentence: str) -> bool:
     core = LEAD.sub("", MENTION.sub("", sentence).strip(" ,."))
     if not core or TURN_TAKING.match(core) or RATIONALE.match(core):
         return False
-    if PLEASANTRY.match(core) and not re.search(r"\b(but|also|however|additionally|could|should|might|maybe|"
-                                                r"perhaps)\b", core, re.I):
+    if PLEASANTRY.match(core) and not re.search(
+        r"\b(but|also|however|additionally|could|should|might|maybe|"
+        r"perhaps)\b",
+        core,
+        re.I,
+    ):
         return False
     return bool(ACTION.search(core))
 
@@ -142,7 +154,7 @@ def chained_run(channel: list[Message], start: int) -> list[Message]:
         return [channel[start]]
     day, last = first.group(1), int(first.group(2))
     run = [channel[start]]
-    for msg in channel[start + 1:]:
+    for msg in channel[start + 1 :]:
         match = MESSAGE_INDEX.match(msg.id)
         if match and match.group(1) == day and int(match.group(2)) == last + 1:
             run.append(msg)
@@ -193,8 +205,9 @@ def names_of(ctx: RuleContext, eids: Iterable[str]) -> dict[str, list[str]]:
     return out
 
 
-def resolve_name(ctx: RuleContext, name: str, participants: list[str], author: str | None
-                 ) -> tuple[str | None, list[str]]:
+def resolve_name(
+    ctx: RuleContext, name: str, participants: list[str], author: str | None
+) -> tuple[str | None, list[str]]:
     """(eid, []) when the name is unique among the meeting's participants, is the document author's name,
     or is unique in the team roster; else (None, candidates): the participants (else roster members) of
     that name."""
@@ -232,8 +245,7 @@ def reviewed_version(docs: dict[str, dict[str, Any]], kind: str, chat_links: lis
     linked = [d for d in chat_links if d in docs and docs[d].get("type") == kind]
     if linked:
         return linked[0]
-    of_kind = sorted((d for d in docs.values() if d.get("type") == kind),
-                     key=lambda d: str(d.get("date", "")))
+    of_kind = sorted((d for d in docs.values() if d.get("type") == kind), key=lambda d: str(d.get("date", "")))
     finals = [d["id"] for d in of_kind if version_status(d["id"]) == "ekg:Final"]
     return finals[0] if finals else (of_kind[-1]["id"] if of_kind else None)
 
@@ -258,12 +270,13 @@ def meetings(ctx: RuleContext) -> list[Meeting]:
     return ctx.facts["document-meetings"]
 
 
-def parse_meeting(ctx: RuleContext, rec: dict[str, Any], chat: dict[str, Any] | None, doc_id: str,
-                  author: str | None) -> Meeting:
+def parse_meeting(
+    ctx: RuleContext, rec: dict[str, Any], chat: dict[str, Any] | None, doc_id: str, author: str | None
+) -> Meeting:
     text = str(rec["transcript"])
     block = ATTENDEES_BLOCK.search(text)
     names = [n.strip() for n in block.group(1).split(",") if n.strip()] if block else []
-    body = text[block.end():] if block else text
+    body = text[block.end() :] if block else text
     participants = [p for p in rec.get("participants", []) if isinstance(p, str)]
     utterances = []
     for match in UTTERANCE.finditer(body):
@@ -273,8 +286,11 @@ def parse_meeting(ctx: RuleContext, rec: dict[str, Any], chat: dict[str, Any] | 
 
 
 # --- rules -------------------------------------------------------------------------------------------------
-@rule("document-versions", "Each document's version (draft, final, latest, revised) from its id marker, and "
-                           "prov:wasRevisionOf the previous version of the same kind.")
+@rule(
+    "document-versions",
+    "Each document's version (draft, final, latest, revised) from its id marker, and "
+    "prov:wasRevisionOf the previous version of the same kind.",
+)
 def document_versions(ctx: RuleContext) -> None:
     docs = list(documents_by_id(ctx).values())
     for doc in docs:
@@ -289,8 +305,11 @@ def add_review(ctx: RuleContext, key: str, doc_id: str, sources: list[str]) -> N
     return review
 
 
-@rule("document-discussions", "A Slack conversation opening with a draft document's link is an "
-                              "ekg:DocumentReview of it; every employee who wrote in it ekg:reviewedBy.")
+@rule(
+    "document-discussions",
+    "A Slack conversation opening with a draft document's link is an "
+    "ekg:DocumentReview of it; every employee who wrote in it ekg:reviewedBy.",
+)
 def document_discussions(ctx: RuleContext) -> None:
     for doc_id, runs in discussions(ctx).items():
         for run in runs:
@@ -299,9 +318,12 @@ def document_discussions(ctx: RuleContext) -> None:
                 ctx.add(review, REVIEWED_BY, ctx.person(eid))
 
 
-@rule("document-meetings", "A meeting whose type is a document kind is an ekg:DocumentReview of the version "
-                           "its chat links (else the final); speakers ekg:reviewedBy, same-name participants "
-                           "as ekg:candidateReviewer.")
+@rule(
+    "document-meetings",
+    "A meeting whose type is a document kind is an ekg:DocumentReview of the version "
+    "its chat links (else the final); speakers ekg:reviewedBy, same-name participants "
+    "as ekg:candidateReviewer.",
+)
 def document_meetings(ctx: RuleContext) -> None:
     for meeting in meetings(ctx):
         review = add_review(ctx, meeting.id, meeting.doc_id, [meeting.id, *filter(None, [meeting.chat_id])])
@@ -314,8 +336,11 @@ def document_meetings(ctx: RuleContext) -> None:
                     ctx.add(review, CANDIDATE_REVIEWER, ctx.person(eid))
 
 
-@rule("meeting-attendees", "Each name in a transcript's Attendees line, resolved within the product's "
-                           "roster: unique -> ekg:attendee; shared by several members -> ekg:ambiguousName.")
+@rule(
+    "meeting-attendees",
+    "Each name in a transcript's Attendees line, resolved within the product's "
+    "roster: unique -> ekg:attendee; shared by several members -> ekg:ambiguousName.",
+)
 def meeting_attendees(ctx: RuleContext) -> None:
     for rec in ctx.records("meeting_transcripts"):
         block = ATTENDEES_BLOCK.search(str(rec["transcript"]))
@@ -330,8 +355,9 @@ def meeting_attendees(ctx: RuleContext) -> None:
                 ctx.add(meeting, AMBIGUOUS_NAME, Literal(name))
 
 
-def add_suggestion(ctx: RuleContext, key: str, source: str, doc_id: str, text: str, by: str | None,
-                   when: str | None) -> None:
+def add_suggestion(
+    ctx: RuleContext, key: str, source: str, doc_id: str, text: str, by: str | None, when: str | None
+) -> None:
     suggestion = ctx.derived("suggestion", key, "ekg:Suggestion", [source])
     ctx.add(suggestion, SUGGESTION_ON, ctx.artifact(doc_id))
     ctx.add(suggestion, TEXT, Literal(text))
@@ -341,8 +367,11 @@ def add_suggestion(ctx: RuleContext, key: str, source: str, doc_id: str, text: s
         ctx.add(suggestion, CREATED, Literal(when, datatype=XSD_DATETIME))
 
 
-@rule("document-suggestions", "In a document review (Slack discussion or meeting), what someone other than "
-                              "the author proposes to change: an ekg:Suggestion by them on the document.")
+@rule(
+    "document-suggestions",
+    "In a document review (Slack discussion or meeting), what someone other than "
+    "the author proposes to change: an ekg:Suggestion by them on the document.",
+)
 def document_suggestions(ctx: RuleContext) -> None:
     docs = documents_by_id(ctx)
     for doc_id, runs in discussions(ctx).items():
@@ -357,12 +386,16 @@ def document_suggestions(ctx: RuleContext) -> None:
         for i, utt in enumerate(meeting.utterances):
             text = suggestion_text(utt.text)
             if text and utt.eid and utt.eid != author:
-                add_suggestion(ctx, f"{meeting.id}/{i}", meeting.id, meeting.doc_id, text, utt.eid,
-                               dates.get(meeting.id))
+                add_suggestion(
+                    ctx, f"{meeting.id}/{i}", meeting.id, meeting.doc_id, text, utt.eid, dates.get(meeting.id)
+                )
 
 
-@rule("document-feedback", "Each bullet of a document's feedback field: an ekg:Suggestion on the version it "
-                           "revises (no suggester: the field does not say who).")
+@rule(
+    "document-feedback",
+    "Each bullet of a document's feedback field: an ekg:Suggestion on the version it "
+    "revises (no suggester: the field does not say who).",
+)
 def document_feedback(ctx: RuleContext) -> None:
     revises = dict(revision_pairs(list(documents_by_id(ctx).values())))
     for doc in ctx.records("documents"):

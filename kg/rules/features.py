@@ -29,16 +29,54 @@ from kg.rules.prose import WORD
 from kg.rules.prs import TeamPR, team_prs
 
 PRODUCT_DEV = "product_dev_"
-STOPWORDS = frozenset({
-    "a", "an", "the", "of", "for", "to", "in", "on", "and", "or", "with", "by", "from", "into", "at", "as",
-    "is", "are", "be", "this", "that", "it", "its", "our", "we", "you", "your", "i", "via", "new", "task",
-    "tasks",
-    "feature", "features", "pr", "prs", "up"})
+STOPWORDS = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "of",
+        "for",
+        "to",
+        "in",
+        "on",
+        "and",
+        "or",
+        "with",
+        "by",
+        "from",
+        "into",
+        "at",
+        "as",
+        "is",
+        "are",
+        "be",
+        "this",
+        "that",
+        "it",
+        "its",
+        "our",
+        "we",
+        "you",
+        "your",
+        "i",
+        "via",
+        "new",
+        "task",
+        "tasks",
+        "feature",
+        "features",
+        "pr",
+        "prs",
+        "up",
+    }
+)
 SUFFIXES = ("ments", "ions", "ment", "ion", "ing", "es", "ed", "s")  # longest first
 #: A line that opens a feature's part of a sprint review.
 FEATURE_CUE = re.compile(
     r"\b(?:next|lastly|finally|first up|first,|moving on|move on|let's start|start with|up next|onto|then|"
-    r"now,? (?:for|on)|task (?:of|to|on)|(?:the|our) [\w/ -]+ task)\b", re.I)
+    r"now,? (?:for|on)|task (?:of|to|on)|(?:the|our) [\w/ -]+ task)\b",
+    re.I,
+)
 
 IMPLEMENTED_BY = term("ekg:implementedBy")
 RESPONSIBLE = term("ekg:responsible")
@@ -55,11 +93,15 @@ SUMMARY_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 PR_FRAMING = re.compile(r"^This PR (?:also )?(?P<verb>\w+s)(?: on| to)?\s+", re.I)
 #: Framing verbs that say only that the PR carries a change; any other verb (optimizes, integrates, refactors,
 #: upgrades, …) is the change itself and stays, in the imperative ("Optimize the existing workflow …").
-FRAMING_VERBS = frozenset({"introduces", "adds", "focuses", "aims", "involves", "implements", "proposes",
-                           "outlines", "includes", "contains"})
+FRAMING_VERBS = frozenset(
+    {"introduces", "adds", "focuses", "aims", "involves", "implements", "proposes", "outlines", "includes", "contains"}
+)
 #: A later summary sentence that only argues for the change ("It ensures …", "This will help …").
-PR_RATIONALE = re.compile(r"^(?:This|It|These|That) (?:will |also )?(?:ensures?|helps?|allows?|will|aims?|is|are|"
-                          r"should|enables?|provides?|makes?)\b", re.I)
+PR_RATIONALE = re.compile(
+    r"^(?:This|It|These|That) (?:will |also )?(?:ensures?|helps?|allows?|will|aims?|is|are|"
+    r"should|enables?|provides?|makes?)\b",
+    re.I,
+)
 
 
 def imperative(verb: str) -> str:
@@ -73,15 +115,18 @@ def unframed(sentence: str) -> str:
     if found is None:
         return sentence
     verb = found.group("verb").casefold()
-    rest = sentence[found.end():]
+    rest = sentence[found.end() :]
     return rest if verb in FRAMING_VERBS else f"{imperative(verb)} {rest}"
 
 
 def change_summary(summary: str) -> str:
     """What a PR summary says the PR changes: its sentences without the "This PR …s" framing, and without the
     later sentences that only argue for the change."""
-    kept = [unframed(sent) for i, sent in enumerate(SUMMARY_SENTENCE.split(summary.strip()))
-            if i == 0 or not PR_RATIONALE.match(sent)]
+    kept = [
+        unframed(sent)
+        for i, sent in enumerate(SUMMARY_SENTENCE.split(summary.strip()))
+        if i == 0 or not PR_RATIONALE.match(sent)
+    ]
     text = " ".join(k for k in kept if k)
     return text[:1].upper() + text[1:]
 
@@ -96,9 +141,16 @@ def stem(word: str) -> str:
 
 #: Phrases that teams and questions also say as their abbreviation: one word on both sides, so "natural language
 #: processing capabilities" and "NLP capabilities" name the same feature.
-ABBREVIATIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(rf"\b{long}\b"), short) for long, short in (
-    (r"natural[ -]language[ -]process\w*", "nlp"), (r"user[ -]interfaces?", "ui"), (r"user[ -]experience", "ux"),
-    (r"artificial[ -]intelligence", "ai"), (r"machine[ -]learning", "ml")))
+ABBREVIATIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(rf"\b{long}\b"), short)
+    for long, short in (
+        (r"natural[ -]language[ -]process\w*", "nlp"),
+        (r"user[ -]interfaces?", "ui"),
+        (r"user[ -]experience", "ux"),
+        (r"artificial[ -]intelligence", "ai"),
+        (r"machine[ -]learning", "ml"),
+    )
+)
 
 
 def feature_tokens(text: str) -> list[str]:
@@ -132,16 +184,22 @@ def review_before(reviews: list[dict[str, Any]], created: str) -> dict[str, Any]
 #: A cue that opens a sprint review's part on one feature: the feature cues, and the wordings that name a lone
 #: pending task ("We have the 'Deployment pipeline optimization' task", "you're up for the LSTM model
 #: integration", "the task for Security for the Customization Engine").
-LABEL_CUE = re.compile(FEATURE_CUE.pattern + r"|\b(?:starting with|we have the|(?:you're|you are) "
-                       r"(?:up(?: first| next)?(?: for| with)|on the|handling the ')|task for|let's discuss the|"
-                       r"(?:the|our) '[^']+' task)\b|"
-                       r"^for the\b|\bfirst,", re.I)
+LABEL_CUE = re.compile(
+    FEATURE_CUE.pattern + r"|\b(?:starting with|we have the|(?:you're|you are) "
+    r"(?:up(?: first| next)?(?: for| with)|on the|handling the ')|task for|let's discuss the|"
+    r"(?:the|our) '[^']+' task)\b|"
+    r"^for the\b|\bfirst,",
+    re.I,
+)
 #: The cue words before a label's name ("Let's start with the task of …", "Next, we have the …").
-LABEL_LEAD = re.compile(r"^(?:(?:let's start with|start(?:ing)? with|next(?: up is)?|lastly|finally|first(?: up)?|"
-                        r"moving on(?: to)?|move on to|let's move on to|now,?(?: for| onto| on)?|onto|up next|then|"
-                        r"we have|"
-                        r"we need to address|let's discuss|(?:you're|you are) (?:up (?:first |next )?(?:for|with)|on|"
-                        r"handling)|for|(?:the )?task (?:of|to|on|for)|the|our)\b[\s']*)+", re.I)
+LABEL_LEAD = re.compile(
+    r"^(?:(?:let's start with|start(?:ing)? with|next(?: up is)?|lastly|finally|first(?: up)?|"
+    r"moving on(?: to)?|move on to|let's move on to|now,?(?: for| onto| on)?|onto|up next|then|"
+    r"we have|"
+    r"we need to address|let's discuss|(?:you're|you are) (?:up (?:first |next )?(?:for|with)|on|"
+    r"handling)|for|(?:the )?task (?:of|to|on|for)|the|our)\b[\s']*)+",
+    re.I,
+)
 #: Where a sprint review's task parts end: the wrap-up ("that wraps up …", "any questions …", "adjourned").
 WRAP_UP = re.compile(r"\bwraps? (?:up|this up)\b|\bany (?:other |further )?questions\b|\badjourn", re.I)
 #: A speaker naming the feature they own ("I'm responsible for the data compliance and security enhancement").
@@ -149,12 +207,56 @@ OWNS = re.compile(r"\bI'm responsible for\b", re.I)
 #: Where a sprint review turns to its pending tasks (the completed PRs it discusses before name no assignment).
 PENDING = re.compile(r"\bpending\b", re.I)
 #: Words that make a cue's phrase about the meeting, not a feature ("let's move on to the pending tasks").
-LABEL_META = frozenset(stem(w) for w in (
-    "pending", "completed", "review", "sprint", "meeting", "update", "progress", "one", "move", "moving", "discuss",
-    "start", "have", "assigned", "next", "first", "lastly", "finally", "then", "now", "onto", "other", "also",
-    "main", "assignment", "item", "agenda", "team", "everyone", "let", "week", "iteration", "line", "step", "re",
-    "about", "talk", "here", "which", "need",
-    "work", "look", "aim", "keep", "done"))
+LABEL_META = frozenset(
+    stem(w)
+    for w in (
+        "pending",
+        "completed",
+        "review",
+        "sprint",
+        "meeting",
+        "update",
+        "progress",
+        "one",
+        "move",
+        "moving",
+        "discuss",
+        "start",
+        "have",
+        "assigned",
+        "next",
+        "first",
+        "lastly",
+        "finally",
+        "then",
+        "now",
+        "onto",
+        "other",
+        "also",
+        "main",
+        "assignment",
+        "item",
+        "agenda",
+        "team",
+        "everyone",
+        "let",
+        "week",
+        "iteration",
+        "line",
+        "step",
+        "re",
+        "about",
+        "talk",
+        "here",
+        "which",
+        "need",
+        "work",
+        "look",
+        "aim",
+        "keep",
+        "done",
+    )
+)
 #: A first-person sentence reports on someone's own work ("I'll address those in the next iteration").
 FIRST_PERSON = re.compile(r"\bI(?:'ll|'m|'ve|'d)?\b")
 #: A phrase pointing back at a task already named ("the PR for this task is titled …", "on my list").
@@ -180,11 +282,15 @@ def label_of(text: str, names: frozenset[str] = frozenset()) -> tuple[str, froze
     for sentence in SENTENCE.split(text):
         at = text.find(sentence, at)
         cue = OWNS.search(sentence) or LABEL_CUE.search(sentence)
-        if cue is None or (FIRST_PERSON.search(sentence) and not OWNS.search(sentence)
-                           and not sentence.casefold().startswith("for the")):
+        if cue is None or (
+            FIRST_PERSON.search(sentence)
+            and not OWNS.search(sentence)
+            and not sentence.casefold().startswith("for the")
+        ):
             continue
-        for phrase in re.split(r"[,;:]", sentence[cue.end() if OWNS.match(cue.group()) else cue.start():]
-                               .rstrip(".!?")):
+        for phrase in re.split(
+            r"[,;:]", sentence[cue.end() if OWNS.match(cue.group()) else cue.start() :].rstrip(".!?")
+        ):
             words = frozenset(w for w in feature_tokens(phrase) if len(w) > 1) - LABEL_META - GENERIC_WORDS - names
             if words and not ANAPHORA.search(phrase):
                 return LABEL_LEAD.sub("", phrase.strip(" '\"")).strip(" '\""), words, at
@@ -204,13 +310,16 @@ def review_segments(rec: dict[str, Any], names: frozenset[str] = frozenset()) ->
         speaker, text = lines[i]
         if parts and text[:at].strip():
             parts[-1][2].append((speaker, text[:at]))
-        parts.append((label, words, [(speaker, text[at:]), *lines[i + 1:end]]))
+        parts.append((label, words, [(speaker, text[at:]), *lines[i + 1 : end]]))
     return [Segment(label, words, tuple(part)) for label, words, part in parts]
 
 
 #: A speaker accepting a task ("Got it, I'll handle this", "That's my task").
-ACCEPTS = re.compile(r"\b(?:I(?:'ll| will) (?:handle|take|work|be (?:working|handling|taking))|I confirm|"
-                     r"that's (?:my task|mine|assigned to me)|I'm on it|got it)\b", re.I)
+ACCEPTS = re.compile(
+    r"\b(?:I(?:'ll| will) (?:handle|take|work|be (?:working|handling|taking))|I confirm|"
+    r"that's (?:my task|mine|assigned to me)|I'm on it|got it)\b",
+    re.I,
+)
 
 
 def author_evidence(seg: Segment, full: str) -> int:
@@ -218,8 +327,11 @@ def author_evidence(seg: Segment, full: str) -> int:
     it there, 1 when it only names their first name (which others may share; "Charlie Martinez" is another
     Charlie, not a mention of Charlie Garcia), else 0."""
     first, _, last = full.partition(" ")
-    strong = any((speaker.casefold() == full.casefold() and ACCEPTS.search(text))
-                 or re.search(rf"\b{re.escape(full)}\b", text, re.I) for speaker, text in seg.lines)
+    strong = any(
+        (speaker.casefold() == full.casefold() and ACCEPTS.search(text))
+        or re.search(rf"\b{re.escape(full)}\b", text, re.I)
+        for speaker, text in seg.lines
+    )
     alone = re.compile(rf"\b{re.escape(first)}\b(?!\s+(?!{re.escape(last)}\b)[A-Z][a-z]+)")
     return 2 if strong else int(any(alone.search(text) for _, text in seg.lines))
 
@@ -271,12 +383,14 @@ class Track:
 
 def person_name_words(ctx: RuleContext) -> frozenset[str]:
     """Every word of the organisation's people's names, normalised like label words (names are not labels)."""
-    return frozenset(stem(w) for emp in ctx.org.employees.values()
-                     for w in WORD.findall(str(emp.get("name", "")).casefold()))
+    return frozenset(
+        stem(w) for emp in ctx.org.employees.values() for w in WORD.findall(str(emp.get("name", "")).casefold())
+    )
 
 
-def pr_assignments(ctx: RuleContext, reviews: list[dict[str, Any]]) -> list[tuple[TeamPR, dict | None,
-                                                                                  Segment | None, str]]:
+def pr_assignments(
+    ctx: RuleContext, reviews: list[dict[str, Any]]
+) -> list[tuple[TeamPR, dict | None, Segment | None, str]]:
     """Each non-revert team PR (oldest first) with the review held last before it was opened, the part of that
     review assigning it to its author, and how that part was found (see `assigned_segment`)."""
     names = person_name_words(ctx)
@@ -336,10 +450,12 @@ def majority_keywords(segments: list[list[str]]) -> list[str]:
     return [w for w, n in counts.items() if 2 * n >= len(segments)]
 
 
-@rule("feature-tracks",
-      "Each team PR belongs to the pending task assigned to its author in the sprint review held last before "
-      "it was opened; PRs whose assigning parts carry one feature label form one ekg:Feature with ekg:keyword "
-      "words from those parts; ekg:implementedBy each PR, PRs ekg:discussedIn their reviews.")
+@rule(
+    "feature-tracks",
+    "Each team PR belongs to the pending task assigned to its author in the sprint review held last before "
+    "it was opened; PRs whose assigning parts carry one feature label form one ekg:Feature with ekg:keyword "
+    "words from those parts; ekg:implementedBy each PR, PRs ekg:discussedIn their reviews.",
+)
 def feature_tracks(ctx: RuleContext) -> None:
     meetings = dev_meetings(ctx)
     if not meetings:
@@ -373,8 +489,10 @@ def feature_tracks(ctx: RuleContext) -> None:
 
 #: A planning-meeting sentence that opens a feature's discussion, and the feature's name after the cue
 #: ("Let's start with real-time alerts.", "The first feature we need to discuss is enhancing …").
-_ACK = (r"(?:(?:and|so|now|great|perfect|okay|ok|alright|absolutely|agreed|thanks|sounds good|good point)"
-        r"[,.!]?\s+(?:\w+[,.!]\s+)?)*")
+_ACK = (
+    r"(?:(?:and|so|now|great|perfect|okay|ok|alright|absolutely|agreed|thanks|sounds good|good point)"
+    r"[,.!]?\s+(?:\w+[,.!]\s+)?)*"
+)
 TOPIC_OPENER = re.compile(
     _ACK + r"(?:(?:let's|let us|we should|i think we should|we can|i suggest we)\s+(?:start|begin)\s+"
     r"(?:with|by discussing)|(?:i think )?a good starting point would be to discuss|let's dive into|"
@@ -382,33 +500,82 @@ TOPIC_OPENER = re.compile(
     r"(?:the|our)\s+(?:first|second|third|fourth|fifth|next|final|last)\s+(?:feature|task)"
     r"(?: (?:we need to discuss|involves))?(?: is)?(?: to)?|another (?:\w+ )?feature is|lastly|finally|"
     r"let's (?:also )?(?:discuss|talk about)|we (?:also )?need to discuss)[,:]?\s+(?:the\s+)?"
-    r"(?:(?:first|next|second|third) feature:?\s+)?(?P<name>[^.,;:!?]+)", re.I)
+    r"(?:(?:first|next|second|third) feature:?\s+)?(?P<name>[^.,;:!?]+)",
+    re.I,
+)
 #: Leading verbs left on a feature name by looser cues ("we need to discuss the X", "let's talk about X").
-NAME_LEAD = re.compile(r"^(?:(?:we (?:should|need to|also need to)|let's(?: also)?) "
-                       r"(?:discuss|address|talk about|focus on|work on)|another [\w ]*?feature is|is)\s+"
-                       r"(?:the\s+)?", re.I)
+NAME_LEAD = re.compile(
+    r"^(?:(?:we (?:should|need to|also need to)|let's(?: also)?) "
+    r"(?:discuss|address|talk about|focus on|work on)|another [\w ]*?feature is|is)\s+"
+    r"(?:the\s+)?",
+    re.I,
+)
 NAME_END = re.compile(r"\s+(?:we|this|that|it|which)\s")
 SENTENCE = re.compile(r"(?<=[.!?])\s+")
 #: Words that name no feature by themselves (a cue on "task prioritization" or "high-level tasks" opens none).
-META_WORDS = frozenset({"high", "level", "prioritizat", "assign", "timelin", "resourc", "concern",
-                        "technical", "breakdown", "specific", "precise", "discussion", "discuss", "roadmap",
-                        "first", "second"})
+META_WORDS = frozenset(
+    {
+        "high",
+        "level",
+        "prioritizat",
+        "assign",
+        "timelin",
+        "resourc",
+        "concern",
+        "technical",
+        "breakdown",
+        "specific",
+        "precise",
+        "discussion",
+        "discuss",
+        "roadmap",
+        "first",
+        "second",
+    }
+)
 #: Words too general to tell features apart (dropped before comparing a name with the sprint reviews).
-GENERIC_WORDS = frozenset(stem(w) for w in (
-    "aspect", "capabilities", "implement", "implementation", "introduction", "implications", "ensure",
-    "enhance", "enhancing", "enhanced", "enhancement", "enhancements", "improve", "improving", "improved",
-    "expanding", "expand", "module"))
+GENERIC_WORDS = frozenset(
+    stem(w)
+    for w in (
+        "aspect",
+        "capabilities",
+        "implement",
+        "implementation",
+        "introduction",
+        "implications",
+        "ensure",
+        "enhance",
+        "enhancing",
+        "enhanced",
+        "enhancement",
+        "enhancements",
+        "improve",
+        "improving",
+        "improved",
+        "expanding",
+        "expand",
+        "module",
+    )
+)
 #: A speaker taking the work on: accepting when asked, or committing in the first person.
-TAKES_ON = re.compile(r"^(?:sure|absolutely|yes|definitely|of course|certainly|got it)\b|"
-                      r"\bI(?:'ll| will| can| am going to|'m going to)\b", re.I)
+TAKES_ON = re.compile(
+    r"^(?:sure|absolutely|yes|definitely|of course|certainly|got it)\b|"
+    r"\bI(?:'ll| will| can| am going to|'m going to)\b",
+    re.I,
+)
 #: Where a planning meeting's feature discussion ends (assignments, timelines, wrap-up).
-PLANNING_END = re.compile(r"\b(?:task prioriti[sz]ation|(?:task )?assignments|assign (?:these|the) tasks|"
-                          r"timelines?|wrap up|summari[sz]e|recap|roadmap|concerns about)\b", re.I)
+PLANNING_END = re.compile(
+    r"\b(?:task prioriti[sz]ation|(?:task )?assignments|assign (?:these|the) tasks|"
+    r"timelines?|wrap up|summari[sz]e|recap|roadmap|concerns about)\b",
+    re.I,
+)
 
 
-@rule("pr-change-summary",
-      "Each team PR's summary without its 'This PR …s' framing and its rationale sentences: the change it "
-      "makes, as ekg:changeSummary (what feature answers quote).")
+@rule(
+    "pr-change-summary",
+    "Each team PR's summary without its 'This PR …s' framing and its rationale sentences: the change it "
+    "makes, as ekg:changeSummary (what feature answers quote).",
+)
 def pr_change_summary(ctx: RuleContext) -> None:
     for pr in team_prs(ctx).values():
         if text := change_summary(str(pr.rec.get("summary", ""))):
@@ -445,12 +612,17 @@ def planning_topics(lines: list[tuple[str, str]]) -> list[tuple[str, int, int]]:
 
 
 #: A planning line listing the features in one sentence: "We have four main tasks to discuss: a, b, c and d."
-LIST_INTRO = re.compile(r"\b(?:we have|there are|we've got|the)\s+(?:\w+\s+)?(?:main\s+|key\s+|high-level\s+|core\s+)?"
-                        r"(?:tasks|features|areas|priorities)\b[^:.]*:\s*(?P<items>[^.;]+)", re.I)
+LIST_INTRO = re.compile(
+    r"\b(?:we have|there are|we've got|the)\s+(?:\w+\s+)?(?:main\s+|key\s+|high-level\s+|core\s+)?"
+    r"(?:tasks|features|areas|priorities)\b[^:.]*:\s*(?P<items>[^.;]+)",
+    re.I,
+)
 #: A sentence of an ordinal list: "First, we need to enhance …", "Second, we should expand …", "1. Improve …".
-ORDINAL = re.compile(r"^(?:first|second|third|fourth|fifth|lastly|finally)(?:ly)?,?\s+"
-                     r"(?:we (?:need|have|want|should|must|will)(?: to)?|let's|is|there's)?\s*(?P<name>[^.;:!?]+)",
-                     re.I)
+ORDINAL = re.compile(
+    r"^(?:first|second|third|fourth|fifth|lastly|finally)(?:ly)?,?\s+"
+    r"(?:we (?:need|have|want|should|must|will)(?: to)?|let's|is|there's)?\s*(?P<name>[^.;:!?]+)",
+    re.I,
+)
 #: An item that names who does what ("Julia is handling data ingestion"): a list of assignments, not features.
 ASSIGNMENT_ITEM = re.compile(r"^[A-Z]\w+(?: [A-Z]\w+)? (?:is|will|'s|can)\b")
 #: An item of a numbered list inside one line: "1. Improve search ranking. 2. Add offline mode."
@@ -466,13 +638,14 @@ def listed_names(text: str) -> list[tuple[str, str]]:
         items = [re.sub(r"^(?:and|or)\s+", "", i.strip()) for i in re.split(r",", intro.group("items"))]
         last = [i.strip() for i in re.split(r"\s+and\s+", items[-1])]
         if len(items) == 1 or all(len(i.split()) >= 2 for i in last):  # "b and c" ends the list, unless it is
-            items[-1:] = last                                           # one name ("AWS and Google Cloud")
+            items[-1:] = last  # one name ("AWS and Google Cloud")
         named = [i for i in items if set(feature_tokens(i)) - GENERIC_WORDS - META_WORDS]
         if len(named) >= 2 and not any(ASSIGNMENT_ITEM.match(i) for i in named):
             return [("list", i) for i in named]
-    for style, found in (("numbered", [m.group("name") for m in NUMBERED.finditer(text)]),
-                         ("ordinal", [m.group("name") for sentence in SENTENCE.split(text)
-                                      if (m := ORDINAL.match(sentence.strip()))])):
+    for style, found in (
+        ("numbered", [m.group("name") for m in NUMBERED.finditer(text)]),
+        ("ordinal", [m.group("name") for sentence in SENTENCE.split(text) if (m := ORDINAL.match(sentence.strip()))]),
+    ):
         named = [NAME_TAIL.sub("", n.strip()) for n in found if set(feature_tokens(n)) - GENERIC_WORDS - META_WORDS]
         if len(named) >= 2:
             return [(style, n) for n in named]
@@ -490,9 +663,15 @@ def listed_topics(lines: list[tuple[str, str]]) -> tuple[str, list[tuple[str, in
         starts = []
         for _, name in named:
             words = frozenset(feature_tokens(name)) - GENERIC_WORDS
-            start = next((j for j in range(at + 1, len(lines))
-                          if same_feature(words, frozenset(feature_tokens(lines[j][1])) & words | words)
-                          and 2 * len(words & set(feature_tokens(lines[j][1]))) >= len(words)), at)
+            start = next(
+                (
+                    j
+                    for j in range(at + 1, len(lines))
+                    if same_feature(words, frozenset(feature_tokens(lines[j][1])) & words | words)
+                    and 2 * len(words & set(feature_tokens(lines[j][1]))) >= len(words)
+                ),
+                at,
+            )
             starts.append((start, name))
         cues = planning_topics(lines)
         bounds = sorted({s for s, _ in starts} | {start for _, start, _ in cues} | {len(lines)})
@@ -502,27 +681,27 @@ def listed_topics(lines: list[tuple[str, str]]) -> tuple[str, list[tuple[str, in
             stop = next((j for j in range(start + 1, end) if PLANNING_END.search(lines[j][1])), end)
             out.append((name, start, stop))
         listed = [frozenset(feature_tokens(name)) - GENERIC_WORDS for name, _, _ in out]
-        more = [t for t in cues
-                if not any(same_feature(frozenset(feature_tokens(t[0])) - GENERIC_WORDS, w) for w in listed)]
+        more = [
+            t for t in cues if not any(same_feature(frozenset(feature_tokens(t[0])) - GENERIC_WORDS, w) for w in listed)
+        ]
         return named[0][0], out + more
     return "cue", planning_topics(lines)
 
 
 def review_task_words(reviews: list[dict[str, Any]]) -> list[set[str]]:
     """The word set of every sprint-review line that names a task (the lines with a feature cue)."""
-    return [set(feature_tokens(line)) for rv in reviews for line in transcript_lines(rv)
-            if FEATURE_CUE.search(line)]
+    return [set(feature_tokens(line)) for rv in reviews for line in transcript_lines(rv) if FEATURE_CUE.search(line)]
 
 
-def is_assigned(name: str, task_lines: list[set[str]], labels: list[frozenset[str]] = (), discussion: str = ""
-                ) -> bool:
+def is_assigned(name: str, task_lines: list[set[str]], labels: list[frozenset[str]] = (), discussion: str = "") -> bool:
     """True when one sprint-review task line names every distinctive word of the feature's name, or when the
     label of a sprint review's task part is named whole in the feature's name and discussion ("RESTful API
     framework" in "… set up the initial RESTful API framework"; a one-word label such as "NLP" in the name)."""
     words = set(feature_tokens(name)) - GENERIC_WORDS
     said = set(feature_tokens(name + " " + discussion))
     return any(words <= line for line in task_lines) or any(
-        label <= said and (len(label) >= 2 or label <= words) for label in labels)
+        label <= said and (len(label) >= 2 or label <= words) for label in labels
+    )
 
 
 def review_labels(ctx: RuleContext, reviews: list[dict[str, Any]]) -> list[frozenset[str]]:
@@ -548,11 +727,13 @@ def volunteers(lines: list[tuple[str, str]], start: int, end: int, name: str) ->
     return list(dict.fromkeys(out))
 
 
-@rule("feature-discussed",
-      "A feature the planning meeting discusses (listed: 'We have N main tasks: …', 'First, … Second, …', "
-      "'1. …'; or named after a topic cue) that no sprint review assigns: an ekg:Feature with "
-      "ekg:featureStatus ekg:Discussed, its discussion as ekg:text, and the "
-      "speakers who took it on as ekg:responsible (names shared in the roster left ambiguous).")
+@rule(
+    "feature-discussed",
+    "A feature the planning meeting discusses (listed: 'We have N main tasks: …', 'First, … Second, …', "
+    "'1. …'; or named after a topic cue) that no sprint review assigns: an ekg:Feature with "
+    "ekg:featureStatus ekg:Discussed, its discussion as ekg:text, and the "
+    "speakers who took it on as ekg:responsible (names shared in the roster left ambiguous).",
+)
 def feature_discussed(ctx: RuleContext) -> None:
     meetings = dev_meetings(ctx)
     if len(meetings) < 2:
@@ -574,7 +755,7 @@ def feature_discussed(ctx: RuleContext) -> None:
         ctx.facts.setdefault("features", []).append(facts)
         ctx.add(feature, PLANNED_IN, ctx.artifact(planning_id))
         ctx.add(feature, PREF_LABEL, Literal(name))
-        ctx.add(feature, TEXT, Literal(discussion_text(name, lines[start + 1:end])))
+        ctx.add(feature, TEXT, Literal(discussion_text(name, lines[start + 1 : end])))
         for word in dict.fromkeys(feature_tokens(name)):
             ctx.add(feature, KEYWORD, Literal(word))
         for speaker in volunteers(lines, start, end, name):

@@ -68,12 +68,18 @@ def mentions(ctx: RuleContext) -> None:
 
 
 CHANNEL_PURPOSE = term("ekg:channelPurpose")
-PURPOSES = {"planning": term("ekg:PlanningChannel"), "develop": term("ekg:DevelopChannel"),
-            "bug": term("ekg:BugChannel")}
+PURPOSES = {
+    "planning": term("ekg:PlanningChannel"),
+    "develop": term("ekg:DevelopChannel"),
+    "bug": term("ekg:BugChannel"),
+}
 
 
-@rule("channel-purpose", "A channel named planning-…, develop-… or bug-…: ekg:channelPurpose ekg:PlanningChannel, "
-                         "ekg:DevelopChannel or ekg:BugChannel.")
+@rule(
+    "channel-purpose",
+    "A channel named planning-…, develop-… or bug-…: ekg:channelPurpose ekg:PlanningChannel, "
+    "ekg:DevelopChannel or ekg:BugChannel.",
+)
 def channel_purpose(ctx: RuleContext) -> None:
     for channel in ctx.channels.values():
         purpose = PURPOSES.get(channel[0].channel.split("-", 1)[0].casefold())
@@ -88,8 +94,11 @@ def customer_mentions(ctx: RuleContext) -> None:
             ctx.add(ctx.artifact(msg.id), MENTIONS_CUSTOMER, ctx.customer(cust))
 
 
-@rule("links", "A URL in a message: ekg:linksTo the document or PR it names, ekg:sharesLink a url artifact, "
-               "else the bare URL as ekg:mentionsURL.")
+@rule(
+    "links",
+    "A URL in a message: ekg:linksTo the document or PR it names, ekg:sharesLink a url artifact, "
+    "else the bare URL as ekg:mentionsURL.",
+)
 def links(ctx: RuleContext) -> None:
     index = link_index(ctx)
     for msg in ctx.messages:
@@ -141,9 +150,12 @@ def product_conversations(ctx: RuleContext) -> list[list[Message]]:
     return ctx.facts["conversations"]
 
 
-@rule("conversations", "Messages of one channel numbered 0, 1, 2, … on one day (each joining the latest run "
-                       "ending at the previous number) form an ekg:Conversation; each message "
-                       "ekg:inConversation it.")
+@rule(
+    "conversations",
+    "Messages of one channel numbered 0, 1, 2, … on one day (each joining the latest run "
+    "ending at the previous number) form an ekg:Conversation; each message "
+    "ekg:inConversation it.",
+)
 def conversation_rule(ctx: RuleContext) -> None:
     for run in product_conversations(ctx):
         conv = ctx.derived("conversation", run[0].id, "ekg:Conversation", [m.id for m in run])

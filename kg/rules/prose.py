@@ -16,35 +16,47 @@ import re
 
 #: A lower-case word or number: the comparison unit of titles, features and components.
 WORD = re.compile(r"[a-z0-9]+")
-EMOJI = re.compile("[\U0001F000-\U0001FFFF\u2600-\u27BF\uFE0F\u200d]")
+EMOJI = re.compile("[\U0001f000-\U0001ffff\u2600-\u27bf\ufe0f\u200d]")
 SLACK_LINK = re.compile(r"<(https?://[^|>]+)\|([^>]+)>")
 MENTION = re.compile(r"@(?:eid_\w+|[A-Z][a-z]+(?: [A-Z][a-z]+)?)")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z@\"'])")
 #: Greetings and agreement that open a sentence before its point ("Thanks, Emma! …", "Good point, @x.").
-LEAD = re.compile(r"^(?:(?:hi|hey|hello|thanks|thank you|great work|great job|great point|good point|"
-                  r"good catch|great insights|great suggestions?|agreed|i agree|absolutely|nice work|"
-                  r"well done)\b"
-                  r"[^.!?]*?[,!.]\s+)+", re.I)
+LEAD = re.compile(
+    r"^(?:(?:hi|hey|hello|thanks|thank you|great work|great job|great point|good point|"
+    r"good catch|great insights|great suggestions?|agreed|i agree|absolutely|nice work|"
+    r"well done)\b"
+    r"[^.!?]*?[,!.]\s+)+",
+    re.I,
+)
 #: A sentence that opens with a pleasantry; a short one says nothing else.
-PLEASANTRY = re.compile(r"^(thanks|thank you|great|good|hi|hey|hello|i agree|agreed|absolutely|sounds|nice|"
-                        r"love|i like|overall|everything looks|looking forward|makes sense|exactly|yes|"
-                        r"totally|definitely|well done|excellent|let us know|let me know|keep up)\b", re.I)
+PLEASANTRY = re.compile(
+    r"^(thanks|thank you|great|good|hi|hey|hello|i agree|agreed|absolutely|sounds|nice|"
+    r"love|i like|overall|everything looks|looking forward|makes sense|exactly|yes|"
+    r"totally|definitely|well done|excellent|let us know|let me know|keep up)\b",
+    re.I,
+)
 #: A sentence that hands the turn over ("Thoughts?", "What do you think?").
-TURN_TAKING = re.compile(r"^(what do you think|thoughts|any thoughts|what are your thoughts|"
-                         r"does that make sense|what does everyone think)\b", re.I)
+TURN_TAKING = re.compile(
+    r"^(what do you think|thoughts|any thoughts|what are your thoughts|"
+    r"does that make sense|what does everyone think)\b",
+    re.I,
+)
 #: A sentence that only invites discussion or announces the topic, without saying anything about it.
 INVITATION = re.compile(
     r"^(?:i )?(?:thought|think|figured) (?:it|this) (?:would|might|could) be (?:good|useful|worth|interesting|"
     r"helpful|great|nice)\b|^let'?s (?:dive|dig|discuss|talk|explore|see|keep|set up|brainstorm)\b|"
     r"\bworth discussing\b|"
-    r"^i (?:was|have been|'ve been) (?:reading|looking into|researching) about\b", re.I)
+    r"^i (?:was|have been|'ve been) (?:reading|looking into|researching) about\b",
+    re.I,
+)
 #: Who is addressed, or what the speaker is hedging with, before the point ("Ian, their NLP …",
 #: "From what I gathered, …", "Yes, …"); a leading discourse word ("Additionally, …") goes the same way.
 ACK = re.compile(r"^(?:yes|sure|well|so|oh|indeed|right|exactly|of course|definitely)\b[,!.]?\s+(?=\S)", re.I)
 ADDRESS = re.compile(
     r"^(?:[A-Z][a-z]+(?: [A-Z]\.?[a-z]*)?|(?i:from what i(?:'ve| have)? (?:gathered|read|seen|understand|know|"
     r"heard)|from my (?:research|reading|understanding)|as far as i know|for (?:instance|example)|in addition|"
-    r"on the other hand))\s*,\s+(?=\S)")
+    r"on the other hand))\s*,\s+(?=\S)"
+)
 NAME_ONLY = re.compile(r"^[A-Z][a-z]+(?: [A-Z]\.?[a-z]*)?[.!?]*$")
 #: A pleasantry of at most this many words is only that ("Great question, Julia!", "Thanks, @eid_…!").
 SHORT_PLEASANTRY = 6

@@ -29,8 +29,11 @@ TEAM_LOGIN = re.compile(r"eid_[0-9a-f]{8}")
 REVERT_TITLE = re.compile(r"^\s*Revert\s+PR\s*#?\s*(\d+)", re.I)
 PR_NUMBER = re.compile(r"\bPR\s*#\s*(\d+)", re.I)
 MERGE_LATER = re.compile(r"\bmerg\w*\s+(?:the\s+)?PRs?\s+((?:#?\d+(?:\s*,\s*|\s+and\s+)?)+)", re.I)
-RENAME = re.compile(r"\b(?:renam\w*|chang\w*\s+(?:the\s+)?(?:product\s+)?name|name\s+change)\b.*?"
-                    r"\bfrom\s+(\S+?)\s+to\s+(\S+?)[\s.?!,]", re.I)
+RENAME = re.compile(
+    r"\b(?:renam\w*|chang\w*\s+(?:the\s+)?(?:product\s+)?name|name\s+change)\b.*?"
+    r"\bfrom\s+(\S+?)\s+to\s+(\S+?)[\s.?!,]",
+    re.I,
+)
 #: Reason words, checked in this order: a security concern outranks a direction change, which outranks bugs.
 REASONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("SecurityRisk", re.compile(r"\bsecurity\b|\bvulnerab", re.I)),
@@ -104,15 +107,18 @@ def thread_reason(run: list[Message]) -> str | None:
     """Why a develop thread about a PR dropped it: the opener's reason, else the next few replies' ("I've heard
     there's a discussion about reverting PR# 15" / "The product direction has shifted …"). Never the revert
     PR's title or the PR's summary: a security PR can be dropped because the product direction changed."""
-    return reason_of(run[0].text) or reason_of(" ".join(m.text for m in run[1:1 + REASON_REPLIES]))
+    return reason_of(run[0].text) or reason_of(" ".join(m.text for m in run[1 : 1 + REASON_REPLIES]))
 
 
 def develop_conversations(ctx: RuleContext) -> list[list[Message]]:
     """Conversations of the develop channels, in channel and time order (cached per product)."""
     if "develop_conversations" not in ctx.facts:
         ctx.facts["develop_conversations"] = [
-            run for channel in ctx.channels.values() if channel[0].channel.startswith(DEVELOP_CHANNEL)
-            for run in threads(channel)]
+            run
+            for channel in ctx.channels.values()
+            if channel[0].channel.startswith(DEVELOP_CHANNEL)
+            for run in threads(channel)
+        ]
     return ctx.facts["develop_conversations"]
 
 
@@ -135,8 +141,11 @@ def team_prs(ctx: RuleContext) -> dict[int, TeamPR]:
     return ctx.facts["team_prs"]
 
 
-@rule("pr-review-conversation", "A team PR whose link is shared in a develop channel: the PR ekg:discussedIn "
-                                "every message of the conversation that shared and reviewed it.")
+@rule(
+    "pr-review-conversation",
+    "A team PR whose link is shared in a develop channel: the PR ekg:discussedIn "
+    "every message of the conversation that shared and reviewed it.",
+)
 def pr_review_conversation(ctx: RuleContext) -> None:
     for pr in team_prs(ctx).values():
         for msg_id in pr.conversation:
@@ -151,8 +160,9 @@ def pr_revert(ctx: RuleContext) -> None:
             ctx.add(ctx.artifact(prs[pr.reverts].id), REVERTED_BY, ctx.artifact(pr.id))
 
 
-def _decide(ctx: RuleContext, pr: TeamPR, kind: str, status: str, reason: str | None,
-            sources: list[str], at: str) -> None:
+def _decide(
+    ctx: RuleContext, pr: TeamPR, kind: str, status: str, reason: str | None, sources: list[str], at: str
+) -> None:
     """A FeatureDecision dated `at` (when it was taken: the revert PR's creation, or the deciding message)."""
     decision = ctx.derived("decision", f"{pr.number}-{kind}", "ekg:FeatureDecision", dict.fromkeys(sources))
     ctx.add(decision, DECISION_ON, ctx.artifact(pr.id))
@@ -165,12 +175,14 @@ def _decide(ctx: RuleContext, pr: TeamPR, kind: str, status: str, reason: str | 
         ctx.add(decision, STATUS_REASON, term(f"ekg:{reason}"))
 
 
-@rule("pr-decision",
-      "A develop conversation opening on 'PR# N': if N was reverted, a FeatureDecision 'reverted' (Dropped) "
-      "with the reason read from the conversation (its opener, else the next replies), never the revert PR's "
-      "title; if N is approved but unmerged, "
-      "'held' (Dropped). 'merging PRs N, M': 'merge-later' (Delayed), citing any earlier talk on N. Each is "
-      "dated (dct:created) when it was taken: the revert PR's creation or the deciding message.")
+@rule(
+    "pr-decision",
+    "A develop conversation opening on 'PR# N': if N was reverted, a FeatureDecision 'reverted' (Dropped) "
+    "with the reason read from the conversation (its opener, else the next replies), never the revert PR's "
+    "title; if N is approved but unmerged, "
+    "'held' (Dropped). 'merging PRs N, M': 'merge-later' (Delayed), citing any earlier talk on N. Each is "
+    "dated (dct:created) when it was taken: the revert PR's creation or the deciding message.",
+)
 def pr_decision(ctx: RuleContext) -> None:
     prs = team_prs(ctx)
     reverters = {pr.reverts: pr for pr in prs.values() if pr.reverts is not None and pr.reverts in prs}
@@ -183,8 +195,15 @@ def pr_decision(ctx: RuleContext) -> None:
         ids = [m.id for m in run]
         if target.number in reverters:
             revert = reverters[target.number]
-            _decide(ctx, target, "reverted", "Dropped", thread_reason(run), [*ids, revert.id, *revert.conversation],
-                    revert.created)
+            _decide(
+                ctx,
+                target,
+                "reverted",
+                "Dropped",
+                thread_reason(run),
+                [*ids, revert.id, *revert.conversation],
+                revert.created,
+            )
         elif target.approved and not target.merged:
             _decide(ctx, target, "held", "Dropped", thread_reason(run), ids, run[0].timestamp)
         else:
@@ -195,13 +214,14 @@ def pr_decision(ctx: RuleContext) -> None:
                 for number in map(int, re.findall(r"\d+", match.group(1))):
                     if number in prs:
                         sources = [msg.id, *talks.get(number, [])]
-                        _decide(ctx, prs[number], "merge-later", "Delayed", reason_of(msg.text), sources,
-                                msg.timestamp)
+                        _decide(ctx, prs[number], "merge-later", "Delayed", reason_of(msg.text), sources, msg.timestamp)
 
 
-@rule("product-rename",
-      "A conversation opening with 'renaming the product from X to Y': an ekg:ProductRename "
-      "(ekg:formerName X, ekg:renamedTo the product) derived from that conversation.")
+@rule(
+    "product-rename",
+    "A conversation opening with 'renaming the product from X to Y': an ekg:ProductRename "
+    "(ekg:formerName X, ekg:renamedTo the product) derived from that conversation.",
+)
 def product_rename(ctx: RuleContext) -> None:
     for channel in ctx.channels.values():
         for run in threads(channel):

@@ -23,18 +23,26 @@ from kg.rules.messages import CUSTOMER_ID, DOC_LINK, URL, product_conversations
 from kg.rules.prose import content_sentences
 
 KICKOFF = re.compile(r"documents from the (?:last|previous|prior) release", re.I)
-DOC_KIND = re.compile(r"market_research_report|product_vision_document|product_requirements_document|"
-                      r"technical_specifications_document|system_design_document")
+DOC_KIND = re.compile(
+    r"market_research_report|product_vision_document|product_requirements_document|"
+    r"technical_specifications_document|system_design_document"
+)
 FINAL_DOC = re.compile(rf"^(\w+?)_(?:{DOC_KIND.pattern})_final$")
 VERSION_DEMO = re.compile(r"/archives/([^/\s]+)/demo_\d+", re.I)
 
-QA_REPORT = re.compile(r"\bQA (?:team )?(?:found|reported|identified) (?:some )?issues? (?:in|with) the "
-                       r"(?:last|previous|prior) release", re.I)
+QA_REPORT = re.compile(
+    r"\bQA (?:team )?(?:found|reported|identified) (?:some )?issues? (?:in|with) the "
+    r"(?:last|previous|prior) release",
+    re.I,
+)
 QA_SPECIALIST = re.compile(r"\bQA [Ss]pecialist,?\s+@?(eid_[0-9a-f]{8})")
 INLINE_FINDING = re.compile(r"\breported that (.+)$", re.S)
 CUSTOMER_ISSUE = re.compile(r"\bissues? reported (?:for|with|about) \S+ (?:is|was)\s+(.+)$", re.S)
-CUSTOMER_PRAISE = re.compile(r"\bcustomers? ha(?:ve|s) (?:reported|shared|given) (?:positive|great|good) "
-                             r"(?:things|feedback)", re.I)
+CUSTOMER_PRAISE = re.compile(
+    r"\bcustomers? ha(?:ve|s) (?:reported|shared|given) (?:positive|great|good) "
+    r"(?:things|feedback)",
+    re.I,
+)
 
 PREVIOUS_RELEASE = term("ekg:previousRelease")
 RELEASE_DOCUMENT = term("ekg:releaseDocument")
@@ -76,11 +84,13 @@ def previous_release(ctx: RuleContext) -> NamedNode | None:
     return ctx.facts.get("release")
 
 
-@rule("release-kickoff",
-      "A thread that starts reviewing \"the documents from the last release\": the product's ekg:Release "
-      "(ekg:previousRelease), its ekg:releaseDocument set (linked documents and their series), and each "
-      "document author ekg:contributedTo it, through an ekg:Contribution derived from document and thread; "
-      "the release is dated (dct:created) by its latest document: when it shipped.")
+@rule(
+    "release-kickoff",
+    'A thread that starts reviewing "the documents from the last release": the product\'s ekg:Release '
+    "(ekg:previousRelease), its ekg:releaseDocument set (linked documents and their series), and each "
+    "document author ekg:contributedTo it, through an ekg:Contribution derived from document and thread; "
+    "the release is dated (dct:created) by its latest document: when it shipped.",
+)
 def release_kickoff(ctx: RuleContext) -> None:
     doc_ids = {str(r["id"]) for r in ctx.records("documents")}
     dates = {str(r["id"]): str(r["date"]) for r in ctx.records("documents") if r.get("date")}
@@ -106,8 +116,7 @@ def release_kickoff(ctx: RuleContext) -> None:
         ctx.add(ctx.facts["release"], DCT_CREATED, Literal(max(shipped), datatype=XSD_DATETIME))
 
 
-def contribution(ctx: RuleContext, release: NamedNode, eid: str, kind: NamedNode, key: str,
-                 sources: list[str]) -> None:
+def contribution(ctx: RuleContext, release: NamedNode, eid: str, kind: NamedNode, key: str, sources: list[str]) -> None:
     """`eid` ekg:contributedTo the release, with an ekg:Contribution node carrying how and the evidence."""
     person = ctx.agent(eid)
     ctx.add(person, CONTRIBUTED_TO, release)
@@ -117,8 +126,9 @@ def contribution(ctx: RuleContext, release: NamedNode, eid: str, kind: NamedNode
     ctx.add(item, CONTRIBUTION_KIND, kind)
 
 
-def feedback(ctx: RuleContext, release: NamedNode, kind: NamedNode, key: str, text: str,
-             sources: list[str]) -> NamedNode:
+def feedback(
+    ctx: RuleContext, release: NamedNode, kind: NamedNode, key: str, text: str, sources: list[str]
+) -> NamedNode:
     item = ctx.derived("release-feedback", key, "ekg:ReleaseFeedback", sources)
     ctx.add(item, FEEDBACK_ON, release)
     ctx.add(item, FEEDBACK_KIND, kind)
@@ -143,10 +153,12 @@ def qa_finding(thread: list[Message]) -> str | None:
     return None
 
 
-@rule("release-qa-issues",
-      "A thread \"QA team found some issues in the last release … QA Specialist eid_…\": an "
-      "ekg:ReleaseFeedback of kind ekg:QAIssue with the finding as ekg:text, ekg:reportedBy the specialist, "
-      "who ekg:contributedTo the release.")
+@rule(
+    "release-qa-issues",
+    'A thread "QA team found some issues in the last release … QA Specialist eid_…": an '
+    "ekg:ReleaseFeedback of kind ekg:QAIssue with the finding as ekg:text, ekg:reportedBy the specialist, "
+    "who ekg:contributedTo the release.",
+)
 def release_qa_issues(ctx: RuleContext) -> None:
     release = previous_release(ctx)
     if release is None:
@@ -165,9 +177,11 @@ def release_qa_issues(ctx: RuleContext) -> None:
             contribution(ctx, release, specialist.group(1), QA_TESTING, f"qa/{thread[0].id}", ids)
 
 
-@rule("release-customer-issues",
-      "A thread \"one of the common issues reported for <code> is … Customer ID: CUST-…\": an "
-      "ekg:ReleaseFeedback of kind ekg:CustomerIssue (the issue sentence) with ekg:reportedBy that customer.")
+@rule(
+    "release-customer-issues",
+    'A thread "one of the common issues reported for <code> is … Customer ID: CUST-…": an '
+    "ekg:ReleaseFeedback of kind ekg:CustomerIssue (the issue sentence) with ekg:reportedBy that customer.",
+)
 def release_customer_issues(ctx: RuleContext) -> None:
     release = previous_release(ctx)
     if release is None:
@@ -189,9 +203,11 @@ def customer_issue_text(rest: str) -> str:
     return re.sub(r"^that\s+", "", sentences[0])
 
 
-@rule("release-customer-praise",
-      "A thread \"several customers have reported positive things about <code>\": each message naming a "
-      "CUST id is an ekg:ReleaseFeedback of kind ekg:CustomerPraise, ekg:reportedBy that customer.")
+@rule(
+    "release-customer-praise",
+    'A thread "several customers have reported positive things about <code>": each message naming a '
+    "CUST id is an ekg:ReleaseFeedback of kind ekg:CustomerPraise, ekg:reportedBy that customer.",
+)
 def release_customer_praise(ctx: RuleContext) -> None:
     release = previous_release(ctx)
     if release is None:
@@ -206,9 +222,11 @@ def release_customer_praise(ctx: RuleContext) -> None:
                 ctx.add(item, REPORTED_BY, ctx.customer(cust))
 
 
-@rule("release-demos",
-      "A message sharing `…/archives/<Name>/demo_<n>` where <Name> is the previous version's name (from its "
-      "`<name>_<kind>_final` documents): an ekg:DemoLink of the release, ekg:sharedBy the sender.")
+@rule(
+    "release-demos",
+    "A message sharing `…/archives/<Name>/demo_<n>` where <Name> is the previous version's name (from its "
+    "`<name>_<kind>_final` documents): an ekg:DemoLink of the release, ekg:sharedBy the sender.",
+)
 def release_demos(ctx: RuleContext) -> None:
     release = previous_release(ctx)
     names = ctx.facts.get("release_names", set())

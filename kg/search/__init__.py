@@ -170,9 +170,7 @@ class Searcher:
         elif self.dense_off:
             out.append(f"{self.dense_off}; ranking on lexical + graph signals")
         elif any(not i.has_dense for i in indexes):
-            out.append(
-                "dense retrieval off: the index has no embeddings (run `kg index` with the [dense] extra)"
-            )
+            out.append("dense retrieval off: the index has no embeddings (run `kg index` with the [dense] extra)")
         if not self.store_path.exists():
             out.append(f"no store at {self.store_path}: facets need it (`kg build`)")
         elif self.manifest.get("store_mtime", 0) < self.store_path.stat().st_mtime - 1:

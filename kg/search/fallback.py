@@ -26,12 +26,33 @@ TOP_EVIDENCE = 10
 MAX_SENTENCES = 3
 MIN_SHARED_TERMS = 2
 #: Question words that say what is asked, not what it is about.
-ASKING_WORDS = frozenset({"find", "list", "give", "show", "tell", "provide", "name", "names", "employee",
-                          "ids", "id", "team", "members", "product", "products", "discussed", "mentioned"})
+ASKING_WORDS = frozenset(
+    {
+        "find",
+        "list",
+        "give",
+        "show",
+        "tell",
+        "provide",
+        "name",
+        "names",
+        "employee",
+        "ids",
+        "id",
+        "team",
+        "members",
+        "product",
+        "products",
+        "discussed",
+        "mentioned",
+    }
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 #: Wordings that ask for a list of items (a structured answer), which extracted sentences cannot be.
-ASKS_FOR_ITEMS = re.compile(r"\b(employee ids?|ids? of|names? of|links?|urls?|"
-                            r"which (bugs?|prs?|pull requests?|compan(y|ies)|customers?|engineers?))\b")
+ASKS_FOR_ITEMS = re.compile(
+    r"\b(employee ids?|ids? of|names? of|links?|urls?|"
+    r"which (bugs?|prs?|pull requests?|compan(y|ies)|customers?|engineers?))\b"
+)
 
 
 @dataclass(frozen=True)
@@ -89,8 +110,11 @@ def fallback_answer(searcher: Searcher, q: Question) -> FallbackAnswer | None:
     picked = evidence_sentences(searcher, result.hits, content_terms(q, [q.product, *aliases]))[:MAX_SENTENCES]
     if not picked:
         return None
-    return FallbackAnswer("\n".join(s.text for s in picked), list(dict.fromkeys(s.artifact for s in picked)),
-                          "no intent covers this wording: sentences extracted from the top search evidence")
+    return FallbackAnswer(
+        "\n".join(s.text for s in picked),
+        list(dict.fromkeys(s.artifact for s in picked)),
+        "no intent covers this wording: sentences extracted from the top search evidence",
+    )
 
 
 def search_fallback(searcher: Searcher) -> Callable[[Question], Answer | None]:
@@ -100,7 +124,15 @@ def search_fallback(searcher: Searcher) -> Callable[[Question], Answer | None]:
         found = fallback_answer(searcher, q)
         if found is None:
             return None
-        return Answer(question=q.text, type="content", abstain=False, answer=found.answer,
-                      citations=found.citations, intent="search_fallback", slots=q.slots(), reason=found.reason)
+        return Answer(
+            question=q.text,
+            type="content",
+            abstain=False,
+            answer=found.answer,
+            citations=found.citations,
+            intent="search_fallback",
+            slots=q.slots(),
+            reason=found.reason,
+        )
 
     return answer

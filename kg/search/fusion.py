@@ -33,9 +33,7 @@ def ranking(scores: np.ndarray, tiebreak: np.ndarray, allowed: np.ndarray | None
     return order[keep[order]]
 
 
-def rrf(
-    rankings: dict[str, np.ndarray], size: int, k: int = RRF_K
-) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def rrf(rankings: dict[str, np.ndarray], size: int, k: int = RRF_K) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """Fused score per row, and each list's contribution 1/(k + rank) per row (0 where the list lacks it)."""
     contributions = {}
     for name, ranked in rankings.items():

@@ -105,9 +105,7 @@ class ProductGraph:
         inv = np.divide(1.0, degree, out=np.zeros(n), where=degree > 0)
         return (sp.diags(inv) @ adj).T.tocsr()
 
-    def ppr(
-        self, seeds: np.ndarray, alpha: float = 0.85, iterations: int = 30, tol: float = 1e-9
-    ) -> np.ndarray:
+    def ppr(self, seeds: np.ndarray, alpha: float = 0.85, iterations: int = 30, tol: float = 1e-9) -> np.ndarray:
         """Personalized PageRank: the stationary visit probability of a walk that restarts at `seeds`
         with probability 1 - alpha at every step. `seeds` is a non-negative vector over nodes."""
         total = seeds.sum()

@@ -180,9 +180,7 @@ def build_product(
     graph = read_graph(store, graphs)
     groups = context_groups(graph, artifact_nodes(graph, corpus.ids))
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "artifacts.json").write_text(
-        json.dumps({"ids": corpus.ids, "kinds": corpus.kinds}), encoding="utf-8"
-    )
+    (folder / "artifacts.json").write_text(json.dumps({"ids": corpus.ids, "kinds": corpus.kinds}), encoding="utf-8")
     (folder / "texts.json").write_text(json.dumps(corpus.texts), encoding="utf-8")
     labels = read_labels(store, graphs)
     (folder / "labels.json").write_text(json.dumps(labels), encoding="utf-8")

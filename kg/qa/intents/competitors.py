@@ -10,10 +10,14 @@ from kg.sparql import Term
 
 COMPETITOR = r"\b(competitor|competing (product|solution|tool|with)|compete\w* (with|against)|rival)"
 DEMO = r"\bdemo"
-WEAK_WORDS = (r"\b(weakness|weak|weak point|disadvantage|limitation|drawback|shortcoming|downside|flaw|con|lack\w*|"
-              r"fall short|struggle\w*|gap)\b")
-STRONG_WORDS = (r"\b(strength|strong|strong point|feature|advantage|capabilit\w*|offering|pro|benefit|unique|"
-                r"stand out|excel\w*|differentiat\w*|distinguish\w*)\b")
+WEAK_WORDS = (
+    r"\b(weakness|weak|weak point|disadvantage|limitation|drawback|shortcoming|downside|flaw|con|lack\w*|"
+    r"fall short|struggle\w*|gap)\b"
+)
+STRONG_WORDS = (
+    r"\b(strength|strong|strong point|feature|advantage|capabilit\w*|offering|pro|benefit|unique|"
+    r"stand out|excel\w*|differentiat\w*|distinguish\w*)\b"
+)
 INSIGHT_WORDS = r"\b(insight|strength|weakness|feature|analy\w*|discuss\w*|assess\w*|evaluat\w*|review\w*)"
 
 
@@ -28,7 +32,7 @@ def aspect_bindings(q: Question) -> dict[str, Term]:
 
 
 def match_competitor_insights(q: Question) -> dict[str, Term] | None:
-    """"What are the unique features / strengths / weaknesses of <P>'s competitor products?" """
+    """ "What are the unique features / strengths / weaknesses of <P>'s competitor products?" """
     if not q.matches(COMPETITOR) or q.matches(PERSON) or q.matches(DEMO):
         return None
     if q.matches(WEAK_WORDS) or q.matches(STRONG_WORDS):
@@ -37,21 +41,21 @@ def match_competitor_insights(q: Question) -> dict[str, Term] | None:
 
 
 def match_competitor_insight_providers(q: Question) -> dict[str, Term] | None:
-    """"Who provided insights on the strengths and weaknesses of <P>'s competitor products?" """
+    """ "Who provided insights on the strengths and weaknesses of <P>'s competitor products?" """
     if q.matches(COMPETITOR) and q.matches(PERSON) and q.matches(INSIGHT_WORDS) and not q.matches(DEMO):
         return {}
     return None
 
 
 def match_competitor_demo_sharers(q: Question) -> dict[str, Term] | None:
-    """"Find employee IDs of team members who shared demos of <P>'s competitor products?" """
+    """ "Find employee IDs of team members who shared demos of <P>'s competitor products?" """
     if q.matches(COMPETITOR) and q.matches(DEMO) and q.matches(PERSON) and not q.matches(LINK):
         return {}
     return None
 
 
 def match_competitor_demo_urls(q: Question) -> dict[str, Term] | None:
-    """"Find the demo URLs shared by team members for <P>'s competitor products?" """
+    """ "Find the demo URLs shared by team members for <P>'s competitor products?" """
     if q.matches(COMPETITOR) and q.matches(DEMO) and q.matches(LINK):
         return {}
     return None

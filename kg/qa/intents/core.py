@@ -9,7 +9,7 @@ from kg.sparql import Term
 
 
 def match_document_author(q: Question) -> dict[str, Term] | None:
-    """"Who wrote / authored / created the <document kind> of <product>?" — without any reviewer wording."""
+    """ "Who wrote / authored / created the <document kind> of <product>?" — without any reviewer wording."""
     if q.doc_kind is None or q.has_any("review", "suggest", "feedback", "comment"):
         return None
     if q.matches(r"\b(who|employee id|eid|author|writer)\b") and q.matches(r"\b(author|wrote|written|writ|creat)"):
@@ -17,5 +17,6 @@ def match_document_author(q: Question) -> dict[str, Term] | None:
     return None
 
 
-register(Intent("document_author", "person", match_document_author, "document_author", "document_author.ask",
-                priority=1))
+register(
+    Intent("document_author", "person", match_document_author, "document_author", "document_author.ask", priority=1)
+)

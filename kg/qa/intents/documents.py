@@ -24,14 +24,14 @@ def kind_binding(q: Question) -> dict[str, Term] | None:
 
 
 def match_authors_reviewers(q: Question) -> dict[str, Term] | None:
-    """"Find employee IDs of the authors and key reviewers of the <kind> for <P>?" """
+    """ "Find employee IDs of the authors and key reviewers of the <kind> for <P>?" """
     if q.roles or not (q.matches(AUTHOR) and q.matches(REVIEW)):
         return None
     return kind_binding(q)
 
 
 def match_reviewers_by_role(q: Question) -> dict[str, Term] | None:
-    """"Find employee IDs of <Role plural> who reviewed the <kind> for <P>?" """
+    """ "Find employee IDs of <Role plural> who reviewed the <kind> for <P>?" """
     if len(q.roles) != 1 or not q.matches(REVIEW) or q.matches(AUTHOR) or q.matches(CHANGE):
         return None
     binding = kind_binding(q)
@@ -39,14 +39,14 @@ def match_reviewers_by_role(q: Question) -> dict[str, Term] | None:
 
 
 def match_reviewers(q: Question) -> dict[str, Term] | None:
-    """"Who reviewed the <kind> for <P>?" (no role, no authors): every reviewer who is not an author."""
+    """ "Who reviewed the <kind> for <P>?" (no role, no authors): every reviewer who is not an author."""
     if q.roles or not q.matches(r"\breview(ed|er)") or q.matches(AUTHOR) or q.matches(SUGGEST):
         return None
     return kind_binding(q) if q.matches(PERSON) else None
 
 
 def match_suggestions_by_role(q: Question) -> dict[str, Term] | None:
-    """"What are the changes suggested by <Role> to improve the <kind> for <P>?" """
+    """ "What are the changes suggested by <Role> to improve the <kind> for <P>?" """
     if len(q.roles) != 1 or not q.matches(SUGGEST) or q.matches(ATTEND):
         return None
     binding = kind_binding(q)
@@ -54,7 +54,7 @@ def match_suggestions_by_role(q: Question) -> dict[str, Term] | None:
 
 
 def match_meeting_attendees(q: Question) -> dict[str, Term] | None:
-    """"Who attended the meeting about the <kind> for <P>?" """
+    """ "Who attended the meeting about the <kind> for <P>?" """
     if q.roles or not (q.matches(ATTEND) or (q.matches(MEETING) and q.matches(PERSON))):
         return None
     return kind_binding(q)

@@ -28,48 +28,63 @@ XSD_INTEGER = NamedNode(expand("xsd:integer"))
 PRS = r"(?:(?:prs?|pull requests?)(?: (?:links?|urls?))?|links?|urls?)"
 #: Where a PR question's feature phrase starts: "PRs for | related to | about | of | on [the] <phrase> …".
 #: A review clause may sit between the PRs and the phrase: "PRs that were approved for <phrase>".
-PR_TOPIC_START = re.compile(rf"{PRS}\s+(?:(?:that|which)\s+(?:were|are|was|is|have been|has been|got)\s+(?:not\s+)?"
-                            r"\w+\s+)?(?:for|related to|relating to|about|regarding|of|on|implementing)\s+"
-                            r"(?:the\s+)?(.+)")
+PR_TOPIC_START = re.compile(
+    rf"{PRS}\s+(?:(?:that|which)\s+(?:were|are|was|is|have been|has been|got)\s+(?:not\s+)?"
+    r"\w+\s+)?(?:for|related to|relating to|about|regarding|of|on|implementing)\s+"
+    r"(?:the\s+)?(.+)"
+)
 #: Where it ends: a relative clause or the verb that follows the phrase.
 PR_TOPIC_END = re.compile(r"\s+(?:that|which|who|where|were|was|are|is|have|has|had|need|needs|got|get)\b")
 #: "new <what> [related to|about|for <topic>] are|have been added to|implemented in|shipped in <product>".
-ADDED_TOPIC = re.compile(r"\bnew\s+(.+?)\s+(?:are|is|were|was|have been|has been|had been|got|get|been)\s+"
-                         r"(?:added|implemented|introduced|shipped|released|delivered|built|rolled out)\s+"
-                         r"(?:to|in|into|for|on|with)\b")
+ADDED_TOPIC = re.compile(
+    r"\bnew\s+(.+?)\s+(?:are|is|were|was|have been|has been|had been|got|get|been)\s+"
+    r"(?:added|implemented|introduced|shipped|released|delivered|built|rolled out)\s+"
+    r"(?:to|in|into|for|on|with)\b"
+)
 #: Words that only link the noun of an "added" question to its topic ("features related to X").
 TOPIC_LINKS = re.compile(r"\b(?:features?|related to|relating to|regarding|about|concerning|around)\b")
 #: Other shapes of an "added" question: "new(ly)" somewhere, and the adding verb in any voice or tense.
 NEW = re.compile(r"\bnew(?:ly)?\b")
-ADDING_CLAUSE = re.compile(r"(?:\s+(?:that|which))?(?:\s+(?:are|is|were|was|have been|has been|had been|got|get|"
-                           r"been|did|do|does|has|have))?\s+(?:newly\s+)?(?:added|add|implemented|implement|"
-                           r"introduced|introduce|shipped|ship|released|release|delivered|deliver|built|build|"
-                           r"rolled out|roll out|gone(?: into)?|went into|made it(?: into)?|landed(?: in)?|got|gained|"
-                           r"received)\b"
-                           r"(?:\s+(?:to|in|into|for|on|with)\b)?")
+ADDING_CLAUSE = re.compile(
+    r"(?:\s+(?:that|which))?(?:\s+(?:are|is|were|was|have been|has been|had been|got|get|"
+    r"been|did|do|does|has|have))?\s+(?:newly\s+)?(?:added|add|implemented|implement|"
+    r"introduced|introduce|shipped|ship|released|release|delivered|deliver|built|build|"
+    r"rolled out|roll out|gone(?: into)?|went into|made it(?: into)?|landed(?: in)?|got|gained|"
+    r"received)\b"
+    r"(?:\s+(?:to|in|into|for|on|with)\b)?"
+)
 #: An "added" question with no adding verb: "new features for X", "what's new in P regarding X".
-NEW_WITHOUT_VERB = re.compile(r"(?:\bnew\s+(?:\w+\s+)?features?|\bwhat(?:'s| is) new\b.*?)\s+(?:for|about|regarding|"
-                              r"related to|relating to|concerning|around|on|with)\s+(.+)$")
+NEW_WITHOUT_VERB = re.compile(
+    r"(?:\bnew\s+(?:\w+\s+)?features?|\bwhat(?:'s| is) new\b.*?)\s+(?:for|about|regarding|"
+    r"related to|relating to|concerning|around|on|with)\s+(.+)$"
+)
 #: The topic, after its linking word, up to the adding clause or a relative clause.
-LINKED_TOPIC = re.compile(r"\b(?:related to|relating to|regarding|about|concerning|around)\s+(.+?)"
-                          r"(?:\s*\||\s+(?:that|which|were|was|are|is|have|has|did)\b|$)")
+LINKED_TOPIC = re.compile(
+    r"\b(?:related to|relating to|regarding|about|concerning|around)\s+(.+?)"
+    r"(?:\s*\||\s+(?:that|which|were|was|are|is|have|has|did)\b|$)"
+)
 #: A topic worded before its noun: "which <topic> PRs …", "list the new <topic> features …".
 TOPIC_BEFORE = r"^(?:which|what|list|show|give me|find)(?: (?:all|the|of|me|new|newly))* (?P<t>.+?) (?:{noun})\b"
 #: The unapproved outcome: "not approved", "unapproved", "weren't approved", "did not get approved", "rejected".
-UNAPPROVED = (r"\b(?:not|never|un)\s?approved\b|\b(?:not|never|\w+n't)(?:\s+(?:be|been|being|get|got|gotten|yet))*"
-              r"\s+approved\b|\b(?:rejected|declined|turned down)\b")
+UNAPPROVED = (
+    r"\b(?:not|never|un)\s?approved\b|\b(?:not|never|\w+n't)(?:\s+(?:be|been|being|get|got|gotten|yet))*"
+    r"\s+approved\b|\b(?:rejected|declined|turned down)\b"
+)
 #: Still to be done: "need(s) to be merged", "need merging", "should be merged", "pending merge", "to merge".
-STILL_TO = (r"\b(?:need|needs|needing|needed|require|requires|should|must|ha(?:ve|s) to|awaiting|waiting|pending|"
-            r"yet to|still to)"
-            r"(?:\s+to)?(?:\s+be)?\s+{stem}(?:e|ed|ing|ure)\b|\bto {stem}e\b")
+STILL_TO = (
+    r"\b(?:need|needs|needing|needed|require|requires|should|must|ha(?:ve|s) to|awaiting|waiting|pending|"
+    r"yet to|still to)"
+    r"(?:\s+to)?(?:\s+be)?\s+{stem}(?:e|ed|ing|ure)\b|\bto {stem}e\b"
+)
 
 
 def reason_of(q: Question) -> str | None:
     """The status reason a question names, if any."""
     if q.has_any("security", "vulnerab"):
         return "SecurityRisk"
-    if q.has_any("product direction", "direction change", "change in direction", "change of direction",
-                 "priorit", "strategy"):
+    if q.has_any(
+        "product direction", "direction change", "change in direction", "change of direction", "priorit", "strategy"
+    ):
         return "ProductDirectionChange"
     if q.matches(r"\b(bug|error|defect|regression|issue|problem|broke|breaking)"):
         return "IntroducedBugs"
@@ -80,8 +95,7 @@ def topic_bindings(phrase: str) -> dict[str, Term] | None:
     words = list(dict.fromkeys(feature_tokens(phrase)))
     if not words:
         return None
-    return {"topic": Literal(" " + " ".join(words) + " "),
-            "ntok": Literal(str(len(words)), datatype=XSD_INTEGER)}
+    return {"topic": Literal(" " + " ".join(words) + " "), "ntok": Literal(str(len(words)), datatype=XSD_INTEGER)}
 
 
 def _bool(value: bool) -> Literal:
@@ -110,30 +124,35 @@ def is_pr_question(q: Question) -> bool:
 
 
 def match_feature_dropped(q: Question) -> dict[str, Term] | None:
-    """"What features could not be added / were dropped / were not added to <P> due to <reason>?"."""
+    """ "What features could not be added / were dropped / were not added to <P> due to <reason>?"."""
     if is_pr_question(q) or not q.has("feature"):
         return None
-    if not q.matches(r"\b(could not|couldn't|can ?not|can't|were not|weren't|was not|not|never|unable to|failed to)"
-                     r"\s+(be\s+|been\s+|get\s+)?(add|added|implement|implemented|include|included|ship|shipped|"
-                     r"release|released|incorporated?)\b|\b(didn't|did not|never) make it\b|"
-                     r"\b(dropped|abandoned|scrapped|removed|"
-                     r"blocked|shelved|cancell?ed|excluded|left out|ruled out)\b"):
+    if not q.matches(
+        r"\b(could not|couldn't|can ?not|can't|were not|weren't|was not|not|never|unable to|failed to)"
+        r"\s+(be\s+|been\s+|get\s+)?(add|added|implement|implemented|include|included|ship|shipped|"
+        r"release|released|incorporated?)\b|\b(didn't|did not|never) make it\b|"
+        r"\b(dropped|abandoned|scrapped|removed|"
+        r"blocked|shelved|cancell?ed|excluded|left out|ruled out)\b"
+    ):
         return None
     reason = reason_of(q)
     return {"reason": term(f"ekg:{reason}")} if reason else None
 
 
 def match_feature_delayed(q: Question) -> dict[str, Term] | None:
-    """"What features were temporarily delayed due to <reason> but eventually added to <P>?"."""
-    if is_pr_question(q) or not q.has("feature") or not q.has_any("delay", "postpone", "deferred", "on hold",
-                                                                  "pushed back", "put off", "held back"):
+    """ "What features were temporarily delayed due to <reason> but eventually added to <P>?"."""
+    if (
+        is_pr_question(q)
+        or not q.has("feature")
+        or not q.has_any("delay", "postpone", "deferred", "on hold", "pushed back", "put off", "held back")
+    ):
         return None
     reason = reason_of(q)
     return {"reason": term(f"ekg:{reason}")} if reason else None
 
 
 def match_feature_added_topic(q: Question) -> dict[str, Term] | None:
-    """"What new <features related to X | security enhancements for X> are added to / implemented in <P>?";
+    """ "What new <features related to X | security enhancements for X> are added to / implemented in <P>?";
     the topic is everything the question says the new things are, minus the linking words."""
     if is_pr_question(q):
         return None
@@ -151,8 +170,9 @@ def linked_added_topic(q: Question) -> str | None:
     if q.product is None or not NEW.search(q.norm):
         return None
     product = re.escape(q.product.casefold())
-    text = re.sub(rf"(?:\b(?:to|in|into|for|of|on|within)\s+)?(?:the\s+)?\b{product}(?:'s)?(?:\s+product)?\b",
-                  " ", q.norm)
+    text = re.sub(
+        rf"(?:\b(?:to|in|into|for|of|on|within)\s+)?(?:the\s+)?\b{product}(?:'s)?(?:\s+product)?\b", " ", q.norm
+    )
     text, adding = ADDING_CLAUSE.subn(" | ", text)
     text = re.sub(r"\s+", " ", text).strip()
     if not adding:
@@ -172,10 +192,15 @@ def linked_added_topic(q: Question) -> str | None:
 
 
 def is_discussed_not_implemented(q: Question) -> bool:
-    """"… features … discussed (in planning) but not / never implemented (built, developed, shipped)"."""
-    return q.has("feature") and q.matches(
-        r"\b(discussed|planned|proposed|talked about)\b.*(\bnot|\bnever|n't|\bwithout being)\s+"
-        r"(been\s+|being\s+|got\s+|gotten\s+|get\s+)?(implemented|built|developed|shipped|delivered|added)") is not None
+    """ "… features … discussed (in planning) but not / never implemented (built, developed, shipped)"."""
+    return (
+        q.has("feature")
+        and q.matches(
+            r"\b(discussed|planned|proposed|talked about)\b.*(\bnot|\bnever|n't|\bwithout being)\s+"
+            r"(been\s+|being\s+|got\s+|gotten\s+|get\s+)?(implemented|built|developed|shipped|delivered|added)"
+        )
+        is not None
+    )
 
 
 def asks_for_people(q: Question) -> bool:
@@ -184,23 +209,26 @@ def asks_for_people(q: Question) -> bool:
 
 
 def match_feature_discussed(q: Question) -> dict[str, Term] | None:
-    """"Find features for <P> that were discussed but not implemented"."""
+    """ "Find features for <P> that were discussed but not implemented"."""
     if is_pr_question(q) or not is_discussed_not_implemented(q) or asks_for_people(q):
         return None
     return {}
 
 
 def match_feature_discussed_people(q: Question) -> dict[str, Term] | None:
-    """"Employee IDs of team members responsible for features in <P> that were discussed, not implemented"."""
+    """ "Employee IDs of team members responsible for features in <P> that were discussed, not implemented"."""
     if is_pr_question(q) or not is_discussed_not_implemented(q) or not asks_for_people(q):
         return None
     return {}
 
 
 def match_pr_feature_review(q: Question) -> dict[str, Term] | None:
-    """"Links to the approved PRs for <topic> in <P>" / "PRs for <topic> in <P> that were not approved"."""
-    if not is_pr_question(q) or not q.matches(r"approv|reject|declin|turned down") \
-            or q.has_any("revert", "need to be", "needs to be"):
+    """ "Links to the approved PRs for <topic> in <P>" / "PRs for <topic> in <P> that were not approved"."""
+    if (
+        not is_pr_question(q)
+        or not q.matches(r"approv|reject|declin|turned down")
+        or q.has_any("revert", "need to be", "needs to be")
+    ):
         return None
     phrase = pr_topic(q)
     bindings = topic_bindings(phrase) if phrase else None
@@ -211,7 +239,7 @@ def match_pr_feature_review(q: Question) -> dict[str, Term] | None:
 
 
 def match_pr_reverted(q: Question) -> dict[str, Term] | None:
-    """"Links to PRs for <topic> in <P> that were reverted due to <reason>"."""
+    """ "Links to PRs for <topic> in <P> that were reverted due to <reason>"."""
     if not is_pr_question(q) or not q.has("revert"):
         return None
     phrase, reason = pr_topic(q), reason_of(q)
@@ -222,7 +250,7 @@ def match_pr_reverted(q: Question) -> dict[str, Term] | None:
 
 
 def match_pr_to_close(q: Question) -> dict[str, Term] | None:
-    """"Links to the approved PRs for <topic> in <P> that need to be closed"."""
+    """ "Links to the approved PRs for <topic> in <P> that need to be closed"."""
     if not is_pr_question(q) or not q.matches(STILL_TO.format(stem="clos")):
         return None
     phrase = pr_topic(q)
@@ -230,7 +258,7 @@ def match_pr_to_close(q: Question) -> dict[str, Term] | None:
 
 
 def match_pr_to_merge(q: Question) -> dict[str, Term] | None:
-    """"Links to the PRs for <topic> in <P> that need to be merged"."""
+    """ "Links to the PRs for <topic> in <P> that need to be merged"."""
     if not is_pr_question(q) or not q.matches(STILL_TO.format(stem="merg")):
         return None
     phrase = pr_topic(q)
@@ -238,7 +266,7 @@ def match_pr_to_merge(q: Question) -> dict[str, Term] | None:
 
 
 def match_pr_top_author(q: Question) -> dict[str, Term] | None:
-    """"Employee ID of the engineer with the most (un)approved feature development PRs in <P>"."""
+    """ "Employee ID of the engineer with the most (un)approved feature development PRs in <P>"."""
     if not is_pr_question(q) or not q.matches(MOST):
         return None
     if q.has_any("bug", "reopen") or not q.has("approved"):
@@ -283,18 +311,36 @@ def keep_top_authors(rows: list[Row]) -> tuple[list[str], list[str]]:
 for _intent in (
     Intent("feature_dropped", "content", match_feature_dropped, "feature_dropped", "feature_dropped.ask", 5),
     Intent("feature_delayed", "content", match_feature_delayed, "feature_delayed", "feature_delayed.ask", 5),
-    Intent("feature_discussed", "content", match_feature_discussed, "feature_discussed",
-           "feature_discussed.ask", 6),
-    Intent("feature_discussed_people", "person", match_feature_discussed_people, "feature_discussed_people",
-           "feature_discussed_people.ask", 6),
-    Intent("feature_added_topic", "content", match_feature_added_topic, "feature_added_topic",
-           "feature_added_topic.ask", 5, keep_best_features),
+    Intent("feature_discussed", "content", match_feature_discussed, "feature_discussed", "feature_discussed.ask", 6),
+    Intent(
+        "feature_discussed_people",
+        "person",
+        match_feature_discussed_people,
+        "feature_discussed_people",
+        "feature_discussed_people.ask",
+        6,
+    ),
+    Intent(
+        "feature_added_topic",
+        "content",
+        match_feature_added_topic,
+        "feature_added_topic",
+        "feature_added_topic.ask",
+        5,
+        keep_best_features,
+    ),
     Intent("pr_reverted", "pr", match_pr_reverted, "pr_reverted", "pr_reverted.ask", 7, keep_best_features),
     Intent("pr_to_close", "pr", match_pr_to_close, "pr_to_close", "pr_to_close.ask", 7, keep_best_features),
     Intent("pr_to_merge", "pr", match_pr_to_merge, "pr_to_merge", "pr_to_merge.ask", 7, keep_best_features),
-    Intent("pr_top_author", "person", match_pr_top_author, "pr_top_author", "pr_top_author.ask", 6,
-           keep_top_authors),
-    Intent("pr_feature_review", "pr", match_pr_feature_review, "pr_feature_review",
-           "pr_feature_review.ask", 5, keep_best_features),
+    Intent("pr_top_author", "person", match_pr_top_author, "pr_top_author", "pr_top_author.ask", 6, keep_top_authors),
+    Intent(
+        "pr_feature_review",
+        "pr",
+        match_pr_feature_review,
+        "pr_feature_review",
+        "pr_feature_review.ask",
+        5,
+        keep_best_features,
+    ),
 ):
     register(_intent)

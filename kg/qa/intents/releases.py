@@ -32,7 +32,7 @@ def feedback_kind(q: Question) -> Term | None:
 
 
 def match_release_contributors(q: Question) -> dict[str, Term] | None:
-    """"Find employee IDs of <role>s who worked on the previous release of <P>?" (no role: everyone)."""
+    """ "Find employee IDs of <role>s who worked on the previous release of <P>?" (no role: everyone)."""
     asks_people = q.roles or q.matches(PERSON)
     if not q.matches(PREVIOUS) or q.matches(DEMO) or not asks_people:
         return None
@@ -42,7 +42,7 @@ def match_release_contributors(q: Question) -> dict[str, Term] | None:
 
 
 def match_release_feedback(q: Question) -> dict[str, Term] | None:
-    """"What issues were reported by customers / during QA testing / what strengths were highlighted by
+    """ "What issues were reported by customers / during QA testing / what strengths were highlighted by
     customers for the previous release of <P>?" """
     if not q.matches(PREVIOUS) or q.asks_for_companies() or q.matches(PERSON) or q.matches(DEMO):
         return None
@@ -51,7 +51,7 @@ def match_release_feedback(q: Question) -> dict[str, Term] | None:
 
 
 def match_release_feedback_companies(q: Question) -> dict[str, Term] | None:
-    """"Find names of companies that reported issues with / highlighted strengths of the previous release of
+    """ "Find names of companies that reported issues with / highlighted strengths of the previous release of
     <P>?" """
     if not q.matches(PREVIOUS) or not q.asks_for_companies():
         return None
@@ -60,14 +60,14 @@ def match_release_feedback_companies(q: Question) -> dict[str, Term] | None:
 
 
 def match_release_demo_sharers(q: Question) -> dict[str, Term] | None:
-    """"Find employee IDs of team members who shared demos of the previous version of <P>?" """
+    """ "Find employee IDs of team members who shared demos of the previous version of <P>?" """
     if q.matches(PREVIOUS) and q.matches(DEMO) and q.matches(PERSON) and not q.matches(LINK):
         return {}
     return None
 
 
 def match_release_demo_urls(q: Question) -> dict[str, Term] | None:
-    """"Find the demo URLs shared by team members for the previous version of <P>?" """
+    """ "Find the demo URLs shared by team members for the previous version of <P>?" """
     if q.matches(PREVIOUS) and q.matches(DEMO) and q.matches(LINK):
         return {}
     return None
