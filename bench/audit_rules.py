@@ -20,10 +20,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from kg.herb import load_organisation, load_product, product_names
-from kg.namespaces import product_graph, term
-from kg.rules import RuleContext, run_rules
-from kg.rules.features import (
+from kg.ingest.herb import load_organisation, load_product, product_names
+from kg.ingest.rules import RuleContext, run_rules
+from kg.ingest.rules.features import (
     assigned_segment,
     dev_meetings,
     feature_tracks_of,
@@ -37,7 +36,8 @@ from kg.rules.features import (
     review_task_words,
     spoken_lines,
 )
-from kg.rules.prs import PR_NUMBER, develop_conversations, reason_of, team_prs, thread_reason
+from kg.ingest.rules.prs import PR_NUMBER, develop_conversations, reason_of, team_prs, thread_reason
+from kg.namespaces import product_graph, term
 
 ROOT = Path(__file__).resolve().parent.parent
 HERB = Path(__import__("os").environ.get("HERB_DATA", ROOT.parent / "shared" / "herb"))

@@ -21,7 +21,7 @@ STAGES = {
     "ours": """
 import json, resource, sys, time
 from pathlib import Path
-from kg.build import build
+from kg.ingest.build import build
 t = time.perf_counter()
 r = build(Path(sys.argv[1]), Path(sys.argv[2]), progress=False)
 print(json.dumps({"seconds": time.perf_counter() - t, "quads": r.quads, "artifacts": r.artifacts,

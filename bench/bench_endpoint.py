@@ -45,9 +45,9 @@ from kg.namespaces import GRAPH, product_graph
 from kg.paths import herb_path, store_path
 from kg.qa.answer import Answerer
 from kg.qa.batch import read_questions
-from kg.remote import protocol_form
-from kg.sparql import EmbeddedStore, Row, Term
-from kg.sparql_tokens import tokens
+from kg.query.remote import protocol_form
+from kg.query.sparql import EmbeddedStore, Row, Term
+from kg.query.tokens import tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"

@@ -34,7 +34,7 @@ from kg.qa.answer import Answerer
 from kg.qa.evaluate import read_jsonl
 from kg.qa.intents import match_intent
 from kg.qa.question import parse
-from kg.sparql import EmbeddedStore, named_query, product_dataset
+from kg.query.sparql import EmbeddedStore, named_query, product_dataset
 
 TARGET_TOTAL_S = 5.0
 TARGET_P50_MS = 5.0
@@ -106,7 +106,7 @@ def bm25_peer(herb: Path, rows: list[dict[str, Any]], k: int = 10) -> tuple[floa
     """BM25 (bm25s) over each product's artifacts: index seconds, retrieval seconds, per-question ms."""
     import bm25s
 
-    from kg.search_text import product_corpora
+    from kg.search.text import product_corpora
 
     by_product: dict[str, list[str]] = defaultdict(list)
     for row in rows:

@@ -39,7 +39,7 @@ STAGES = {
     "build": """
 import json, resource, sys, time
 from pathlib import Path
-from kg.build import build
+from kg.ingest.build import build
 t = time.perf_counter()
 only = json.loads(sys.argv[3]) if len(sys.argv) > 3 else None
 r = build(Path(sys.argv[1]), Path(sys.argv[2]), products=only, progress=False)
@@ -58,7 +58,7 @@ print(json.dumps({"seconds": time.perf_counter() - t,
     "validate": """
 import json, resource, sys, time
 from pathlib import Path
-from kg.validate import validate
+from kg.ingest.validate import validate
 t = time.perf_counter()
 r = validate(Path(sys.argv[2]))
 print(json.dumps({"seconds": time.perf_counter() - t, "violations": r.violations,
@@ -68,7 +68,7 @@ print(json.dumps({"seconds": time.perf_counter() - t, "violations": r.violations
 import json, resource, sys, time
 from pathlib import Path
 from kg.qa.answer import Answerer
-from kg.sparql import EmbeddedStore
+from kg.query.sparql import EmbeddedStore
 questions = json.loads(Path(sys.argv[3]).read_text())
 answerer = Answerer(EmbeddedStore(Path(sys.argv[2])))
 answerer.vocabulary

@@ -20,9 +20,9 @@ from kg.qa.answer import Answerer
 from kg.qa.evaluate import read_jsonl
 from kg.qa.metrics import recall_precision, token_f1
 from kg.qa.question import parse
-from kg.search import MODES, Searcher, Signals
+from kg.query.sparql import EmbeddedStore
 from kg.search.fallback import fallback_answer
-from kg.sparql import EmbeddedStore
+from kg.search.searcher import MODES, Searcher, Signals
 
 KS = (10, 100, 500)
 #: (row label, signals fused, with the dense retrievers on). The first four are the issue's comparison (with

@@ -21,9 +21,9 @@ from pyoxigraph import RdfFormat
 
 from kg.cli.table import print_table
 from kg.errors import KGError
+from kg.ingest.validate import ENGINES, ResultRow, validate
 from kg.paths import store_path
-from kg.store import open_read_only
-from kg.validate import ENGINES, ResultRow, validate
+from kg.query.store import open_read_only
 
 TARGET_S = 8.0
 REFERENCE = "pyshacl"

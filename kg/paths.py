@@ -15,6 +15,9 @@ HERB_URL = (
 )
 ERB_URL = "https://github.com/onyx-dot-app/EnterpriseRAG-Bench (generated_data/sources/)"
 
+#: The project's edit sources beside the package: `sparql/`, `ontology/`, `mappings/`.
+PROJECT = Path(__file__).resolve().parent.parent
+
 
 def store_path(flag: str | os.PathLike | None = None) -> Path:
     """The on-disk store: --store, else $KG_STORE, else ./.kg/store."""

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import build
+from kg.ingest.build import build
 from kg.qa.answer import Answerer
-from kg.sparql import EmbeddedStore
+from kg.query.sparql import EmbeddedStore
 
 ROOT = Path(__file__).resolve().parent.parent
 

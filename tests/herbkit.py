@@ -10,7 +10,7 @@ from typing import Any
 from pyoxigraph import Store
 
 from kg.cli import main
-from kg.herb import REQUIRED_FIELDS
+from kg.ingest.herb import REQUIRED_FIELDS
 
 KINDS = tuple(REQUIRED_FIELDS)
 #: The class each artifact kind is mapped to (mappings/herb.yaml), to count what landed in a store.

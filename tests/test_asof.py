@@ -13,10 +13,10 @@ import pytest
 from pyoxigraph import Literal, NamedNode
 
 from kg.cli import main
-from kg.herb import product_names
+from kg.ingest.herb import product_names
 from kg.namespaces import term
 from kg.qa.answer import Answerer
-from kg.sparql import EmbeddedStore, named_query, product_dataset
+from kg.query.sparql import EmbeddedStore, named_query, product_dataset
 
 XSD_DATETIME = NamedNode("http://www.w3.org/2001/XMLSchema#dateTime")
 KINDS = ("ekg:Bug", "ekg:PullRequest", "ekg:Feature")

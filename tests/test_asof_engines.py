@@ -16,8 +16,8 @@ from pyoxigraph import Literal, NamedNode, RdfFormat, Store, serialize
 from test_serve import start_server
 
 from kg.namespaces import ORG_GRAPH, product_graph, term
-from kg.remote import RemoteEndpoint
-from kg.sparql import EmbeddedStore, named_query, product_dataset
+from kg.query.remote import RemoteEndpoint
+from kg.query.sparql import EmbeddedStore, named_query, product_dataset
 
 pytestmark = pytest.mark.herb
 PRODUCT = "ConnectForce"

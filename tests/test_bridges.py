@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kg.bridges import EDGE_WEIGHTS, Tie, bridges, collaboration_graph, rank_bridges
+from kg.analysis.bridges import EDGE_WEIGHTS, Tie, bridges, collaboration_graph, rank_bridges
 from kg.cli import main
-from kg.sparql import EmbeddedStore
+from kg.query.sparql import EmbeddedStore
 
 
 def scores(ties: list[Tie]) -> dict[str, float]:

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Store
 
-from kg.build import build
 from kg.errors import KGError
+from kg.ingest.build import build
 from kg.namespaces import product_graph
-from kg.sparql import EmbeddedStore, product_dataset
+from kg.query.sparql import EmbeddedStore, product_dataset
 
 TWO = ["ActionGenie", "ProposalForce"]
 

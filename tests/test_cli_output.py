@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import build
 from kg.cli import main
 from kg.cli.table import format_table
+from kg.ingest.build import build
+from kg.ingest.rules import load_rules
 from kg.qa.intents import load_intents
-from kg.rules import load_rules
 from kg.search.index import build_index
 
 KG = [sys.executable, "-m", "kg"]

@@ -209,12 +209,12 @@ def test_flatten_walks_a_record_nested_thousands_deep() -> None:
 
 
 def test_every_field_the_mapping_reads_has_a_declared_type() -> None:
-    """FIELD_TYPES (kg/herb.py) is what keeps wrong types out of the mapping: a field added to
+    """FIELD_TYPES (kg/ingest/herb.py) is what keeps wrong types out of the mapping: a field added to
     mappings/herb.yaml without a type there would reach the mapping unchecked."""
     import yaml
 
-    from kg.herb import FIELD_TYPES
-    from kg.mapping import MAPPING_FILE
+    from kg.ingest.herb import FIELD_TYPES
+    from kg.ingest.mapping import MAPPING_FILE
 
     artifacts = yaml.safe_load(MAPPING_FILE.read_text(encoding="utf-8"))["artifacts"]
     for kind, spec in artifacts.items():

@@ -8,7 +8,7 @@ import pytest
 from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError
-from kg.mapping import as_list, load_mapping, map_artifact
+from kg.ingest.mapping import as_list, load_mapping, map_artifact
 from kg.namespaces import ID, expand, product_graph
 
 G = product_graph("Demo")

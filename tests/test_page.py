@@ -25,7 +25,7 @@ from kg.page.app import ask_application
 from kg.page.evidence import evidence_graph
 from kg.page.views import answer_page, artifact_page
 from kg.qa.answer import Answerer
-from kg.sparql import product_dataset
+from kg.query.sparql import product_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
 AUTHORS = (

@@ -21,7 +21,7 @@ from endpoints import ROOT, free_port, kg_serve
 from pyoxigraph import Store
 
 from kg.errors import KGError
-from kg.remote import RemoteEndpoint
+from kg.query.remote import RemoteEndpoint
 
 QUESTION = "Who wrote the Market Research Report for ActionGenie?"
 TOKEN = "engines-test-token-0123"

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal, NamedNode, Store
 
-from kg.herb import Organisation, Product
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import RuleContext, run_rules
+from kg.ingest.rules.bugs import bug_records, component_key, conversation_kind, item_component, item_title
 from kg.namespaces import node, product_graph, term
-from kg.rules import RuleContext, run_rules
-from kg.rules.bugs import bug_records, component_key, conversation_kind, item_component, item_title
 
 CHANNEL = "bug-alice-Demo"
 
@@ -213,7 +213,7 @@ def test_rebuilding_is_idempotent(ctx: RuleContext) -> None:
     ],
 )
 def test_conversation_kind_from_opening_message(text: str, kind: str) -> None:
-    from kg.rules import Message
+    from kg.ingest.rules import Message
 
     assert conversation_kind(Message("1", CHANNEL, "c", "eid_1", "t", text, 0)) == kind
 

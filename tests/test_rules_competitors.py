@@ -8,11 +8,11 @@ from typing import Any
 
 from rulekit import objects, rule_triples
 
-from kg.herb import Organisation, Product
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import Message, RuleContext
+from kg.ingest.rules.competitors import competitor_name, demo_urls, insight_text
+from kg.ingest.rules.messages import conversations as threads
 from kg.namespaces import ID, product_graph
-from kg.rules import Message, RuleContext
-from kg.rules.competitors import competitor_name, demo_urls, insight_text
-from kg.rules.messages import conversations as threads
 
 RULES = ["competitor-insights", "competitor-demos"]
 

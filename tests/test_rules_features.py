@@ -9,12 +9,9 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal, NamedNode, Store
 
-from kg.herb import Organisation, Product
-from kg.namespaces import node, product_graph, term
-from kg.qa.answer import fold_rows
-from kg.qa.intents.features import keep_best_features, keep_top_authors, topic_bindings
-from kg.rules import RuleContext, run_rules
-from kg.rules.features import (
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import RuleContext, run_rules
+from kg.ingest.rules.features import (
     assigned_segment,
     change_summary,
     feature_name,
@@ -24,8 +21,11 @@ from kg.rules.features import (
     review_segments,
     same_feature,
 )
-from kg.rules.prs import TeamPR, reason_of
-from kg.sparql import named_query, prefixed
+from kg.ingest.rules.prs import TeamPR, reason_of
+from kg.namespaces import node, product_graph, term
+from kg.qa.answer import fold_rows
+from kg.qa.intents.features import keep_best_features, keep_top_authors, topic_bindings
+from kg.query.sparql import named_query, prefixed
 
 DEV = "develop-alice-Demo"
 ALICE, BOB, CAROL, DAN = "eid_0000000a", "eid_0000000b", "eid_0000000c", "eid_0000000d"
@@ -642,7 +642,7 @@ def test_a_topic_in_other_words_meets_the_same_feature_words() -> None:
 
 
 def test_a_part_quoting_the_prs_title_to_its_author_outranks_an_acceptance_elsewhere() -> None:
-    from kg.rules.features import Segment
+    from kg.ingest.rules.features import Segment
 
     first = Segment(
         "GraphQL API setup",

@@ -10,11 +10,11 @@ import pytest
 from pyoxigraph import Literal, NamedNode, Store, Variable
 from test_rules_features import MEETINGS, NAMES, ORG, PRS, SLACK
 
-from kg.herb import Product
+from kg.ingest.herb import Product
+from kg.ingest.rules import RuleContext, run_rules
+from kg.ingest.rules.lifecycles import pr_steps
 from kg.namespaces import node, product_graph, term
-from kg.rules import RuleContext, run_rules
-from kg.rules.lifecycles import pr_steps
-from kg.sparql import named_query, prefixed
+from kg.query.sparql import named_query, prefixed
 
 XSD_DATETIME = NamedNode("http://www.w3.org/2001/XMLSchema#dateTime")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kg.herb import Organisation, Product
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import RuleContext, run_rules
+from kg.ingest.rules.messages import normalise_url
 from kg.namespaces import ID, expand, product_graph
-from kg.rules import RuleContext, run_rules
-from kg.rules.messages import normalise_url
 
 
 def slack(mid: str, text: str, ts: str, user: str = "eid_aaaaaaaa", channel: str = "bug-x-Demo") -> dict[str, Any]:

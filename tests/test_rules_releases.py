@@ -8,9 +8,9 @@ from typing import Any
 
 from rulekit import objects, rule_triples
 
-from kg.herb import Organisation, Product
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import RuleContext
 from kg.namespaces import ID, expand, product_graph
-from kg.rules import RuleContext
 
 RULES = [
     "release-kickoff",

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import build
 from kg.cli import main
 from kg.errors import KGError
-from kg.search import Facets, Searcher, dense
+from kg.ingest.build import build
+from kg.search import dense
 from kg.search.index import build_index, index_dir
+from kg.search.searcher import Facets, Searcher
 
 EMPLOYEES = {
     "eid_aaaaaaaa": {

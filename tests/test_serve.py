@@ -36,8 +36,8 @@ from SPARQLWrapper import JSON, SPARQLWrapper
 from kg.errors import KGError
 from kg.namespaces import EKG, GRAPH, ORG_GRAPH
 from kg.qa.answer import Answerer
-from kg.remote import RemoteEndpoint
-from kg.sparql import EmbeddedStore, library, product_dataset
+from kg.query.remote import RemoteEndpoint
+from kg.query.sparql import EmbeddedStore, library, product_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
 ALPHA, BETA, GAMMA, ORG = GRAPH + "Alpha", GRAPH + "Beta", GRAPH + "Gamma", ORG_GRAPH

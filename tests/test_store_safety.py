@@ -15,10 +15,10 @@ import pytest
 from herbkit import SOURCE, artifacts_per_kind, herb_layout, small_product
 from pyoxigraph import Store
 
-from kg.build import build
 from kg.cli import main
 from kg.errors import KGError
-from kg.storepath import MARKER, has_marker, lock_path
+from kg.ingest.build import build
+from kg.ingest.storepath import MARKER, has_marker, lock_path
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from pyoxigraph import NamedNode, Quad, RdfFormat, Store
 
 from kg.cli import main
 from kg.errors import KGError
-from kg.validate import validate
+from kg.ingest.validate import validate
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "ekg_sample.trig"
 ID = "https://w3id.org/ekg/id/"

@@ -28,8 +28,8 @@ from test_shapes import (
     put,
 )
 
-from kg.shacl import node_shapes
-from kg.validate import SHAPES_FILE, ResultRow, validate
+from kg.ingest.shacl import node_shapes
+from kg.ingest.validate import SHAPES_FILE, ResultRow, validate
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 INSIGHT = URIRef(ID + "competitor-insight/Demo/1")

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from endpoints import kg_serve, virtuoso, virtuoso_binaries
 
-from kg.build import build
 from kg.errors import KGError
+from kg.ingest.build import build
 from kg.qa.answer import Answerer
-from kg.remote import RemoteEndpoint
-from kg.sparql import EmbeddedStore
-from kg.store import export
+from kg.query.remote import RemoteEndpoint
+from kg.query.sparql import EmbeddedStore
+from kg.query.store import export
 
 pytestmark = pytest.mark.herb
 

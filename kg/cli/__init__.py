@@ -64,7 +64,7 @@ def add_store_option(p: argparse.ArgumentParser) -> None:
 
 
 def add_what_if_options(p: argparse.ArgumentParser) -> None:
-    """`--with FILE` / `--without FILE`: run over a scratch copy of the product's graph (see kg/whatif.py)."""
+    """`--with FILE` / `--without FILE`: run over a scratch copy of the product's graph (see kg/query/whatif.py)."""
     p.add_argument(
         "--with",
         dest="with_files",

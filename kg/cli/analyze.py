@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from kg.bridges import EDGE_WEIGHTS, Bridge, Tie, bridges
+from kg.analysis.bridges import EDGE_WEIGHTS, Bridge, Tie, bridges
 from kg.cli import add_store_option
 from kg.errors import KGError
 from kg.paths import store_path
-from kg.sparql import EmbeddedStore
+from kg.query.sparql import EmbeddedStore
 
 #: How many ties of each direction are shown per person.
 SHOWN_TIES = 3
@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Rank a product's employees by directed betweenness centrality (networkx) over collaboration "
         "edges from sparql/collab_edges.rq: reviewer -> PR author, replier -> thread opener, bug "
         "reporter -> assignee, suggester -> document author. Edge-type weights (per interaction; "
-        f"kg/bridges.py EDGE_WEIGHTS): {weights}. A pair's strength is the weighted sum of its "
+        f"kg/analysis/bridges.py EDGE_WEIGHTS): {weights}. A pair's strength is the weighted sum of its "
         "interactions; shortest paths use distance = 1 / strength.",
     )
     b.add_argument("--product", required=True, help="the product whose team is ranked")

@@ -13,7 +13,7 @@ from kg.errors import KGError
 from kg.paths import open_output, store_path
 from kg.qa.answer import Answer, Answerer, Fallback
 from kg.qa.batch import run_batch
-from kg.sparql import Backend, EmbeddedStore
+from kg.query.sparql import Backend, EmbeddedStore
 
 MAX_SHOWN_CITATIONS = 20
 
@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def backend(args: argparse.Namespace) -> Backend:
     if args.endpoint:
-        from kg.remote import RemoteEndpoint
+        from kg.query.remote import RemoteEndpoint
 
         return RemoteEndpoint(args.endpoint, token=args.token)
     return EmbeddedStore(store_path(args.store))
@@ -59,8 +59,8 @@ def fallback(args: argparse.Namespace) -> Fallback | None:
         return None
     if args.endpoint:
         raise KGError("--fallback searches the local index; it cannot be combined with --endpoint")
-    from kg.search import Searcher
     from kg.search.fallback import search_fallback
+    from kg.search.searcher import Searcher
 
     return search_fallback(Searcher(store_path(args.store)))
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kg.build import build
 from kg.cli import add_herb_option, add_store_option
 from kg.cli.output import show_progress
+from kg.ingest.build import build
 from kg.paths import herb_path, store_path
 
 

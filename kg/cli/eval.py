@@ -10,7 +10,7 @@ from kg.cli.table import print_table
 from kg.paths import herb_path, open_output, output_path, qa_path, store_path
 from kg.qa.answer import Answerer
 from kg.qa.evaluate import bm25_baseline, evaluate
-from kg.sparql import EmbeddedStore
+from kg.query.sparql import EmbeddedStore
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -8,7 +8,7 @@ import sys
 from kg.cli import add_store_option
 from kg.errors import KGError
 from kg.paths import open_output, store_path
-from kg.store import EXPORT_FORMATS, export
+from kg.query.store import EXPORT_FORMATS, export
 
 
 def register(sub: argparse._SubParsersAction) -> None:

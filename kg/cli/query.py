@@ -26,10 +26,10 @@ from kg.cli.table import print_table
 from kg.errors import KGError
 from kg.namespaces import expand
 from kg.paths import store_path
-from kg.sparql import Backend, EmbeddedStore, known_products, product_dataset
+from kg.query.sparql import Backend, EmbeddedStore, known_products, product_dataset
 
 if TYPE_CHECKING:
-    from kg.remote import RemoteEndpoint
+    from kg.query.remote import RemoteEndpoint
 
 RESULT_FORMATS = {
     "json": QueryResultsFormat.JSON,
@@ -99,7 +99,7 @@ def check_product(backend: Backend, product: str | None) -> None:
 
 def backend(args: argparse.Namespace) -> EmbeddedStore | RemoteEndpoint:
     if args.endpoint:
-        from kg.remote import RemoteEndpoint  # requests is loaded only when an endpoint is used
+        from kg.query.remote import RemoteEndpoint  # requests is loaded only when an endpoint is used
 
         return RemoteEndpoint(args.endpoint, token=args.token)
     return EmbeddedStore(store_path(args.store))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from kg.cli.table import print_table
-from kg.rules import load_rules
+from kg.ingest.rules import load_rules
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -11,9 +11,9 @@ from kg.cli.output import refuse_together
 from kg.cli.table import print_table
 from kg.errors import KGError
 from kg.paths import store_path
-from kg.search import DENSE_SIGNALS, MODES, Facets, Searcher, SearchResult
 from kg.search.facets import KIND_CLASSES
 from kg.search.index import index_dir
+from kg.search.searcher import DENSE_SIGNALS, MODES, Facets, Searcher, SearchResult
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -7,7 +7,7 @@ import argparse
 from kg.cli import add_store_option
 from kg.cli.table import print_table
 from kg.paths import store_path
-from kg.store import stats
+from kg.query.store import stats
 
 #: Column headers of each `kg stats` table, by its title.
 COLUMNS = {

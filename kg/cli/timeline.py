@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from kg.analysis.timeline import timelines
 from kg.cli import add_store_option
 from kg.cli.table import print_table
 from kg.paths import store_path
-from kg.sparql import EmbeddedStore
-from kg.timeline import timelines
+from kg.query.sparql import EmbeddedStore
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -11,8 +11,8 @@ from dataclasses import asdict
 
 from kg.cli import add_store_option
 from kg.cli.table import curie, print_table
+from kg.ingest.validate import ENGINES, Progress, ResultRow, ValidationReport, validate
 from kg.paths import store_path
-from kg.validate import ENGINES, Progress, ResultRow, ValidationReport, validate
 
 COLUMNS = ["graph", "severity", "focus", "path", "value", "message"]
 

@@ -1,5 +1,5 @@
 """The what-if side of `kg ask` and `kg query` (`--with FILE`, `--without FILE`): a scratch copy of the product's
-graph, never the real store (kg/whatif.py)."""
+graph, never the real store (kg/query/whatif.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 from kg.errors import KGError
 from kg.paths import store_path
-from kg.sparql import EmbeddedStore
-from kg.whatif import ScratchStore, WhatIf, ask_what_if
+from kg.query.sparql import EmbeddedStore
+from kg.query.whatif import ScratchStore, WhatIf, ask_what_if
 
 
 def files(args: argparse.Namespace) -> tuple[list[Path], list[Path]]:

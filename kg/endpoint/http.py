@@ -261,7 +261,7 @@ def answer_page_routes(store: Path) -> web.RouteTableDef:
     SPARQL, so they read the store in this process (read-only) under the same tokens and product scope."""
     from kg.page.app import ask_routes
     from kg.qa.answer import Answerer
-    from kg.sparql import EmbeddedStore
+    from kg.query.sparql import EmbeddedStore
 
     return ask_routes(Answerer(EmbeddedStore(store)))
 

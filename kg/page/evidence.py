@@ -18,7 +18,7 @@ from kg.cli.table import curie
 from kg.errors import KGError
 from kg.qa.answer import Answer, term_text
 from kg.qa.question import normalise
-from kg.sparql import Backend, named_query, product_dataset
+from kg.query.sparql import Backend, named_query, product_dataset
 
 #: Citations drawn at most; the others are summed up in one node, so the picture stays readable.
 MAX_DRAWN = 20

@@ -18,7 +18,7 @@ from kg.page import html
 from kg.page.evidence import evidence_graph, inline_svg, local_name, render_svg
 from kg.qa.answer import Answerer, term_text
 from kg.qa.question import parse
-from kg.sparql import named_query, product_dataset
+from kg.query.sparql import named_query, product_dataset
 
 Scope = frozenset[str] | None
 

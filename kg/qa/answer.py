@@ -21,7 +21,7 @@ from kg.qa.intents import Intent, match_intent
 from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
 from kg.qa.question import Question, Vocabulary, normalise, parse
-from kg.sparql import Backend, Row, known_products, named_query, product_dataset
+from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset
 
 
 @dataclass

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kg.errors import KGError
-from kg.herb import valid_unicode
+from kg.ingest.herb import valid_unicode
 from kg.qa.answer import Answerer
 
 

@@ -135,7 +135,7 @@ def bm25_baseline(herb: Path, qa_dir: Path, ks: tuple[int, ...] = BM25_KS) -> di
     """Citation recall and precision at k of BM25 over each question's product artifacts (bm25s)."""
     import bm25s
 
-    from kg.search_text import product_corpora
+    from kg.search.text import product_corpora
 
     answerable = read_jsonl(qa_dir / "answerable.jsonl")
     corpora = product_corpora(herb, sorted({q["product"] for q in answerable}))

@@ -12,7 +12,7 @@ from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError
 from kg.namespaces import node, term
-from kg.sparql import Backend, Term, named_query, product_dataset
+from kg.query.sparql import Backend, Term, named_query, product_dataset
 
 #: --kind values and the artifact class each selects.
 KIND_CLASSES = {

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from kg.qa.answer import Answer
 from kg.qa.question import Question, normalise
-from kg.search import Hit, Searcher
 from kg.search.lexical import tokens
+from kg.search.searcher import Hit, Searcher
 
 TOP_EVIDENCE = 10
 MAX_SENTENCES = 3

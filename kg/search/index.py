@@ -22,13 +22,13 @@ from pyoxigraph import Store
 from tqdm import tqdm
 
 from kg.errors import KGError
-from kg.herb import load_product, product_names
+from kg.ingest.herb import load_product, product_names
 from kg.namespaces import expand, node
+from kg.query.sparql import product_dataset
 from kg.search import dense
 from kg.search.graph import ProductGraph, read_graph, read_labels
 from kg.search.lexical import LexicalIndex
-from kg.search_text import artifact_texts
-from kg.sparql import product_dataset
+from kg.search.text import artifact_texts
 
 INDEX_VERSION = 1
 #: Predicates whose object groups artifacts into one reading context (a conversation of messages).

@@ -14,7 +14,7 @@ A family module (`kg/qa/intents/<family>.py`) registers intents with `register(I
 The matcher reads `q.norm` / `q.sing` / `q.has(...)` / `q.matches(...)` and the parsed slots (`q.product`,
 `q.doc_kind`, `q.roles`, `q.companies`, `q.eids`, `q.customer_ids`) and returns the SPARQL bindings as pyoxigraph
 terms (e.g. `{"kind": term("ekg:MarketResearchReport"), "role": Literal("QA Specialist")}`), or None.
-The product is never a binding: the query runs over the product's dataset (see kg/sparql.py).
+The product is never a binding: the query runs over the product's dataset (see kg/query/sparql.py).
 
 SELECT query contract: it projects its parameters (pyoxigraph's SEP-0007 substitution requires every bound
 variable in the projection), `?answer` (a literal: the eid, PR link, company name, URL or prose sentence)
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from kg.qa.question import Question
-from kg.sparql import Row, Term
+from kg.query.sparql import Row, Term
 
 ANSWER_TYPES = ("person", "pr", "company", "url", "content")
 Matcher = Callable[[Question], dict[str, Term] | None]

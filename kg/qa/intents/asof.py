@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from pyoxigraph import Literal, RdfFormat, Store
 
 from kg.namespaces import term
+from kg.paths import PROJECT
 from kg.qa.intents import Intent, register
 from kg.qa.question import Question
-from kg.sparql import Backend, Row, Term, named_query, product_dataset
+from kg.query.sparql import Backend, Row, Term, named_query, product_dataset
 
-ONTOLOGY = Path(__file__).resolve().parents[3] / "ontology" / "ekg.ttl"
+ONTOLOGY = PROJECT / "ontology" / "ekg.ttl"
 XSD_DATETIME = term("xsd:dateTime")
 
 

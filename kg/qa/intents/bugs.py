@@ -1,7 +1,7 @@
 """Bug intents: customer bugs, their states, who fixed or dismissed them, and the components they affect.
 
 Every matcher reads the wording only to pick the intent and its slots (bug state, company, eid, component
-phrase); which bugs count is decided by typed edges the bug rules wrote (kg/rules/bugs.py). The bug states a
+phrase); which bugs count is decided by typed edges the bug rules wrote (kg/ingest/rules/bugs.py). The bug states a
 question can ask about map onto ekg:bugState in the queries' VALUES tables: unresolved / active / open ->
 Open or Reopened; resolved / fixed / closed -> Resolved; reopened -> Reopened; "did not need / require a fix",
 "not a bug", dismissed -> NoFixNeeded.
@@ -13,11 +13,11 @@ import re
 
 from pyoxigraph import Literal
 
+from kg.ingest.rules.bugs import component_key
 from kg.namespaces import node
 from kg.qa.intents import Intent, register
 from kg.qa.question import BUG, MOST, Question
-from kg.rules.bugs import component_key
-from kg.sparql import Term
+from kg.query.sparql import Term
 
 NO_FIX = (
     r"(?:(?:didn't|did not|don't|do not|doesn't|does not|didnt|dont|not)(?: to)? (?:need|require)\w* (?:any )?"

@@ -1,12 +1,12 @@
 """Intents over competitor products: their strengths/features and weaknesses, who gave those insights, and the
-competitor demo links team members shared (rules in kg/rules/competitors.py)."""
+competitor demo links team members shared (rules in kg/ingest/rules/competitors.py)."""
 
 from __future__ import annotations
 
 from kg.namespaces import term
 from kg.qa.intents import Intent, register
 from kg.qa.question import LINK, PERSON, Question
-from kg.sparql import Term
+from kg.query.sparql import Term
 
 COMPETITOR = r"\b(competitor|competing (product|solution|tool|with)|compete\w* (with|against)|rival)"
 DEMO = r"\bdemo"

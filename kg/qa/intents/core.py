@@ -5,7 +5,7 @@ from __future__ import annotations
 from kg.namespaces import term
 from kg.qa.intents import Intent, register
 from kg.qa.question import Question
-from kg.sparql import Term
+from kg.query.sparql import Term
 
 
 def match_document_author(q: Question) -> dict[str, Term] | None:

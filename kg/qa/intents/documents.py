@@ -1,5 +1,5 @@
 """Intents over product documents and their reviews: authors and key reviewers, reviewers holding a role, the
-changes a role suggested, and who attended the review meeting (rules in kg/rules/documents.py).
+changes a role suggested, and who attended the review meeting (rules in kg/ingest/rules/documents.py).
 
 Every intent needs a document kind in the question (q.doc_kind); the role-scoped ones need exactly one role.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 from kg.namespaces import node, term
 from kg.qa.intents import Intent, register
 from kg.qa.question import PERSON, Question
-from kg.sparql import Term
+from kg.query.sparql import Term
 
 AUTHOR = r"\b(author\w*|wrote|writer|written|creat\w*|draft\w*)\b"
 REVIEW = r"\b(review\w*|feedback|comment\w*|weigh\w* in|provided input)"

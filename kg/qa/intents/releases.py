@@ -1,5 +1,5 @@
 """Intents over the product's previous release: who worked on it (by role), what QA and customers reported or
-praised, which companies did, and the demos of the previous version (rules in kg/rules/releases.py)."""
+praised, which companies did, and the demos of the previous version (rules in kg/ingest/rules/releases.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from kg.namespaces import term
 from kg.qa.intents import Intent, register
 from kg.qa.intents.competitors import DEMO
 from kg.qa.question import LINK, PERSON, Question
-from kg.sparql import Term
+from kg.query.sparql import Term
 
 #: "previous release", "last version", "the prior <Product> release" (one word may sit between).
 PREVIOUS = r"\b(previous|last|prior|earlier|past|former|old|older)\b ([\w-]+ )?(product )?(release|version)"

@@ -21,12 +21,12 @@ from typing import Any
 
 from pyoxigraph import Literal
 
+from kg.ingest.rules import RuleContext, rule, slug
+from kg.ingest.rules.documents import UTTERANCE, resolve_name, suggestion_text
+from kg.ingest.rules.events import FeatureFacts
+from kg.ingest.rules.prose import WORD
+from kg.ingest.rules.prs import TeamPR, team_prs
 from kg.namespaces import term
-from kg.rules import RuleContext, rule, slug
-from kg.rules.documents import UTTERANCE, resolve_name, suggestion_text
-from kg.rules.events import FeatureFacts
-from kg.rules.prose import WORD
-from kg.rules.prs import TeamPR, team_prs
 
 PRODUCT_DEV = "product_dev_"
 STOPWORDS = frozenset(

@@ -31,8 +31,8 @@ from pyoxigraph import (
 
 from kg.errors import KGError
 from kg.namespaces import XSD
-from kg.sparql import Row, Term, prefixed, solution_rows
-from kg.sparql_tokens import Token, query_form, tokens
+from kg.query.sparql import Row, Term, prefixed, solution_rows
+from kg.query.tokens import Token, query_form, tokens
 
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}

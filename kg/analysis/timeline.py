@@ -12,7 +12,7 @@ from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError
 from kg.qa.intents.asof import state_labels
-from kg.sparql import Backend, named_query, product_dataset
+from kg.query.sparql import Backend, named_query, product_dataset
 
 
 @dataclass

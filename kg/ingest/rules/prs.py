@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 
 from pyoxigraph import Literal
 
+from kg.ingest.rules import Message, RuleContext, rule
+from kg.ingest.rules.events import DecisionFacts
+from kg.ingest.rules.messages import conversations as threads
 from kg.namespaces import node, term
-from kg.rules import Message, RuleContext, rule
-from kg.rules.events import DecisionFacts
-from kg.rules.messages import conversations as threads
 
 DEVELOP_CHANNEL = "develop-"
 PR_LINK = re.compile(r"https://github\.com/[\w.-]+/[\w.-]+/pull/\d+")

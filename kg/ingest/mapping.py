@@ -18,8 +18,9 @@ from pyoxigraph import Literal, NamedNode, Quad
 
 from kg.errors import KGError
 from kg.namespaces import ID, expand, node, term
+from kg.paths import PROJECT
 
-MAPPING_FILE = Path(__file__).resolve().parent.parent / "mappings" / "herb.yaml"
+MAPPING_FILE = PROJECT / "mappings" / "herb.yaml"
 RDF_TYPE = term("rdf:type")
 RDFS_LABEL = term("rdfs:label")
 DCT_IDENTIFIER = term("dct:identifier")

@@ -8,7 +8,7 @@ from typing import BinaryIO
 from pyoxigraph import RdfFormat, Store
 
 from kg.errors import KGError
-from kg.sparql import named_query
+from kg.query.sparql import named_query
 
 #: `kg stats` table title -> its query in sparql/.
 STATS_QUERIES = {

@@ -19,7 +19,7 @@ from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, product_graph
 from kg.qa.answer import Answer, Answerer
 from kg.qa.question import parse as parse_question
-from kg.sparql import EmbeddedStore
+from kg.query.sparql import EmbeddedStore
 
 #: File name endings -> the RDF syntax read for them.
 FORMATS = {

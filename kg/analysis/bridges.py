@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from kg.sparql import Backend, named_query, product_dataset
+from kg.query.sparql import Backend, named_query, product_dataset
 
 #: How strong a tie one interaction of each type makes. A review or an assignment is directed work on
 #: someone's output; a suggestion on a document a little less; a reply in a thread is the weakest tie.

@@ -31,8 +31,8 @@ from typing import Any
 
 from pyoxigraph import Literal, NamedNode, Quad
 
-from kg.herb import Organisation, Product
-from kg.mapping import agent_node
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.mapping import agent_node
 from kg.namespaces import node, term
 
 RDF_TYPE = term("rdf:type")
@@ -182,9 +182,9 @@ def load_rules() -> dict[str, Rule]:
     """Import every rule module that exists (families land independently) and return the registry."""
     for module in RULE_MODULES:
         try:
-            importlib.import_module(f"kg.rules.{module}")
+            importlib.import_module(f"kg.ingest.rules.{module}")
         except ModuleNotFoundError as exc:
-            if exc.name != f"kg.rules.{module}":
+            if exc.name != f"kg.ingest.rules.{module}":
                 raise
     return RULES
 

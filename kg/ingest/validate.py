@@ -6,7 +6,7 @@ employees typed there) and the ontology (so `sh:targetClass ekg:Artifact` reache
 reported for it; the organisation graph is validated on its own once.
 
 Two engines give the same rows (`bench/bench_validate.py` and tests/test_validate_engines.py compare them):
-- `sparql` (default): the shapes compiled to SPARQL and run by Oxigraph on the store in place (kg/shacl.py);
+- `sparql` (default): the shapes compiled to SPARQL and run by Oxigraph on the store in place (kg/ingest/shacl.py);
 - `pyshacl`: the reference, on each graph copied into rdflib; ten times slower, most of it spent decoding the
   store's terms for rdflib.
 """
@@ -22,15 +22,16 @@ from typing import TYPE_CHECKING
 from pyoxigraph import NamedNode, RdfFormat, Store
 
 from kg.errors import KGError
+from kg.ingest.shacl import ShapesProgram
 from kg.namespaces import ORG_GRAPH, product_graph, product_of_graph
-from kg.shacl import ShapesProgram
-from kg.sparql import named_query
-from kg.store import open_read_only
+from kg.paths import PROJECT
+from kg.query.sparql import named_query
+from kg.query.store import open_read_only
 
 if TYPE_CHECKING:  # rdflib and pyshacl load only when the pyshacl engine runs
     from rdflib import Graph
 
-ONTOLOGY_DIR = Path(__file__).resolve().parent.parent / "ontology"
+ONTOLOGY_DIR = PROJECT / "ontology"
 SHAPES_FILE = ONTOLOGY_DIR / "shapes.ttl"
 ONTOLOGY_FILE = ONTOLOGY_DIR / "ekg.ttl"
 ORG = "org"

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 
 from pyoxigraph import Literal, NamedNode
 
+from kg.ingest.rules import Message, RuleContext, rule, slug
+from kg.ingest.rules.events import state_event
+from kg.ingest.rules.messages import CUSTOMER_ID, EID_MENTION, URL, conversations, link_index, normalise_url
+from kg.ingest.rules.prose import WORD
 from kg.namespaces import node, term
-from kg.rules import Message, RuleContext, rule, slug
-from kg.rules.events import state_event
-from kg.rules.messages import CUSTOMER_ID, EID_MENTION, URL, conversations, link_index, normalise_url
-from kg.rules.prose import WORD
 
 BUG_CHANNEL = "bug-"
 EXTERNAL_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+", re.I)

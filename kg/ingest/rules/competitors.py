@@ -13,10 +13,10 @@ import re
 
 from pyoxigraph import Literal, NamedNode
 
+from kg.ingest.rules import Message, RuleContext, rule, slug
+from kg.ingest.rules.messages import URL, product_conversations
+from kg.ingest.rules.prose import content_sentences
 from kg.namespaces import term
-from kg.rules import Message, RuleContext, rule, slug
-from kg.rules.messages import URL, product_conversations
-from kg.rules.prose import content_sentences
 
 #: "I was reading about [a new competitor product called] <Name>" — the name is a run of capitalised words,
 #: which may contain "for"/"of" ("SmartSearch for Slack").

@@ -16,11 +16,11 @@ import re
 
 from pyoxigraph import Literal, NamedNode
 
+from kg.ingest.rules import Message, RuleContext, rule
+from kg.ingest.rules.competitors import shared_demo
+from kg.ingest.rules.messages import CUSTOMER_ID, DOC_LINK, URL, product_conversations
+from kg.ingest.rules.prose import content_sentences
 from kg.namespaces import term
-from kg.rules import Message, RuleContext, rule
-from kg.rules.competitors import shared_demo
-from kg.rules.messages import CUSTOMER_ID, DOC_LINK, URL, product_conversations
-from kg.rules.prose import content_sentences
 
 KICKOFF = re.compile(r"documents from the (?:last|previous|prior) release", re.I)
 DOC_KIND = re.compile(

@@ -22,10 +22,10 @@ from typing import Any
 
 from pyoxigraph import Literal, NamedNode
 
+from kg.ingest.rules import Message, RuleContext, rule
+from kg.ingest.rules.messages import DOC_LINK, MESSAGE_INDEX
+from kg.ingest.rules.prose import LEAD, MENTION, PLEASANTRY, TURN_TAKING, sentences
 from kg.namespaces import term
-from kg.rules import Message, RuleContext, rule
-from kg.rules.messages import DOC_LINK, MESSAGE_INDEX
-from kg.rules.prose import LEAD, MENTION, PLEASANTRY, TURN_TAKING, sentences
 
 VERSION_STATUS = term("ekg:versionStatus")
 WAS_REVISION_OF = term("prov:wasRevisionOf")

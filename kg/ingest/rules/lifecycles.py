@@ -1,6 +1,6 @@
 """Pull-request and feature lifecycles as dated state events (documented in mappings/rules/lifecycles.md).
 
-The bug rules write their own events (kg/rules/bugs.py); these rules do the same for the other two kinds of
+The bug rules write their own events (kg/ingest/rules/bugs.py); these rules do the same for the other two kinds of
 item whose state questions ask about at a time, so that `sparql/asof_state.rq` reads all three alike.
 
 - A pull request is **opened** at its `created_at`, **approved** at its first APPROVED review, **merged** or
@@ -9,7 +9,7 @@ item whose state questions ask about at a time, so that `sparql/asof_state.rq` r
   merge is dated there (at `created_at` when there is no review). An event is never dated before the one it
   follows.
 - A feature is **discussed** at its planning meeting, **implemented** when its first PR merges, and
-  **delayed** or **dropped** when a feature decision on one of its PRs is taken (kg/rules/prs.py dates it).
+  **delayed** or **dropped** when a feature decision on one of its PRs is taken (kg/ingest/rules/prs.py dates it).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from typing import Any
 
 from pyoxigraph import Literal
 
+from kg.ingest.rules import RuleContext, rule
+from kg.ingest.rules.events import DecisionFacts, FeatureFacts, state_event
+from kg.ingest.rules.prs import TeamPR, team_prs
 from kg.namespaces import term
-from kg.rules import RuleContext, rule
-from kg.rules.events import DecisionFacts, FeatureFacts, state_event
-from kg.rules.prs import TeamPR, team_prs
 
 AGENT = term("ekg:agent")
 DCT_CREATED = term("dct:created")

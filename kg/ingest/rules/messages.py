@@ -8,8 +8,8 @@ from functools import cached_property
 
 from pyoxigraph import Literal, NamedNode
 
+from kg.ingest.rules import Message, RuleContext, rule
 from kg.namespaces import node, term
-from kg.rules import Message, RuleContext, rule
 
 EID_MENTION = re.compile(r"@(eid_[0-9a-f]{8})\b")
 CUSTOMER_ID = re.compile(r"\bCUST-\d{4}\b")

@@ -24,8 +24,9 @@ from pyoxigraph import BlankNode, Literal, NamedNode, QueryBoolean, QuerySolutio
 
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, PREFIXES, product_graph
+from kg.paths import PROJECT
 
-SPARQL_DIR = Path(__file__).resolve().parent.parent / "sparql"
+SPARQL_DIR = PROJECT / "sparql"
 Term = NamedNode | Literal | BlankNode
 Row = dict[str, Term]
 _PARAM = re.compile(r"^#\s*param\s+\?(\w+)\s*:?\s*(.*)$")

@@ -21,12 +21,12 @@ from typing import Any
 from pyoxigraph import Literal, NamedNode, Quad, Store
 from tqdm import tqdm
 
-from kg import storepath
 from kg.errors import KGError
-from kg.herb import Organisation, Product, iter_products, load_organisation, product_names
-from kg.mapping import Mapping, load_mapping, map_artifact, map_record
+from kg.ingest import storepath
+from kg.ingest.herb import Organisation, Product, iter_products, load_organisation, product_names
+from kg.ingest.mapping import Mapping, load_mapping, map_artifact, map_record
+from kg.ingest.rules import RuleContext, run_rules
 from kg.namespaces import ORG_GRAPH, node, product_graph, term
-from kg.rules import RuleContext, run_rules
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,7 @@ def build(
 ) -> BuildReport:
     """Build (or, with `products`, rebuild just those graphs of) the store at `store_path`.
 
-    Only an absent path, an empty folder or a store kg made is written (see kg.storepath); the build holds a
+    Only an absent path, an empty folder or a store kg made is written (see kg.ingest.storepath); the build holds a
     lock beside the store, removes dead builds' leftovers, and marks the new store before swapping it in."""
     started = time.perf_counter()
     mapping = mapping or load_mapping()

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from pyoxigraph import Literal, NamedNode
 
+from kg.ingest.rules import RuleContext
 from kg.namespaces import term
-from kg.rules import RuleContext
 
 STATE_EVENT_OF = term("ekg:stateEventOf")
 EVENT_KIND = term("ekg:eventKind")

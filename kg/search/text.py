@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kg.herb import load_product
+from kg.ingest.herb import load_product
 
 
 def artifact_texts(kind: str, rec: dict[str, Any]) -> str:

@@ -31,7 +31,7 @@ REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
     "prs": ("id", "link", "user"),
 }
 
-#: The JSON type of every field the mapping (mappings/herb.yaml) or a rule (kg/rules/) reads, per kind; when
+#: The JSON type of every field the mapping (mappings/herb.yaml) or a rule (kg/ingest/rules/) reads, per kind; when
 #: present, the field must have it. "a.b" is a field of the object a; "x[]" is every element of the list x.
 FIELD_TYPES: dict[str, dict[str, type | tuple[type, ...]]] = {
     "slack": {

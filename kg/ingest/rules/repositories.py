@@ -6,8 +6,8 @@ import re
 
 from pyoxigraph import Literal
 
+from kg.ingest.rules import RuleContext, rule
 from kg.namespaces import node, term
-from kg.rules import RuleContext, rule
 
 PR_LINK = re.compile(r"github\.com/([^/\s]+)/([^/\s]+)/pull/(\d+)")
 RDF_TYPE = term("rdf:type")

@@ -1,0 +1,1 @@
+"""Analysis over a built graph: item timelines and who bridges a team."""
