@@ -13,11 +13,11 @@ import re
 
 from pyoxigraph import Literal
 
-from kg.ingest.rules.bugs import component_key
 from kg.namespaces import node
 from kg.qa.intents import Intent, register
 from kg.qa.question import BUG, MOST, Question
 from kg.query.sparql import Term
+from kg.text import component_key
 
 NO_FIX = (
     r"(?:(?:didn't|did not|don't|do not|doesn't|does not|didnt|dont|not)(?: to)? (?:need|require)\w* (?:any )?"

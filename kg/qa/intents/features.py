@@ -3,7 +3,7 @@ reverted PRs, PRs left to close or merge, and the engineer with the most (un)app
 
 A question names a feature by a free phrase ("integrating predictive analytics"). It is matched to the typed
 ekg:Feature nodes the feature rules derived, by word sets normalised the same way on both sides
-(`kg.ingest.rules.features.feature_tokens`): the query returns every feature sharing a word with the phrase, and
+(`kg.text.feature_tokens`): the query returns every feature sharing a word with the phrase, and
 the finisher keeps those naming at least half of the phrase's words and at least three quarters as many as
 the best one. When no feature qualifies the answer is empty and the system abstains; no phrase is ever
 matched to text.
@@ -16,12 +16,12 @@ from collections import Counter, defaultdict
 
 from pyoxigraph import Literal, NamedNode
 
-from kg.ingest.rules.features import feature_tokens
 from kg.namespaces import expand, term
 from kg.qa.answer import term_text
 from kg.qa.intents import Intent, register
 from kg.qa.question import MOST, Question
 from kg.query.sparql import Row, Term
+from kg.text import feature_tokens
 
 XSD_BOOLEAN = NamedNode(expand("xsd:boolean"))
 XSD_INTEGER = NamedNode(expand("xsd:integer"))
