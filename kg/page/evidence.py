@@ -14,8 +14,8 @@ from urllib.parse import quote, unquote
 
 from pyoxigraph import Literal, NamedNode
 
-from kg.cli.table import curie
 from kg.errors import KGError
+from kg.namespaces import curie
 from kg.qa.answer import Answer, term_text
 from kg.query.sparql import Backend, named_query, product_dataset
 from kg.text import normalise

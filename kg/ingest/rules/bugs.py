@@ -23,6 +23,23 @@ from kg.ingest.rules.events import state_event
 from kg.ingest.rules.messages import CUSTOMER_ID, EID_MENTION, URL, conversations, link_index, normalise_url
 from kg.namespaces import node, term
 from kg.text import component_key, content_words
+from kg.vocab import (
+    AFFECTS_COMPONENT,
+    AFFECTS_CUSTOMER,
+    AGENT,
+    ASSIGNED_TO,
+    BUG_STATE,
+    DCT_CREATED,
+    DCT_TITLE,
+    DESCRIPTION,
+    EVENT_OF,
+    FIXED_BY,
+    HIDDEN_LABEL,
+    IN_SCHEME,
+    PREF_LABEL,
+    RDF_TYPE,
+    XSD_DATETIME,
+)
 
 BUG_CHANNEL = "bug-"
 EXTERNAL_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+", re.I)
@@ -74,22 +91,6 @@ STATE_AFTER = {
     "reopened": "ekg:Reopened",
     "dismissed": "ekg:NoFixNeeded",
 }
-
-RDF_TYPE = term("rdf:type")
-DCT_TITLE = term("dct:title")
-DCT_CREATED = term("dct:created")
-DESCRIPTION = term("ekg:description")
-EVENT_OF = term("ekg:eventOf")
-AGENT = term("ekg:agent")
-AFFECTS_COMPONENT = term("ekg:affectsComponent")
-AFFECTS_CUSTOMER = term("ekg:affectsCustomer")
-ASSIGNED_TO = term("ekg:assignedTo")
-FIXED_BY = term("ekg:fixedBy")
-BUG_STATE = term("ekg:bugState")
-PREF_LABEL = term("skos:prefLabel")
-HIDDEN_LABEL = term("skos:hiddenLabel")
-IN_SCHEME = term("skos:inScheme")
-XSD_DATETIME = term("xsd:dateTime")
 
 
 @dataclass

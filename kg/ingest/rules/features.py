@@ -27,6 +27,18 @@ from kg.ingest.rules.events import FeatureFacts
 from kg.ingest.rules.prs import TeamPR, team_prs
 from kg.namespaces import term
 from kg.text import WORD, feature_tokens, stem
+from kg.vocab import (
+    AMBIGUOUS_NAME,
+    CHANGE_SUMMARY,
+    DISCUSSED_IN,
+    FEATURE_STATUS,
+    IMPLEMENTED_BY,
+    KEYWORD,
+    PLANNED_IN,
+    PREF_LABEL,
+    RESPONSIBLE,
+    TEXT,
+)
 
 PRODUCT_DEV = "product_dev_"
 #: A line that opens a feature's part of a sprint review.
@@ -36,16 +48,6 @@ FEATURE_CUE = re.compile(
     re.I,
 )
 
-IMPLEMENTED_BY = term("ekg:implementedBy")
-RESPONSIBLE = term("ekg:responsible")
-KEYWORD = term("ekg:keyword")
-DISCUSSED_IN = term("ekg:discussedIn")
-PREF_LABEL = term("skos:prefLabel")
-PLANNED_IN = term("ekg:plannedIn")
-FEATURE_STATUS = term("ekg:featureStatus")
-TEXT = term("ekg:text")
-AMBIGUOUS_NAME = term("ekg:ambiguousName")
-CHANGE_SUMMARY = term("ekg:changeSummary")
 SUMMARY_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 #: "This PR introduces / focuses on / optimizes …": the framing before what a PR summary says it changes.
 PR_FRAMING = re.compile(r"^This PR (?:also )?(?P<verb>\w+s)(?: on| to)?\s+", re.I)
