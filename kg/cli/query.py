@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pyoxigraph import (
     Literal,
@@ -25,10 +23,7 @@ from kg.cli.output import refuse_unused, write_bytes
 from kg.cli.table import print_table
 from kg.errors import KGError
 from kg.namespaces import expand
-from kg.query.sparql import Backend, known_products, product_dataset
-
-if TYPE_CHECKING:
-    pass
+from kg.query.sparql import check_product, product_dataset
 
 RESULT_FORMATS = {
     "json": QueryResultsFormat.JSON,
@@ -80,18 +75,6 @@ def parse_binding(spec: str) -> tuple[str, NamedNode | Literal]:
     if value.startswith(("http://", "https://")) or expand(value) != value:
         return name.lstrip("?"), NamedNode(expand(value))
     return name.lstrip("?"), Literal(value)
-
-
-def check_product(backend: Backend, product: str | None) -> None:
-    """A product scope must name a product the data holds: a misspelt one would silently read the organisation
-    graph alone."""
-    if product is None:
-        return
-    known = known_products(backend)
-    if product not in known:
-        close = difflib.get_close_matches(product, known, n=3, cutoff=0.6)
-        hint = f"; did you mean {' or '.join(close)}?" if close else f"; known products: {', '.join(known)}"
-        raise KGError(f"unknown product {product!r} at {backend.location}{hint}")
 
 
 def run(args: argparse.Namespace) -> int:
