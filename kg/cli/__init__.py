@@ -53,13 +53,7 @@ def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
     command = command_of(sys.argv[1:] if argv is None else argv)
     for name in [command] if command else COMMANDS:
-        try:
-            module = importlib.import_module(f"kg.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"kg.cli.{name}":
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(f"kg.cli.{name}").register(sub)
     return top
 
 
