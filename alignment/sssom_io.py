@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 from datetime import date
 from pathlib import Path
+from typing import TextIO
 
 import curies
 import pandas as pd
@@ -105,17 +106,17 @@ def validation_errors(msdf: MappingSetDataFrame) -> list[str]:
     return [f"{kind.value}: {result.message}" for kind, report in reports.items() for result in report.results]
 
 
-def write(msdf: MappingSetDataFrame, out: Path, fmt: str = "tsv") -> None:
-    """Write SSSOM/TSV (with its YAML metadata block), SSSOM/JSON or OWL (Turtle) through sssom-py.
+def write(msdf: MappingSetDataFrame, out: Path | TextIO, fmt: str = "tsv") -> None:
+    """Write SSSOM/TSV (with its YAML metadata block), SSSOM/JSON or OWL (Turtle) through sssom-py's own writer
+    for the format, to a file or an open text stream.
 
     Columns are not condensed into the metadata block, so every row carries its tool and measure.
     """
-    with out.open("w", encoding="utf-8") as handle:
-        if fmt == "tsv":
-            writers.write_table(msdf, handle, condense=False)
-        elif fmt == "json":
-            writers.write_json(msdf, handle, condense=False)
-        elif fmt == "owl":
-            writers.write_owl(msdf, handle)
-        else:
-            raise ValueError(f"unknown SSSOM format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown SSSOM format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if isinstance(out, Path):
+        with out.open("w", encoding="utf-8") as handle:
+            write(msdf, handle, fmt)
+        return
+    writer, serialisation = writers.get_writer_function(output_format=fmt, output=out)
+    writer(msdf, out, serialisation=serialisation, condense=False)

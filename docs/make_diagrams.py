@@ -1,7 +1,9 @@
-"""Draw the ontology as one small picture per family of questions, from `ontology/ekg.ttl` itself.
+"""Draw the ontology as one small picture per family of questions, from `ontology/ekg.ttl` itself, and the
+pipeline's stages with the folder that holds each.
 
 `python docs/make_diagrams.py [--out DIR]` writes `<family>.svg` and `<family>.png` (880 px wide, the README's
-width) into docs/diagrams/. Needs Graphviz `dot` (Debian: `apt-get install graphviz`).
+width) and `pipeline.svg` / `pipeline.png` into docs/diagrams/. Needs Graphviz `dot` (Debian: `apt-get install
+graphviz`).
 
 The table `FAMILIES` only chooses *which* terms a picture shows; every box, edge label, domain and range is read
 from the ontology. Where a property's declared domain or range is generic (`prov:Entity`, `prov:Agent`, none at
@@ -464,6 +466,80 @@ def dot_source(onto: Ontology, family: Family) -> str:
     return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True)
+class Stage:
+    """One box of the pipeline picture: what the stage does and the folder (or file) of the repository that holds
+    it; `data` boxes are inputs and outputs outside the code."""
+
+    title: str
+    path: str
+    does: str
+    data: bool = False
+
+
+#: The pipeline, as the README's architecture section shows it. `path` must exist (tests/test_docs.py checks),
+#: so a moved folder cannot leave the picture behind.
+STAGES: dict[str, Stage] = {
+    "herb": Stage("HERB", "../shared/herb", "products, org chart,\nSlack, docs, PRs, meetings", data=True),
+    "ontology": Stage("ontology", "ontology/", "OWL (ekg.ttl) and\nSHACL shapes"),
+    "ingest": Stage(
+        "ingest", "kg/ingest/", "read (herb) · map (mapping, mappings/)\nnamed rules (rules/) · build · validate"
+    ),
+    "store": Stage("store", ".kg/store", "Oxigraph on disk: one named\ngraph per product + org", data=True),
+    "query": Stage("query", "kg/query/", "the SPARQL library (sparql/)\nopen_backend: store or endpoint"),
+    "qa": Stage("qa", "kg/qa/", "question -> intent -> SPARQL\nanswer + citations or ASK proof"),
+    "search": Stage("search", "kg/search/", "BM25 + graph PageRank\nevidence search (kg index)"),
+    "endpoint": Stage("endpoint", "kg/endpoint/", "kg serve: SPARQL 1.1 Protocol\nper-product tokens"),
+    "page": Stage("page", "kg/page/", "answer page in a browser\nevidence drawing"),
+    "analysis": Stage("analysis", "kg/analysis/", "timelines, bridges"),
+    "erb": Stage("ERB", "../shared/erb", "nine source systems", data=True),
+    "alignment": Stage("alignment", "alignment/", "instance-based field matcher\nSSSOM out (sssom-py)"),
+    "shared": Stage("shared modules", "kg/", "text.py · vocab.py · namespaces.py\nused by every stage"),
+    "cli": Stage("cli", "kg/cli/", "kg <command>: argument\nparsing and printing only"),
+}
+#: Edges of the pipeline picture: (from, to, label).
+FLOWS = [
+    ("herb", "ingest", ""),
+    ("ontology", "ingest", "shapes"),
+    ("ingest", "store", "kg build"),
+    ("store", "query", ""),
+    ("query", "qa", ""),
+    ("query", "search", "facets"),
+    ("query", "endpoint", ""),
+    ("query", "analysis", ""),
+    ("search", "qa", "fallback"),
+    ("qa", "page", ""),
+    ("endpoint", "page", "/ask"),
+    ("erb", "alignment", ""),
+]
+PIPELINE_COLOURS = {"data": "#eeeeee", "code": "#dbe9f6", "side": "#fde9c9"}
+#: Boxes drawn apart from the main flow (the alignment side, the shared modules, the CLI).
+SIDE = {"erb", "alignment", "shared", "cli"}
+
+
+def pipeline_source() -> str:
+    """The Graphviz source of the pipeline picture: a box per stage naming its folder, arrows for the data flow."""
+    lines = [
+        "digraph pipeline {",
+        '  graph [rankdir=TB, fontname="Helvetica", labelloc=t, nodesep=0.3, ranksep=0.45,'
+        ' label=<<FONT POINT-SIZE="20"><B>ekg pipeline: each box names the folder that holds it</B></FONT>>];',
+        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=13, margin="0.1,0.05"];',
+        '  edge [fontname="Helvetica", fontsize=12, color="#3b6ea8", fontcolor="#1f3f66", arrowsize=0.7];',
+    ]
+    for key, stage in STAGES.items():
+        kind = "data" if stage.data else "side" if key in SIDE else "code"
+        shape = ", shape=cylinder" if stage.data else ""
+        does = stage.does.replace("->", "→")
+        label = f"{stage.title}\\n{stage.path}\\n{does}"  # dot's own line breaks, as in `does`
+        lines.append(f'  "{key}" [label="{label}", fillcolor="{PIPELINE_COLOURS[kind]}"{shape}];')
+    lines += [f'  "{a}" -> "{b}" [label="{label}"];' if label else f'  "{a}" -> "{b}";' for a, b, label in FLOWS]
+    lines.append('  { rank=same; "erb"; "herb"; "ontology"; }')
+    lines.append('  { rank=same; "alignment"; "ingest"; }')
+    lines.append('  { rank=same; "shared"; "cli"; "store"; }')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def render(source: str, fmt: str, target: Path) -> None:
     """SVG at its natural size; PNG scaled to the README's width, to check what a reader sees there."""
     extra = ["-Gdpi=96", f"-Gsize={README_WIDTH / 96:.3f},100"] if fmt == "png" else []
@@ -490,7 +566,9 @@ def main(argv: list[str] | None = None) -> int:
         source = dot_source(onto, family)
         for fmt in ("svg", "png"):
             render(source, fmt, out / f"{name}.{fmt}")
-    print(f"wrote {len(FAMILIES)} pictures (SVG + PNG) to {out}", file=sys.stderr)
+    for fmt in ("svg", "png"):
+        render(pipeline_source(), fmt, out / f"pipeline.{fmt}")
+    print(f"wrote {len(FAMILIES) + 1} pictures (SVG + PNG) to {out}", file=sys.stderr)
     return 0
 
 

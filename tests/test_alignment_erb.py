@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ from alignment.evaluate import reference_frame, score_table
 from alignment.fields import SOURCES
 from alignment.pipeline import Alignment, align
 from alignment.sssom_io import mapping_set, validation_errors, write
+from alignment.workflow import select_mappings
 from kg.cli import main
 
 ERB = Path(os.environ.get("ERB_DATA") or Path(__file__).resolve().parents[2] / "shared" / "erb")
@@ -73,6 +75,21 @@ def test_output_passes_sssom_validation(result: Alignment, tmp_path: Path):
     write(msdf, out)
     run = subprocess.run([str(SSSOM_CLI), "validate", str(out)], capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
+
+
+def test_the_selection_kg_align_writes_is_validated_and_streams_as_it_files(result: Alignment, tmp_path: Path):
+    """`select_mappings` is the library call behind `kg align`: greedy rows plus the ontology rows, validated;
+    sssom-py's writer for each format gives the same text to a stream as to a file."""
+    chosen = select_mappings(result, "greedy", ERB)
+    assert len(chosen.rows) == len(result.mappings["greedy"]) + len(result.target)
+    assert validation_errors(chosen.mapping_set) == []
+    for fmt in ("tsv", "json"):
+        out, stream = tmp_path / f"erb.{fmt}", io.StringIO()
+        write(chosen.mapping_set, out, fmt)
+        write(chosen.mapping_set, stream, fmt)
+        assert stream.getvalue() == out.read_text(encoding="utf-8") and stream.getvalue()
+    with pytest.raises(ValueError, match="unknown SSSOM format"):
+        write(chosen.mapping_set, io.StringIO(), "csv")
 
 
 def test_every_row_has_the_required_columns_and_metadata(result: Alignment, tmp_path: Path):

@@ -3,15 +3,11 @@ over HTTP) and on Virtuoso 7.2 from Debian, with the same rows as the embedded s
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
-from endpoints import free_port
+from endpoints import virtuoso as start_virtuoso
 from pyoxigraph import Literal, NamedNode, RdfFormat, Store, serialize
 from test_serve import start_server
 
@@ -21,7 +17,6 @@ from kg.query.sparql import EmbeddedStore, named_query, product_dataset
 
 pytestmark = pytest.mark.herb
 PRODUCT = "ConnectForce"
-VIRTUOSO_INI = Path("/etc/virtuoso-opensource-7/virtuoso.ini")
 
 
 def dt(at: str) -> Literal:
@@ -101,9 +96,7 @@ def test_kg_serve_runs_the_as_of_family_unchanged(store: Path, kg_serve: str) ->
 
 @pytest.fixture(scope="module")
 def virtuoso(store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Debian's Virtuoso 7.2 on free loopback ports, in a temporary folder, loaded with ConnectForce + org."""
-    if shutil.which("virtuoso-t") is None or shutil.which("isql-vt") is None or not VIRTUOSO_INI.exists():
-        pytest.skip("Virtuoso is not installed (Debian package virtuoso-opensource; .ci/run installs it)")
+    """Debian's Virtuoso 7.2 (tests/endpoints.py starts it), loaded with ConnectForce + the organisation graph."""
     home = tmp_path_factory.mktemp("virtuoso")
     data = home / "data"
     data.mkdir()
@@ -112,36 +105,8 @@ def virtuoso(store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         q for g in (product_graph(PRODUCT), NamedNode(ORG_GRAPH)) for q in real.quads_for_pattern(None, None, None, g)
     ]
     serialize(quads, output=str(data / "product.nq"), format=RdfFormat.N_QUADS)
-    sql, http = free_port(), free_port()
-    ini = VIRTUOSO_INI.read_text().replace("/var/lib/virtuoso-opensource-7/db", str(home))
-    ini = ini.replace("ServerPort               = 1111", f"ServerPort               = {sql}")
-    ini = ini.replace("ServerPort                  = 8890", f"ServerPort                  = {http}")
-    ini = ini.replace("DirsAllowed              = .", f"DirsAllowed              = ., {data}")
-    (home / "virtuoso.ini").write_text(ini)
-    log = (home / "server.log").open("w")
-    proc = subprocess.Popen(
-        ["virtuoso-t", "-c", str(home / "virtuoso.ini"), "+foreground"], cwd=home, stdout=log, stderr=subprocess.STDOUT
-    )
-    url = f"http://127.0.0.1:{http}/sparql"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                requests.get(url, params={"query": "ASK {}"}, timeout=2)
-                break
-            except requests.ConnectionError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"Virtuoso did not start: {(home / 'server.log').read_text()[-2000:]}")
-                time.sleep(0.5)
-        load = f"ld_dir('{data}', 'product.nq', 'urn:ekg:unused'); rdf_loader_run(); checkpoint;"
-        subprocess.run(
-            ["isql-vt", str(sql), "dba", "dba", f"exec={load}"], check=True, capture_output=True, timeout=300
-        )
+    with start_virtuoso(home / "server", data / "product.nq") as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=60)
-        log.close()
 
 
 def test_virtuoso_runs_the_as_of_family_unchanged(store: Path, virtuoso: str) -> None:

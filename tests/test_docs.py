@@ -107,3 +107,21 @@ def test_the_generator_draws_every_family_at_readme_width(tmp_path: Path) -> Non
         assert width == diagrams.README_WIDTH, name
         natural = float(re.search(r'<svg width="([\d.]+)pt"', svg).group(1))
         assert natural <= 1250, f"{name} is {natural} pt wide: its text would be too small at README width"
+
+
+def test_every_pipeline_box_names_a_folder_that_exists() -> None:
+    """A moved folder cannot leave the architecture picture behind (data boxes live outside the repository)."""
+    missing = [s.path for s in diagrams.STAGES.values() if not s.data and not (ROOT / s.path).exists()]
+    assert missing == []
+    assert {a for a, _, _ in diagrams.FLOWS} | {b for _, b, _ in diagrams.FLOWS} <= set(diagrams.STAGES)
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is not installed (apt-get install graphviz)")
+def test_the_pipeline_picture_shows_each_folder_and_the_readme_embeds_it(tmp_path: Path) -> None:
+    assert diagrams.main(["--out", str(tmp_path)]) == 0
+    texts = set(re.findall(r"<text[^>]*>([^<]+)</text>", (tmp_path / "pipeline.svg").read_text(encoding="utf-8")))
+    assert {s.path for s in diagrams.STAGES.values()} <= texts
+    assert "![The ekg pipeline" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert (DOCS / "diagrams" / "pipeline.svg").read_text(encoding="utf-8").count("<text") == sum(
+        1 for _ in re.finditer("<text", (tmp_path / "pipeline.svg").read_text(encoding="utf-8"))
+    )

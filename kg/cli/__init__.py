@@ -11,9 +11,13 @@ import argparse
 import importlib
 import logging
 import sys
+from typing import TYPE_CHECKING
 
 from kg import __version__
 from kg.errors import KGError
+
+if TYPE_CHECKING:
+    from kg.query.sparql import Backend
 
 #: Subcommand modules, in the order `kg --help` lists them. Each exposes `register(subparsers)`.
 COMMANDS = [
@@ -49,18 +53,29 @@ def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
     command = command_of(sys.argv[1:] if argv is None else argv)
     for name in [command] if command else COMMANDS:
-        try:
-            module = importlib.import_module(f"kg.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"kg.cli.{name}":
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(f"kg.cli.{name}").register(sub)
     return top
 
 
 def add_store_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", metavar="PATH", help="store directory (default: $KG_STORE, else ./.kg/store)")
+
+
+def add_backend_options(p: argparse.ArgumentParser, what: str = "query") -> None:
+    """--store, or --endpoint URL with --token: where a reading command's SPARQL runs (see kg/query/backend.py)."""
+    add_store_option(p)
+    p.add_argument("--endpoint", metavar="URL", help=f"{what} this SPARQL 1.1 endpoint instead of the store")
+    p.add_argument("--token", help="bearer token for --endpoint")
+
+
+def open_args_backend(args: argparse.Namespace) -> Backend:
+    """The backend --endpoint / --token or --store name; --token without --endpoint is refused."""
+    from kg.cli.output import refuse_unused
+    from kg.paths import store_path
+    from kg.query.backend import open_backend, store_location
+
+    refuse_unused(args, {"token": "endpoint"})
+    return open_backend(args.endpoint or store_location(store_path(args.store)), token=args.token)
 
 
 def add_what_if_options(p: argparse.ArgumentParser) -> None:

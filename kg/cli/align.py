@@ -76,12 +76,10 @@ def reference_rows(path: str | None) -> pd.DataFrame | None:
     """The --reference alignment, read before the (slower) alignment runs, so a bad file fails fast."""
     if path is None:
         return None
-    from alignment.evaluate import reference_frame
+    from alignment.workflow import read_reference
 
-    if not Path(path).is_file():
-        raise KGError(f"reference alignment not found: {path}")
     try:
-        return reference_frame(Path(path))
+        return read_reference(Path(path))
     except ValueError as exc:
         raise KGError(str(exc)) from exc
 
@@ -138,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from alignment.pipeline import align
-    from alignment.sssom_io import mapping_set, validation_errors, write
+    from alignment.sssom_io import write
+    from alignment.workflow import select_mappings
 
     result = align(
         erb,
@@ -150,50 +149,16 @@ def run(args: argparse.Namespace) -> int:
         ),
     )
     report_warnings(result.warnings)
-    if result.pairs.empty:
-        raise KGError(
-            f"need at least two sources with usable records under {erb}, found "
-            f"{len(set(result.profiles.get('source', [])))}"
-        )
-    rows = result.mappings[args.method].drop(columns="method")
-    if result.target is not None and not result.target.empty:
-        rows = pd.concat([rows, result.target], ignore_index=True)
-    msdf = mapping_set(rows, description(args.method, result.threshold, args.target))
-    problems = validation_errors(msdf)
-    if problems:
-        raise KGError("the mapping set failed SSSOM validation: " + "; ".join(problems[:3]))
-    if args.out:
-        write(msdf, output_path(args.out), args.format)
-    else:
-        write_stdout(msdf, args.format)
+    try:
+        chosen = select_mappings(result, args.method, erb)
+    except ValueError as exc:
+        raise KGError(str(exc)) from exc
+    write(chosen.mapping_set, output_path(args.out) if args.out else sys.stdout, args.format)
     print(summary_table(result.pairs), file=sys.stderr)
-    print(f"{len(rows)} mappings ({args.method}) written to {args.out or 'standard output'}", file=sys.stderr)
+    print(f"{len(chosen.rows)} mappings ({args.method}) written to {args.out or 'standard output'}", file=sys.stderr)
     if reference is not None:
         print_scores(result.mappings, reference)
     return 0
-
-
-def write_stdout(msdf: object, fmt: str) -> None:
-    import tempfile
-
-    from alignment.sssom_io import write
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "alignment"
-        write(msdf, path, fmt)
-        sys.stdout.write(path.read_text(encoding="utf-8"))
-
-
-def description(method: str, threshold: float, target: str | None) -> str:
-    text = (
-        f"Fields of each EnterpriseRAG-Bench source aligned from their values (instance-based). {method} "
-        f"selection per source pair (greedy = best remaining pair first, 1-to-1), threshold {threshold}. "
-        "Within-source alias keys (same declared role, never in one record) are aligned as one field and "
-        "written once per key."
-    )
-    if target:
-        text += " Rows with an ontology property as object align a field to the project ontology."
-    return text
 
 
 def print_scores(mappings: dict[str, pd.DataFrame], reference: pd.DataFrame) -> None:

@@ -7,13 +7,12 @@ import json
 import sys
 from pathlib import Path
 
-from kg.cli import add_store_option, add_what_if_options
+from kg.cli import add_backend_options, add_what_if_options, open_args_backend
 from kg.cli.output import refuse_together, refuse_unused
 from kg.errors import KGError
 from kg.paths import open_output, store_path
 from kg.qa.answer import Answer, Answerer, Fallback
 from kg.qa.batch import run_batch
-from kg.query.sparql import Backend, EmbeddedStore
 
 MAX_SHOWN_CITATIONS = 20
 
@@ -28,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and the batch exits 2 at the end.",
     )
     p.add_argument("question", nargs="?", help="the question (omit with --batch)")
-    add_store_option(p)
+    add_backend_options(p)
     p.add_argument("--batch", metavar="IN.jsonl", help='answer every {"question": …} line of this file')
     p.add_argument("--out", metavar="OUT.jsonl", help="with --batch: where to write answers (default: stdout)")
     p.add_argument("--explain", action="store_true", help="show the SPARQL that ran")
@@ -40,18 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="for questions no intent covers, answer with evidence sentences from `kg search` "
         "(needs `kg index`); off by default: without it such questions abstain",
     )
-    p.add_argument("--endpoint", metavar="URL", help="query this SPARQL 1.1 endpoint instead of the store")
-    p.add_argument("--token", help="bearer token for --endpoint")
     add_what_if_options(p)
     p.set_defaults(func=run)
-
-
-def backend(args: argparse.Namespace) -> Backend:
-    if args.endpoint:
-        from kg.query.remote import RemoteEndpoint
-
-        return RemoteEndpoint(args.endpoint, token=args.token)
-    return EmbeddedStore(store_path(args.store))
 
 
 def fallback(args: argparse.Namespace) -> Fallback | None:
@@ -74,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         from kg.cli.whatif import run_ask_what_if
 
         return run_ask_what_if(args)
-    answerer = Answerer(backend(args), fallback=fallback(args))
+    answerer = Answerer(open_args_backend(args), fallback=fallback(args))
     if args.batch:
         if args.out:
             with open_output(args.out) as out:

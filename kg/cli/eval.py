@@ -5,17 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 
-from kg.cli import add_herb_option, add_store_option
+from kg.cli import add_backend_options, add_herb_option, open_args_backend
 from kg.cli.table import print_table
-from kg.paths import herb_path, open_output, output_path, qa_path, store_path
+from kg.paths import herb_path, open_output, output_path, qa_path
 from kg.qa.answer import Answerer
 from kg.qa.evaluate import bm25_baseline, evaluate
-from kg.query.sparql import EmbeddedStore
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help="score answers on HERB dev questions (set F1, token F1, abstention, citations)")
-    add_store_option(p)
+    add_backend_options(p, "answer from")
     p.add_argument(
         "--qa", metavar="DIR", help="folder with answerable.jsonl and unanswerable.jsonl (default: <HERB>/qa/dev)"
     )
@@ -33,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     qa_dir = qa_path(args.qa, args.herb)
     output_path(args.results)
-    result = evaluate(Answerer(EmbeddedStore(store_path(args.store))), qa_dir)
+    result = evaluate(Answerer(open_args_backend(args)), qa_dir)
     with open_output(args.results) as fh:
         for row in result.rows:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pyoxigraph import (
     Literal,
@@ -20,16 +18,12 @@ from pyoxigraph import (
     serialize,
 )
 
-from kg.cli import add_store_option, add_what_if_options
+from kg.cli import add_backend_options, add_what_if_options, open_args_backend
 from kg.cli.output import refuse_unused, write_bytes
 from kg.cli.table import print_table
 from kg.errors import KGError
 from kg.namespaces import expand
-from kg.paths import store_path
-from kg.query.sparql import Backend, EmbeddedStore, known_products, product_dataset
-
-if TYPE_CHECKING:
-    from kg.query.remote import RemoteEndpoint
+from kg.query.sparql import check_product, product_dataset
 
 RESULT_FORMATS = {
     "json": QueryResultsFormat.JSON,
@@ -42,7 +36,7 @@ RESULT_FORMATS = {
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("query", help="run a SPARQL query (SELECT, ASK, CONSTRUCT, DESCRIBE)")
     p.add_argument("file", metavar="FILE.rq|-", help="query file, or - for standard input")
-    add_store_option(p)
+    add_backend_options(p, "run against")
     p.add_argument(
         "--format",
         choices=["table", *RESULT_FORMATS],
@@ -59,8 +53,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "only variables the result carries (SELECT list, or a pattern of an ASK), an endpoint "
         "every variable the query uses",
     )
-    p.add_argument("--endpoint", metavar="URL", help="run against this SPARQL 1.1 endpoint instead of the store")
-    p.add_argument("--token", help="bearer token for --endpoint")
     add_what_if_options(p)
     p.set_defaults(func=run)
 
@@ -85,31 +77,11 @@ def parse_binding(spec: str) -> tuple[str, NamedNode | Literal]:
     return name.lstrip("?"), Literal(value)
 
 
-def check_product(backend: Backend, product: str | None) -> None:
-    """A product scope must name a product the data holds: a misspelt one would silently read the organisation
-    graph alone."""
-    if product is None:
-        return
-    known = known_products(backend)
-    if product not in known:
-        close = difflib.get_close_matches(product, known, n=3, cutoff=0.6)
-        hint = f"; did you mean {' or '.join(close)}?" if close else f"; known products: {', '.join(known)}"
-        raise KGError(f"unknown product {product!r} at {backend.location}{hint}")
-
-
-def backend(args: argparse.Namespace) -> EmbeddedStore | RemoteEndpoint:
-    if args.endpoint:
-        from kg.query.remote import RemoteEndpoint  # requests is loaded only when an endpoint is used
-
-        return RemoteEndpoint(args.endpoint, token=args.token)
-    return EmbeddedStore(store_path(args.store))
-
-
 def run(args: argparse.Namespace) -> int:
-    refuse_unused(args, {"token": "endpoint"})
+    refuse_unused(args, {"token": "endpoint"})  # option mistakes first, before any file is read
     text = read_query(args.file)
     bindings = dict(parse_binding(b) for b in args.bind)
-    engine = backend(args)
+    engine = open_args_backend(args)
     check_product(engine, args.product)
     if args.with_files or args.without_files:
         if args.endpoint:

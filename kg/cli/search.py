@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from kg.cli import add_store_option
+from kg.cli import add_backend_options, open_args_backend
 from kg.cli.output import refuse_together
 from kg.cli.table import print_table
 from kg.errors import KGError
@@ -18,7 +18,7 @@ from kg.search.searcher import DENSE_SIGNALS, MODES, Facets, Searcher, SearchRes
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("search", help="evidence search: BM25 reranked by graph PageRank (dense retrieval with --dense)")
-    add_store_option(p)
+    add_backend_options(p, "run the facet filters (--kind, --channel, …) on")
     p.add_argument("text", help="what to look for (a question or keywords)")
     p.add_argument("--product", help="search this product only (default: the products the text names, else all)")
     p.add_argument("--kind", choices=sorted(KIND_CLASSES), help="only artifacts of this kind")
@@ -49,7 +49,10 @@ def run(args: argparse.Namespace) -> int:
         raise KGError(f"--dense has no effect with --mode {args.mode}, which fuses no dense signal")
     store = store_path(args.store)
     log = None if args.no_log else (args.log or index_dir(store) / "search-log.jsonl")
-    searcher = Searcher(store, log_path=Path(log) if log else None, use_dense=args.dense)
+    # The ranking reads the index beside the local store (`kg index`); only the facet filters are SPARQL, so
+    # they run where --endpoint points.
+    backend = open_args_backend(args) if args.endpoint or args.token else None
+    searcher = Searcher(store, log_path=Path(log) if log else None, use_dense=args.dense, backend=backend)
     facets = Facets(
         kind=args.kind,
         channel=args.channel,

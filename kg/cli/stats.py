@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from kg.cli import add_store_option
+from kg.cli import add_backend_options, open_args_backend
 from kg.cli.table import print_table
-from kg.paths import store_path
 from kg.query.store import stats
 
 #: Column headers of each `kg stats` table, by its title.
@@ -19,12 +18,12 @@ COLUMNS = {
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("stats", help="triples per graph, instances per class, edges per property")
-    add_store_option(p)
+    add_backend_options(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    for i, (title, rows) in enumerate(stats(store_path(args.store)).items()):
+    for i, (title, rows) in enumerate(stats(open_args_backend(args)).items()):
         if i:
             print()
         print(title)

@@ -9,18 +9,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 
-from kg.cli import add_store_option
+from kg.cli import add_backend_options, open_args_backend
 from kg.cli.table import print_table
 from kg.ingest.validate import ENGINES, Progress, ResultRow, ValidationReport, validate
 from kg.namespaces import curie
-from kg.paths import store_path
 
 COLUMNS = ["graph", "severity", "focus", "path", "value", "message"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("validate", help="check the store against the SHACL shapes (ontology/shapes.ttl)")
-    add_store_option(p)
+    add_backend_options(p, "validate the data of")
     p.add_argument("--product", metavar="NAME", help="validate only this product's graph")
     p.add_argument("--format", choices=["table", "json"], default="table")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -28,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--engine",
         choices=ENGINES,
         default="sparql",
-        help="sparql: the shapes compiled to SPARQL, run in the store (default); pyshacl: the reference",
+        help="sparql: the shapes compiled to SPARQL, run in the store or --endpoint (default); pyshacl: the reference "
+        "(local store only)",
     )
     p.set_defaults(func=run)
 
@@ -69,8 +69,9 @@ def terminal_bar(quiet: bool = False) -> Iterator[object]:
 
 
 def run(args: argparse.Namespace) -> int:
+    backend = open_args_backend(args)
     with terminal_bar(args.quiet) as progress:
-        report = validate(store_path(args.store), args.product, args.engine, progress)
+        report = validate(backend, args.product, args.engine, progress)
     if args.format == "json":
         print(
             json.dumps(

@@ -24,6 +24,7 @@ from aiohttp.web_protocol import RequestHandler
 from aiohttp.web_server import Server
 
 from kg.endpoint.access import LOCAL, Grant, token_key
+from kg.endpoint.appkeys import GRANTS
 from kg.endpoint.engine import Job, Pool, Reply
 from kg.endpoint.policy import HttpError, Limits, check_query, dataset_for, mentions_service
 from kg.endpoint.service_description import described
@@ -53,6 +54,10 @@ class Settings:
     cors: tuple[str, ...] = ()
     client_timeout: float = 15.0
     max_connections: int = 256
+
+
+SETTINGS = web.AppKey("settings", Settings)
+POOL = web.AppKey("pool", Pool)
 
 
 class AccessLog(AbstractAccessLogger):
@@ -87,7 +92,7 @@ async def refusals(request: web.Request, handler: Any) -> web.StreamResponse:
     except HttpError as exc:
         response = text_response(exc.status, exc.message)
     except web.HTTPRequestEntityTooLarge:
-        limit = request.app["settings"].limits.max_body
+        limit = request.app[SETTINGS].limits.max_body
         response = text_response(413, f"the request body exceeds the {limit}-byte limit")
     except web.HTTPException as exc:
         if exc.status < 400:
@@ -125,7 +130,7 @@ def cors_middleware(origins: tuple[str, ...]) -> Any:
 
 def grant_of(request: web.Request) -> Grant:
     """The caller's grant: its bearer token's; without an access file, everything for loopback callers."""
-    grants: dict[str, Grant] | None = request.app["grants"]
+    grants: dict[str, Grant] | None = request.app[GRANTS]
     if grants is None:
         if not ipaddress.ip_address(request.remote or "0.0.0.0").is_loopback:
             raise HttpError(403, "without an access file the endpoint only answers loopback clients")
@@ -147,7 +152,7 @@ def read_only() -> HttpError:
 
 async def body_text(request: web.Request) -> str:
     """The whole body as UTF-8, within the size limit and the client time limit."""
-    settings: Settings = request.app["settings"]
+    settings: Settings = request.app[SETTINGS]
     if (request.content_length or 0) > settings.limits.max_body:
         raise HttpError(
             413, f"request body of {request.content_length} bytes exceeds the {settings.limits.max_body}-byte limit"
@@ -204,8 +209,8 @@ async def query_route(request: web.Request) -> web.StreamResponse:
     if len(params["query"]) != 1:
         raise HttpError(400, "send exactly one `query` parameter")
     query = params["query"][0]
-    settings: Settings = request.app["settings"]
-    pool = request.app["pool"]
+    settings: Settings = request.app[SETTINGS]
+    pool = request.app[POOL]
     check_query(query, settings.limits, service_by_text=pool.isolation_problem is not None)
     dataset = dataset_for(grant, params.get("default-graph-uri", []), params.get("named-graph-uri", []))
     accept = request.headers.get("Accept") or "application/sparql-results+json"
@@ -229,7 +234,7 @@ async def store_route(request: web.Request) -> web.StreamResponse:
     if forbidden := grant.refused(graphs):
         raise HttpError(403, f"this token may not read graph <{forbidden[0]}>")
     accept = request.headers.get("Accept") or "text/turtle"
-    return reply_response(await request.app["pool"].run(Job(accept, graph=graphs[0])))
+    return reply_response(await request.app[POOL].run(Job(accept, graph=graphs[0])))
 
 
 async def update_route(request: web.Request) -> web.StreamResponse:
@@ -270,7 +275,7 @@ def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) ->
     app = web.Application(
         middlewares=[cors_middleware(settings.cors), refusals], client_max_size=settings.limits.max_body
     )
-    app["settings"], app["grants"], app["pool"] = settings, grants, pool
+    app[SETTINGS], app[GRANTS], app[POOL] = settings, grants, pool
     app.router.add_route("*", "/query", query_route)
     app.router.add_route("*", "/store", store_route)
     app.router.add_route("*", "/update", update_route)

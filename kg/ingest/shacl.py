@@ -22,6 +22,7 @@ from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store
 
 from kg.errors import KGError
 from kg.namespaces import RDF, XSD
+from kg.query.sparql import Backend, named_query
 from kg.vocab import RDF_TYPE, RDFS_SUBCLASS_OF
 
 SH = "http://www.w3.org/ns/shacl#"
@@ -322,6 +323,10 @@ def datatype_test(datatype: str) -> str:
     return f"BIND(<{datatype}>(?value) AS ?_cast) FILTER({wrong} || !BOUND(?_cast))"
 
 
+#: (graph, node) pairs per focus-test query: about 110 bytes each, so a query stays near 40 KiB.
+FOCUS_BATCH = 300
+
+
 @dataclass
 class ShapesProgram:
     """The compiled shapes plus the ontology, run against the graphs of a store."""
@@ -333,34 +338,38 @@ class ShapesProgram:
     def from_files(cls, shapes: Path, ontology: Path) -> ShapesProgram:
         return cls(node_shapes(shapes), ontology_facts(ontology))
 
-    def compiler(self, store: Store, graphs: list[str], org: str) -> Compiler:
+    def compiler(self, backend: Backend, graphs: list[str], org: str) -> Compiler:
         """The data's own subclass statements join the ontology's, as in pyshacl's mixed data graph."""
-        rows = store.query(f"SELECT ?a ?b WHERE {{ GRAPH ?g {{ ?a <{RDFS_SUBCLASS_OF.value}> ?b }} }}")
-        data = {(r[0].value, r[1].value) for r in rows if isinstance(r[0], NamedNode) and isinstance(r[1], NamedNode)}
-        every = set(graphs) >= {g.value for g in store.named_graphs()}
+        rows = backend.select(f"SELECT ?a ?b WHERE {{ GRAPH ?g {{ ?a <{RDFS_SUBCLASS_OF.value}> ?b }} }}")
+        data = {
+            (r["a"].value, r["b"].value)
+            for r in rows
+            if isinstance(r["a"], NamedNode) and isinstance(r["b"], NamedNode)
+        }
+        every = set(graphs) >= {r["graph"].value for r in backend.select(named_query("named_graphs").text)}
         return Compiler(self.onto, subclasses(self.onto.subclass | data), graphs, org, every)
 
     def violations(
-        self, store: Store, graphs: list[str], org: str, progress: Callable[[str], None] = lambda _: None
+        self, backend: Backend, graphs: list[str], org: str, progress: Callable[[str], None] = lambda _: None
     ) -> dict[str, list[Violation]]:
         """Violations per graph; each graph's data is itself, the organisation graph `org` and the ontology,
         and a product graph answers only for the nodes it types itself."""
-        compiler = self.compiler(store, graphs, org)
+        compiler = self.compiler(backend, graphs, org)
         out: dict[str, list[Violation]] = {g: [] for g in graphs}
         for shape in self.shapes:
             progress(shape.iri)
             found = [
                 (c, g, f, v)
                 for c in shape.constraints
-                for g, f, v in solutions(store, compiler.candidates(c, shape.targets))
+                for g, f, v in solutions(backend, compiler.candidates(c, shape.targets))
             ]
             members = [
-                {(g, f) for c in member for g, f, _ in solutions(store, compiler.candidates(c, shape.targets))}
+                {(g, f) for c in member for g, f, _ in solutions(backend, compiler.candidates(c, shape.targets))}
                 for member in shape.alternatives
             ]
             failing = set.intersection(*members) if members else set()
             pairs = {(g, f) for _, g, f, _ in found} | failing
-            focus = set(solutions_pairs(store, compiler.focus_test(shape, pairs))) if pairs else set()
+            focus = focus_pairs(backend, compiler, shape, pairs)
             for c, g, f, v in found:
                 if (g, f) in focus:
                     out[g].append(Violation(f, c.path, v, c.message, c.shape, c.component + "ConstraintComponent"))
@@ -369,17 +378,23 @@ class ShapesProgram:
         return out
 
 
-def solutions(store: Store, query: str) -> Iterator[tuple[str, str, str]]:
-    """(graph, focus, value) of each solution; value is "" when the query has none (a count)."""
-    rows = store.query(query)
-    has_value = any(v.value == "value" for v in rows.variables)
-    for row in rows:
-        yield row["g"].value, row["focus"].value, term_text(row["value"]) if has_value else ""
+def solutions(backend: Backend, query: str) -> Iterator[tuple[str, str, str]]:
+    """(graph, focus, value) of each solution; value is "" when the query has none (a count) or it is unbound."""
+    for row in backend.select(query):
+        yield row["g"].value, row["focus"].value, term_text(row.get("value"))
 
 
-def solutions_pairs(store: Store, query: str) -> Iterator[tuple[str, str]]:
-    for row in store.query(query):
-        yield row["g"].value, row["focus"].value
+def focus_pairs(
+    backend: Backend, compiler: Compiler, shape: NodeShape, pairs: set[tuple[str, str]]
+) -> set[tuple[str, str]]:
+    """The pairs that are focus nodes of the shape, tested `FOCUS_BATCH` at a time so each query stays under an
+    endpoint's query-size limit (`kg serve` takes 64 KiB by default)."""
+    ordered = sorted(pairs)
+    return {
+        (row["g"].value, row["focus"].value)
+        for start in range(0, len(ordered), FOCUS_BATCH)
+        for row in backend.select(compiler.focus_test(shape, set(ordered[start : start + FOCUS_BATCH])))
+    }
 
 
 def term_text(term: object) -> str:

@@ -6,9 +6,10 @@ employees typed there) and the ontology (so `sh:targetClass ekg:Artifact` reache
 reported for it; the organisation graph is validated on its own once.
 
 Two engines give the same rows (`bench/bench_validate.py` and tests/test_validate_engines.py compare them):
-- `sparql` (default): the shapes compiled to SPARQL and run by Oxigraph on the store in place (kg/ingest/shacl.py);
-- `pyshacl`: the reference, on each graph copied into rdflib; ten times slower, most of it spent decoding the
-  store's terms for rdflib.
+- `sparql` (default): the shapes compiled to SPARQL and run where the data is (kg/ingest/shacl.py): by Oxigraph on
+  the store in place, or by any SPARQL 1.1 endpoint (`kg validate --endpoint URL`);
+- `pyshacl`: the reference, on each graph copied into rdflib from the local store; ten times slower, most of it
+  spent decoding the store's terms for rdflib.
 """
 
 from __future__ import annotations
@@ -25,8 +26,7 @@ from kg.errors import KGError
 from kg.ingest.shacl import ShapesProgram
 from kg.namespaces import ORG_GRAPH, product_graph, product_of_graph
 from kg.paths import PROJECT
-from kg.query.sparql import named_query
-from kg.query.store import open_read_only
+from kg.query.sparql import Backend, EmbeddedStore, named_query
 
 if TYPE_CHECKING:  # rdflib and pyshacl load only when the pyshacl engine runs
     from rdflib import Graph
@@ -73,9 +73,14 @@ def row_order(r: ResultRow) -> tuple[str, ...]:
     return (r.graph, r.message, r.focus, r.value, r.path, r.shape, r.component)
 
 
-def graph_names(store: Store) -> list[str]:
-    """Products with a named graph in the store, sorted."""
-    return sorted(p for g in store.named_graphs() if (p := product_of_graph(g.value)))
+def named_graphs(backend: Backend) -> list[str]:
+    """Every named graph of the data (`named_graphs.rq`), sorted."""
+    return [row["graph"].value for row in backend.select(named_query("named_graphs").text)]
+
+
+def graph_names(graphs: list[str]) -> list[str]:
+    """The products among named graphs, sorted."""
+    return sorted(p for g in graphs if (p := product_of_graph(g)))
 
 
 def graph_label(iri: str) -> str:
@@ -90,11 +95,11 @@ def shapes_program() -> ShapesProgram:
     return ShapesProgram.from_files(SHAPES_FILE, ONTOLOGY_FILE)
 
 
-def sparql_rows(store: Store, graphs: list[str], progress: Progress) -> dict[str, list[ResultRow]]:
+def sparql_rows(backend: Backend, graphs: list[str], progress: Progress) -> dict[str, list[ResultRow]]:
     """Every graph's rows from the compiled shapes, one pass over the shapes for all graphs together."""
     program = shapes_program()
     steps = iter(range(1, len(program.shapes) + 1))
-    found = program.violations(store, graphs, ORG_GRAPH, lambda shape: progress(shape, next(steps)))
+    found = program.violations(backend, graphs, ORG_GRAPH, lambda shape: progress(shape, next(steps)))
     return {
         g: [
             ResultRow(graph_label(g), v.focus, v.path, v.value, v.message, "Violation", v.shape, v.component)
@@ -194,9 +199,9 @@ def shacl_results(data: Graph) -> Graph:
     return results
 
 
-def pyshacl_rows(store: Store, graphs: list[str], progress: Progress) -> dict[str, list[ResultRow]]:
+def pyshacl_rows(backend: EmbeddedStore, graphs: list[str], progress: Progress) -> dict[str, list[ResultRow]]:
     """Each graph copied into rdflib with the organisation graph, validated by pyshacl."""
-    out = {}
+    store, out = backend.store, {}
     for step, iri in enumerate(graphs, 1):
         progress(graph_label(iri), step)
         graph = NamedNode(iri)
@@ -212,30 +217,36 @@ def pyshacl_rows(store: Store, graphs: list[str], progress: Progress) -> dict[st
 
 
 def validate(
-    store_path: Path,
+    data: Path | Backend,
     product: str | None = None,
     engine: str = "sparql",
     progress: Callable[[int], Progress] | None = None,
 ) -> ValidationReport:
     """Validate one product's graph, or (product None) the organisation graph and every product graph.
 
-    `progress`, given the number of steps, returns the callback each step reports to (`kg validate` draws a
-    bar on a terminal).
+    `data` is a store path or any backend (`kg.query.backend.open_backend`); the pyshacl engine needs the local
+    store, as it copies the graphs into rdflib. `progress`, given the number of steps, returns the callback each
+    step reports to (`kg validate` draws a bar on a terminal).
     """
     if engine not in ENGINES:
         raise KGError(f"unknown validation engine {engine!r}; choose one of {', '.join(ENGINES)}")
-    store = open_read_only(store_path)
-    products = graph_names(store)
+    backend = EmbeddedStore(data) if isinstance(data, Path) else data
+    if engine == "pyshacl" and not isinstance(backend, EmbeddedStore):
+        raise KGError(
+            "--engine pyshacl copies the graphs into rdflib from the local store: use --store, not --endpoint"
+        )
+    every = named_graphs(backend)
+    products = graph_names(every)
     if product is not None and product not in products:
         known = ", ".join(products) or "none"
-        raise KGError(f"no graph for product {product!r} in {store_path} (products in the store: {known})")
+        raise KGError(f"no graph for product {product!r} in {backend.location} (products in the store: {known})")
     names = [product] if product is not None else products
     graphs = [product_graph(p).value for p in names]
-    if product is None and store.contains_named_graph(NamedNode(ORG_GRAPH)):
+    if product is None and ORG_GRAPH in every:
         graphs.insert(0, ORG_GRAPH)
     steps = sparql_steps() if engine == "sparql" else len(graphs)
     report_to = progress(steps) if progress else (lambda _name, _step: None)
-    rows = (sparql_rows if engine == "sparql" else pyshacl_rows)(store, graphs, report_to)
+    rows = (sparql_rows if engine == "sparql" else pyshacl_rows)(backend, graphs, report_to)
     report = ValidationReport()
     for iri in graphs:
         report.add(graph_label(iri), rows[iri])

@@ -1,8 +1,8 @@
 """aiohttp routes for the answer page: `app.add_routes(ask_routes(answerer))` mounts it on the endpoint.
 
-Tokens are the endpoint's: `request.app["grants"]` maps the SHA-256 hex digest of a token to a grant whose
-`graphs` is the set of graph IRIs it reads (None: all), and `None` instead of a table means no access file,
-when only loopback clients are answered. A browser sends its token once with the form; it is kept in an
+Tokens are the endpoint's: `request.app[GRANTS]` (kg.endpoint.appkeys) maps the SHA-256 hex digest of a token to
+a grant whose `graphs` is the set of graph IRIs it reads (None: all), and `None` instead of a table means no
+access file, when only loopback clients are answered. A browser sends its token once with the form; it is kept in an
 HttpOnly cookie so the citation links work; `Authorization: Bearer` works as for `/query`.
 """
 
@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from kg.endpoint.access import token_key
+from kg.endpoint.appkeys import GRANTS
 from kg.page import html
 from kg.page.views import Page, Scope, answer_page, artifact_page
 from kg.qa.answer import Answerer
@@ -33,7 +34,7 @@ def bearer(request: web.Request, form_token: str | None = None) -> str | None:
 def scope_of(request: web.Request, token: str | None) -> Scope | web.Response:
     """The graphs the token reads, or a refusal page: 401 for a missing or unknown token, 403 for a remote
     client of a server without an access file."""
-    grants: Mapping[str, Any] | None = request.app["grants"]
+    grants: Mapping[str, Any] | None = request.app[GRANTS]
     if grants is None:
         if ipaddress.ip_address(request.remote or "0.0.0.0").is_loopback:
             return None
@@ -58,7 +59,7 @@ def ask_routes(answerer: Answerer) -> web.RouteTableDef:
     routes = web.RouteTableDef()
 
     def ask_token(request: web.Request) -> bool:
-        return request.app["grants"] is not None
+        return request.app[GRANTS] is not None
 
     async def render(
         request: web.Request, question: str, form_token: str | None, view: Callable[[Scope], Page]
@@ -94,6 +95,6 @@ def ask_routes(answerer: Answerer) -> web.RouteTableDef:
 def ask_application(answerer: Answerer, grants: Mapping[str, Any] | None) -> web.Application:
     """A whole application serving only the answer page (for tests, or on its own)."""
     app = web.Application()
-    app["grants"] = grants
+    app[GRANTS] = grants
     app.add_routes(ask_routes(answerer))
     return app

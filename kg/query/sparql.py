@@ -14,6 +14,7 @@ pyoxigraph substitutions (SEP-0007), never pasted into the text.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -94,6 +95,18 @@ def known_products(backend: Backend) -> list[str]:
     """The products whose graph the data holds under the name `kg build` gives it (`qa_products.rq`)."""
     rows = backend.select(named_query("qa_products").text)
     return sorted({r["label"].value for r in rows if r["graph"] == product_graph(r["label"].value)})
+
+
+def check_product(backend: Backend, product: str | None) -> None:
+    """A product scope must name a product the data holds: a misspelt one would silently read the organisation
+    graph alone."""
+    if product is None:
+        return
+    known = known_products(backend)
+    if product not in known:
+        close = difflib.get_close_matches(product, known, n=3, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(close)}?" if close else f"; known products: {', '.join(known)}"
+        raise KGError(f"unknown product {product!r} at {backend.location}{hint}")
 
 
 def prefixed(query: str) -> str:

@@ -1,14 +1,14 @@
-"""Read-side operations on a built store: statistics and export for other SPARQL engines."""
+"""Read-side operations: statistics (on any backend) and export of the local store for other SPARQL engines."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import BinaryIO
 
-from pyoxigraph import RdfFormat, Store
+from pyoxigraph import RdfFormat
 
 from kg.errors import KGError
-from kg.query.sparql import named_query
+from kg.query.sparql import Backend, EmbeddedStore, named_query
 
 #: `kg stats` table title -> its query in sparql/.
 STATS_QUERIES = {
@@ -19,22 +19,12 @@ STATS_QUERIES = {
 EXPORT_FORMATS = {"nquads": RdfFormat.N_QUADS, "trig": RdfFormat.TRIG}
 
 
-def open_read_only(path: Path) -> Store:
-    if not path.exists():
-        raise KGError(f"no store at {path}: run `kg build` first (or pass --store PATH / set KG_STORE)")
-    try:
-        return Store.read_only(str(path))
-    except OSError as exc:
-        raise KGError(f"cannot open the store at {path}: {exc}") from exc
-
-
-def stats(path: Path) -> dict[str, list[tuple[str, int]]]:
+def stats(backend: Backend) -> dict[str, list[tuple[str, int]]]:
     """The three tables `kg stats` prints, as (name, count) rows."""
-    store = open_read_only(path)
     out: dict[str, list[tuple[str, int]]] = {}
     for title, name in STATS_QUERIES.items():
-        rows = store.query(named_query(name).text)
-        out[title] = [(s[0].value, int(s[1].value)) for s in rows]
+        rows = [list(row.values()) for row in backend.select(named_query(name).text)]
+        out[title] = [(r[0].value, int(r[1].value)) for r in rows]
     return out
 
 
@@ -42,4 +32,4 @@ def export(path: Path, out: BinaryIO, fmt: str = "nquads") -> None:
     """Dump every named graph, for bulk-loading into Fuseki, GraphDB, Virtuoso, QLever or Neptune."""
     if fmt not in EXPORT_FORMATS:
         raise KGError(f"unknown export format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
-    open_read_only(path).dump(out, EXPORT_FORMATS[fmt])
+    EmbeddedStore(path).store.dump(out, EXPORT_FORMATS[fmt])

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from kg.errors import KGError
-from kg.query.sparql import EmbeddedStore
+from kg.query.sparql import Backend, EmbeddedStore
 from kg.search import dense
 from kg.search.anchors import anchors, word_ngrams
 from kg.search.facets import Facets, allowed_ids
@@ -96,7 +96,10 @@ class Searcher:
         use_dense: bool = False,
         seed_top: int = 30,
         alpha: float = 0.85,
+        backend: Backend | None = None,
     ) -> None:
+        """The index is read beside `store_path`; facets query `backend` (an endpoint holding the same data) when
+        given, else the store itself."""
         self.store_path = store_path
         self.root = index_dir(store_path)
         self.manifest = read_manifest(self.root)
@@ -106,13 +109,14 @@ class Searcher:
         self.seed_top = seed_top
         self.alpha = alpha
         self._indexes: dict[str, ProductIndex] = {}
-        self._backend: EmbeddedStore | None = None
+        self._backend = backend
+        self.facets_elsewhere = backend is not None
         self.use_dense = use_dense
         self.dense_off = dense.unavailable() if use_dense else "dense retrieval off (not requested)"
         self.encoder = dense.Encoder() if self.dense_off is None else None
 
     @property
-    def backend(self) -> EmbeddedStore:
+    def backend(self) -> Backend:
         if self._backend is None:
             self._backend = EmbeddedStore(self.store_path)
         return self._backend
@@ -153,9 +157,9 @@ class Searcher:
             out.append(f"{self.dense_off}; ranking on lexical + graph signals")
         elif any(not i.has_dense for i in indexes):
             out.append("dense retrieval off: the index has no embeddings (run `kg index` with the [dense] extra)")
-        if not self.store_path.exists():
+        if not self.store_path.exists() and not self.facets_elsewhere:
             out.append(f"no store at {self.store_path}: facets need it (`kg build`)")
-        elif self.manifest.get("store_mtime", 0) < self.store_path.stat().st_mtime - 1:
+        elif self.store_path.exists() and self.manifest.get("store_mtime", 0) < self.store_path.stat().st_mtime - 1:
             out.append("the store was rebuilt after the index: run `kg index` again")
         return out
 

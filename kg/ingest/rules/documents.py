@@ -188,7 +188,6 @@ class Meeting:
     id: str
     chat_id: str | None
     doc_id: str
-    attendee_names: list[str]
     participants: list[str]
     utterances: list[Utterance]
 
@@ -271,19 +270,25 @@ def meetings(ctx: RuleContext) -> list[Meeting]:
     return ctx.facts["document-meetings"]
 
 
+def attendees_and_body(transcript: str) -> tuple[list[str], str]:
+    """A transcript's Attendees line as names (in order, once each), and the spoken text after it."""
+    block = ATTENDEES_BLOCK.search(transcript)
+    if not block:
+        return [], transcript
+    names = list(dict.fromkeys(n.strip() for n in block.group(1).split(",") if n.strip()))
+    return names, transcript[block.end() :]
+
+
 def parse_meeting(
     ctx: RuleContext, rec: dict[str, Any], chat: dict[str, Any] | None, doc_id: str, author: str | None
 ) -> Meeting:
-    text = str(rec["transcript"])
-    block = ATTENDEES_BLOCK.search(text)
-    names = [n.strip() for n in block.group(1).split(",") if n.strip()] if block else []
-    body = text[block.end() :] if block else text
+    _, body = attendees_and_body(str(rec["transcript"]))
     participants = [p for p in rec.get("participants", []) if isinstance(p, str)]
     utterances = []
     for match in UTTERANCE.finditer(body):
         eid, candidates = resolve_name(ctx, match.group(1), participants, author)
         utterances.append(Utterance(match.group(1), match.group(2), eid, candidates))
-    return Meeting(rec["id"], chat["id"] if chat else None, doc_id, names, participants, utterances)
+    return Meeting(rec["id"], chat["id"] if chat else None, doc_id, participants, utterances)
 
 
 # --- rules -------------------------------------------------------------------------------------------------
@@ -344,11 +349,9 @@ def document_meetings(ctx: RuleContext) -> None:
 )
 def meeting_attendees(ctx: RuleContext) -> None:
     for rec in ctx.records("meeting_transcripts"):
-        block = ATTENDEES_BLOCK.search(str(rec["transcript"]))
-        if not block:
-            continue
+        names, _ = attendees_and_body(str(rec["transcript"]))
         meeting = ctx.artifact(rec["id"])
-        for name in dict.fromkeys(n.strip() for n in block.group(1).split(",") if n.strip()):
+        for name in names:
             eids = ctx.roster_by_name.get(name.casefold(), [])
             if len(eids) == 1:
                 ctx.add(meeting, ATTENDEE, ctx.person(eids[0]))
