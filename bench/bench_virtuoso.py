@@ -111,6 +111,13 @@ def main(argv: list[str] | None = None) -> int:
                 embedded, embedded_ms = timed_answers(Answerer(EmbeddedStore(store_path(args.store))), questions)
                 on_virtuoso, virtuoso_ms = timed_answers(Answerer(RemoteEndpoint(url)), questions)
                 agree = sum(a == b for a, b in zip(embedded, on_virtuoso, strict=True))
+                differ = [(q, a, b) for q, a, b in zip(questions, embedded, on_virtuoso, strict=True) if a != b]
+                if differ:
+                    print(
+                        f"first of {len(differ)} difference(s): {differ[0][0]!r}\n  embedded: {differ[0][1]!s:.300}"
+                        f"\n  Virtuoso: {differ[0][2]!s:.300}",
+                        file=sys.stderr,
+                    )
                 qa = [
                     qa_row("Virtuoso over --endpoint (SPARQL 1.1 Protocol)", virtuoso_ms, agree, len(questions)),
                     qa_row("embedded Oxigraph (same process)", embedded_ms, len(questions), len(questions)),
