@@ -1,6 +1,7 @@
 """How cost grows with the data: a synthetic company of x1, x3, x10 HERB, built, indexed, validated and queried.
 
     .venv/bin/python bench/bench_scale.py [--factors 1 3 10] [--json scale.json] [--workdir /tmp/x] [--no-index]
+        [--no-validate]
 
 Copy k of a product gets a new product name (`<name>C<k>`), new artifact and channel ids (suffix `c<k>`) and
 new employee ids (every `eid_` of the company mapped to a fresh 8-hex id, in the metadata too), so no identity
@@ -9,7 +10,9 @@ written to a temporary folder (or --workdir), never into the repository.
 
 Per factor, each stage in its own process: build seconds, quads/s, peak RSS, store size on disk, `kg index` and
 `kg validate` seconds; then p50/p99 per question over the same dev questions asked of one original product
-inside the bigger store (and whether the answers equal those at x1). The growth exponent b of each row is the
+inside the bigger store (and whether the answers equal those at x1), then the same after RocksDB compaction
+(`Store.optimize()`, timed): a bulk-loaded big store is many overlapping SST files that every look-up consults,
+and a read-only store never compacts itself. The growth exponent b of each row is the
 least-squares slope of log(value) on log(factor): 1.0 is linear, 0 is flat. Targets (issue 16): build and index
 b <= 1.2 (at most 1.2x linear); per-question p50/p99 at x10 within 1.3x of x1; peak RSS at x10 < 4 GB; x10
 built in < 2 min. The machine is shared: compare rows of one run.
@@ -81,6 +84,15 @@ for _ in range(2):  # the first pass warms the store's caches; the second is tim
         ms.append(1000 * (time.perf_counter() - t))
         answers.append([a.abstain, sorted(map(str, a.answer)) if isinstance(a.answer, list) else str(a.answer)])
 print(json.dumps({"ms": ms, "answers": answers}))
+""",
+    "compact": """
+import json, sys, time
+from pyoxigraph import Store
+t = time.perf_counter()
+store = Store(sys.argv[2])
+store.optimize()
+del store
+print(json.dumps({"seconds": time.perf_counter() - t}))
 """,
 }
 
@@ -184,7 +196,7 @@ def questions_of(herb: Path, product: str) -> list[str]:
 
 
 def measure(
-    herb: Path, work: Path, factor: int, questions: Path, index: bool, shards: int, ask: bool
+    herb: Path, work: Path, factor: int, questions: Path, index: bool, shards: int, ask: bool, validate: bool
 ) -> dict[str, Any]:
     data = synthetic_herb(herb, work / f"herb-x{factor}", factor) if factor > 1 else herb
     store = work / f"store-x{factor}"
@@ -202,16 +214,28 @@ def measure(
     if index:
         indexed = run_stage("index", str(data), str(store))
         row |= {"index_s": indexed["seconds"], "index_rss_mb": indexed["rss_mb"]}
-    if ask:
+    if ask and validate:
         checked = run_stage("validate", str(data), str(store))
-        asked = run_stage("ask", str(data), str(store), str(questions))
         row |= {
             "validate_s": checked["seconds"],
             "violations": checked["violations"],
             "validate_rss_mb": checked["rss_mb"],
+        }
+    if ask:
+        asked = run_stage("ask", str(data), str(store), str(questions))
+        row |= {
             "p50_ms": quantile(asked["ms"], 0.5),
             "p99_ms": quantile(asked["ms"], 0.99),
             "answers": asked["answers"],
+        }
+        # The bulk loader leaves a big store as many overlapping SST files, and a read-only store never compacts:
+        # every look-up then consults each file. The same questions after RocksDB compaction show that cost.
+        row["compact_s"] = run_stage("compact", str(data), str(store))["seconds"]
+        compacted = run_stage("ask", str(data), str(store), str(questions))
+        row |= {
+            "compacted_p50_ms": quantile(compacted["ms"], 0.5),
+            "compacted_p99_ms": quantile(compacted["ms"], 0.99),
+            "compacted_answers": compacted["answers"],
         }
     row["peak_rss_mb"] = max(built["rss_mb"], row.get("index_rss_mb", 0), row.get("validate_rss_mb", 0))
     if factor > 1:
@@ -244,6 +268,9 @@ ROWS = [
     ("violations", "violations", "{}"),
     ("per question p50 (ms)", "p50_ms", "{:.2f}"),
     ("per question p99 (ms)", "p99_ms", "{:.2f}"),
+    ("compaction, Store.optimize() (s)", "compact_s", "{:.1f}"),
+    ("per question p50 after compaction (ms)", "compacted_p50_ms", "{:.2f}"),
+    ("per question p99 after compaction (ms)", "compacted_p99_ms", "{:.2f}"),
 ]
 
 
@@ -260,6 +287,9 @@ def print_report(rows: list[dict[str, Any]], product: str, n: int) -> None:
     if all("answers" in r for r in rows):
         same = ["yes" if r["answers"] == rows[0]["answers"] else "NO" for r in rows]
         table.append([f"answers equal to x{factors[0]}", *same, ""])
+    if all("compacted_answers" in r for r in rows):
+        same = ["yes" if r["compacted_answers"] == rows[0]["answers"] else "NO" for r in rows]
+        table.append([f"answers after compaction equal to x{factors[0]}", *same, ""])
     print(f"\n{n} dev questions of {product} asked inside each store (second pass timed)\n")
     print_table(["measure", *(f"x{f}" for f in factors), "growth exponent"], table)
 
@@ -273,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workdir", help="where copies and stores go (default: a new temporary folder, removed after)")
     p.add_argument("--no-index", action="store_true", help="skip `kg index`")
     p.add_argument("--no-ask", action="store_true", help="skip validation and the questions (build figures only)")
+    p.add_argument("--no-validate", action="store_true", help="skip `kg validate` (keep the questions)")
     p.add_argument("--shards", type=int, default=1, help="also build each factor as this many stores at once")
     args = p.parse_args(argv)
     herb = Path(args.herb)
@@ -283,7 +314,11 @@ def main(argv: list[str] | None = None) -> int:
         questions.write_text(json.dumps(asked))
         rows = []
         for factor in args.factors:
-            rows.append(measure(herb, work, factor, questions, not args.no_index, args.shards, not args.no_ask))
+            rows.append(
+                measure(
+                    herb, work, factor, questions, not args.no_index, args.shards, not args.no_ask, not args.no_validate
+                )
+            )
             print(
                 f"x{factor}: " + ", ".join(f"{k}={v:.1f}" for k, v in rows[-1].items() if isinstance(v, float)),
                 file=sys.stderr,
@@ -291,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
             )
     print_report(rows, args.product, len(asked))
     if args.json:
-        Path(args.json).write_text(json.dumps([{k: v for k, v in r.items() if k != "answers"} for r in rows], indent=2))
+        rows = [{k: v for k, v in r.items() if k not in ("answers", "compacted_answers")} for r in rows]
+        Path(args.json).write_text(json.dumps(rows, indent=2))
     return 0
 
 
