@@ -103,11 +103,15 @@ CASES = [
 
 
 def rows_of(backend: EmbeddedStore | RemoteEndpoint, name: str, bindings: dict) -> object:
+    """The rows, without the columns that echo a boolean parameter back (Virtuoso, with no boolean type, echoes
+    `true` as 1): those are the caller's own values, not the answer."""
     query, graphs = named_query(name).text, product_dataset(PRODUCT)
     if name.endswith(".ask"):
         return backend.ask(query, bindings, graphs)
+    echoed = {k for k, v in bindings.items() if isinstance(v, Literal) and v.datatype == term("xsd:boolean")}
     return sorted(
-        tuple(sorted((k, v.value) for k, v in row.items())) for row in backend.select(query, bindings, graphs)
+        tuple(sorted((k, v.value) for k, v in row.items() if k not in echoed))
+        for row in backend.select(query, bindings, graphs)
     )
 
 

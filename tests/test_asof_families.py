@@ -26,7 +26,7 @@ EKG = "https://w3id.org/ekg/ont#"
 LONG_AGO, FAR_AHEAD = "1900-01-01T00:00:00", "9999-12-31T23:59:59"
 #: Event times per product and family the change-point test probes (evenly spread), each at t and t - 1 s:
 #: this many where the model's answer changes, half as many where it does not.
-SAMPLED_TIMES = 4
+SAMPLED_TIMES = 2
 #: Event times per product and family the model is evaluated at, to find where the answer changes.
 CANDIDATE_TIMES = 60
 BUG_ASKED = {
@@ -80,6 +80,11 @@ class Facts:
     decisions: list[tuple[str, str, str, str | None, str]]  # pr, kind, status, reason, at
     company: dict[str, str]
     customer_bugs: set[str] = field(default_factory=set)
+
+    @property
+    def discussed(self) -> set[str]:
+        """The features a planning meeting discussed (they have a "discussed" event)."""
+        return {item for item, events in self.events.items() if any(e.kind == "discussed" for e in events)}
 
     def state_at(self, item: str, at: str) -> str | None:
         seen = [e for e in self.events.get(item, []) if e.at <= at]
@@ -199,7 +204,7 @@ def feature_prs_cited(facts: Facts, rows: list[Row], prs: set[str]) -> set[str]:
 def still_discussed(facts: Facts, at: str) -> set[str]:
     return {
         f
-        for f in facts.text
+        for f in facts.discussed
         if facts.state_at(f, at) == "Discussed"
         and not any(facts.happened(pr, "opened", at) for pr in facts.feature_prs.get(f, ()))
     }
@@ -303,8 +308,8 @@ FAMILIES = [
         lambda facts: [{}],
         fold_rows,
         answers(fold_rows),
-        lambda facts, b, at: {facts.text[f] for f in still_discussed(facts, at)},
-        lambda facts: event_times(facts, set(facts.text) | all_feature_prs(facts)),
+        lambda facts, b, at: {facts.text[f] for f in still_discussed(facts, at) if f in facts.text},
+        lambda facts: event_times(facts, facts.discussed | all_feature_prs(facts)),
     ),
     Family(
         "feature_discussed_people",
@@ -312,7 +317,7 @@ FAMILIES = [
         fold_rows,
         answers(fold_rows),
         lambda facts, b, at: {who for f in still_discussed(facts, at) for who in facts.responsible.get(f, ())},
-        lambda facts: event_times(facts, set(facts.responsible) | all_feature_prs(facts)),
+        lambda facts: event_times(facts, facts.discussed | all_feature_prs(facts)),
     ),
     Family(
         "pr_top_author",
@@ -379,8 +384,10 @@ def test_after_the_last_event_the_answer_is_the_base_answer(
 ) -> None:
     backend, products = setting
     answered = 0
-    for product in products:
-        for bindings in family.grid(facts_of(backend, product)):
+    for n, product in enumerate(products):
+        facts = facts_of(backend, product)
+        order = rotated(family.grid(facts), n)  # the first parameter set, from the product's turn on, that answers
+        for bindings in [b for b in order if family.model(facts, b, FAR_AHEAD)][:1] or order[:1]:
             rows, ask = run(backend, product, family.name, bindings)
             later, later_ask = run(backend, product, f"asof_{family.name}", {**bindings, "asOf": dt(FAR_AHEAD)})
             assert sorted(family.finish(later)[0]) == sorted(family.finish(rows)[0]), (product, bindings)
@@ -394,10 +401,15 @@ def test_before_the_first_event_no_rows_and_the_proof_is_false(
     family: Family, setting: tuple[EmbeddedStore, list[str]]
 ) -> None:
     backend, products = setting
-    for product in products:
-        for bindings in family.grid(facts_of(backend, product)):
+    for n, product in enumerate(products):
+        for bindings in rotated(family.grid(facts_of(backend, product)), n)[:1]:
             rows, ask = run(backend, product, f"asof_{family.name}", {**bindings, "asOf": dt(LONG_AGO)})
             assert rows == [] and ask is False, (product, bindings)
+
+
+def rotated(grid: list[dict[str, Term]], n: int) -> list[dict[str, Term]]:
+    """The parameter sets from the n-th product's turn on: across the 30 products each set comes first on some."""
+    return grid[n % len(grid) :] + grid[: n % len(grid)] if grid else []
 
 
 def spread(times: list[str], k: int) -> list[str]:
@@ -423,9 +435,9 @@ def test_the_answer_changes_exactly_at_the_event_dates(
         times = spread(family.times(facts), CANDIDATE_TIMES)
         if not grid:
             continue
-        rotated = grid[n % len(grid) :] + grid[: n % len(grid)]  # the first parameter set whose answer moves
+        order = rotated(grid, n)  # the first parameter set, from the product's turn on, whose answer moves
         bindings, moves = next(
-            ((b, moves) for b in rotated if (moves := changes(family, facts, b, times))), (rotated[0], [])
+            ((b, moves) for b in order if (moves := changes(family, facts, b, times))), (order[0], [])
         )
         steady = [t for t in times if t not in moves]
         for t in spread(moves, SAMPLED_TIMES) + spread(steady, SAMPLED_TIMES // 2):
