@@ -446,3 +446,21 @@ def test_the_answer_changes_exactly_at_the_event_dates(
                 assert family.observed(facts, rows) == family.model(facts, bindings, at), (product, bindings, at)
         changed += bool(moves)
     assert changed, f"{family.name}: on some product an event changes the answer"
+
+
+@pytest.mark.parametrize("name", ["bug_titles_by_state", "bug_companies_by_state"])
+def test_the_bug_listing_proofs_by_file_name_agree_with_the_base_after_and_are_false_before(
+    name: str, setting: tuple[EmbeddedStore, list[str]]
+) -> None:
+    """The bug listings' as-of proofs under the file-name convention (their routing uses asof_bugs_reported.ask)."""
+    backend, products = setting
+    base, timed = named_query(f"{name}.ask"), named_query(f"asof_{name}.ask")
+    assert set(timed.params) == {*named_query(name).params, "asOf"}
+    for product in products:
+        graphs = product_dataset(product)
+        companies = sorted(set(facts_of(backend, product).company.values()))[:1] if "company" in base.params else [None]
+        for word, company in [(w, c) for w in BUG_ASKED for c in companies]:
+            bindings = {"asked": Literal(word), **({"company": Literal(company)} if company else {})}
+            now = backend.ask(base.text, bindings, graphs)
+            assert backend.ask(timed.text, {**bindings, "asOf": dt(FAR_AHEAD)}, graphs) == now, (product, bindings)
+            assert not backend.ask(timed.text, {**bindings, "asOf": dt(LONG_AGO)}, graphs), (product, bindings)
