@@ -99,6 +99,14 @@ CASES = [
         for at in ("2026-05-15T23:59:59", "9999-12-31T23:59:59")
     ],
     *[(f"pr_topic_state{suffix}", bindings) for _, bindings in FAMILY_BINDINGS[:2] for suffix in ("", ".ask")],
+    *[
+        (name, {"asked": Literal("unresolved"), "asOf": dt(at), **company})
+        for name, company in [
+            ("asof_bug_titles_by_state.ask", {"company": Literal("TechCorp")}),
+            ("asof_bug_companies_by_state.ask", {}),
+        ]
+        for at in ("2026-01-01T23:59:59", "2026-08-31T23:59:59")
+    ],
 ]
 
 
