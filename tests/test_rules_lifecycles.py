@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from pyoxigraph import Literal, NamedNode, Store, Variable
-from test_rules_features import MEETINGS, NAMES, ORG, PRS, SLACK
+from test_rules_features import DAN, MEETINGS, NAMES, ORG, PRS, SLACK, msg
 
 from kg.ingest.herb import Product
 from kg.ingest.rules import RuleContext, run_rules
-from kg.ingest.rules.lifecycles import pr_steps
+from kg.ingest.rules.lifecycles import Step, pr_lifecycles, pr_steps
 from kg.namespaces import node, product_graph, term
 from kg.query.sparql import named_query, prefixed
 
@@ -133,3 +133,31 @@ def test_nothing_before_the_first_event(store: Store) -> None:
         after = {**subs, Variable("asOf"): Literal("2026-01-31T00:00:00", datatype=XSD_DATETIME)}
         assert not store.query(prefixed(ask), substitutions=before, use_default_graph_as_union=True)
         assert store.query(prefixed(ask), substitutions=after, use_default_graph_as_union=True)
+
+
+#: PR 1 with a late comment: opened 01-03 10:00, approved 11:00, last reviewed 12:00.
+LATE_REVIEWED = [
+    {**rec, "reviews": [*rec["reviews"], {"state": "COMMENTED", "submitted_at": "2026-01-03T12:00:00"}]}
+    if rec["number"] == "1"
+    else rec
+    for rec in TIMED_PRS
+]
+PR_1 = "github_com_salesforce_Demo_pull_1"
+
+
+def merge_step(extra: list[dict]) -> Step:
+    """PR 1's merge step when the develop channel also holds the messages `extra`."""
+    data = {"slack": SLACK + extra, "prs": LATE_REVIEWED, "meeting_transcripts": []}
+    ctx = RuleContext(Product("Demo", Path("Demo.json"), list(NAMES), [], data), ORG, product_graph("Demo"))
+    return next(s for s in pr_lifecycles(ctx)[PR_1] if s.kind == "merged")
+
+
+def test_a_message_saying_a_pr_was_merged_is_the_merges_evidence_and_its_latest_date() -> None:
+    assert merge_step([]) == Step("merged", "2026-01-03T12:00:00", None, (PR_1,))  # the last review
+    later = msg("20260104-0-m1000", DAN, "2026-01-04T09:00:00", "Heads up: PR# 1 has been merged.")
+    assert merge_step([later]) == Step("merged", "2026-01-03T12:00:00", None, (PR_1, "20260104-0-m1000"))
+    link = "https://github.com/salesforce/Demo/pull/1"
+    earlier = msg("20260103-0-m1001", DAN, "2026-01-03T11:30:00", f"{link} was merged")
+    assert merge_step([later, earlier]) == Step("merged", "2026-01-03T11:30:00", None, (PR_1, "20260103-0-m1001"))
+    not_yet = msg("20260103-0-m1002", DAN, "2026-01-03T11:20:00", "PR# 1 was approved but has not been merged yet")
+    assert merge_step([not_yet]).sources == (PR_1,)

@@ -6,22 +6,25 @@ item whose state questions ask about at a time, so that `sparql/asof_state.rq` r
 - A pull request is **opened** at its `created_at`, **approved** at its first APPROVED review, **merged** or
   **closed** (unmerged) at its last review, and **reverted** when a team PR titled "Revert PR# N" is opened.
   HERB records no merge or close time: the last review is the latest act it records before either, so the
-  merge is dated there (at `created_at` when there is no review). An event is never dated before the one it
-  follows.
+  merge is dated there (at `created_at` when there is no review). A message that says the PR had been merged
+  (a bug resolution linking it as the fix, a develop message "PR# N was merged") is kept as the merge's
+  evidence and bounds it: the merge is never dated after it. An event is never dated before the one it follows.
 - A feature is **discussed** at its planning meeting, **implemented** when its first PR merges, and
   **delayed** or **dropped** when a feature decision on one of its PRs is taken (kg/ingest/rules/prs.py dates it).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from pyoxigraph import Literal
 
-from kg.ingest.rules import RuleContext, rule
+from kg.ingest.rules import Message, RuleContext, rule
+from kg.ingest.rules.bugs import bug_conversations, fixing_prs
 from kg.ingest.rules.events import DecisionFacts, FeatureFacts, state_event
-from kg.ingest.rules.prs import TeamPR, team_prs
+from kg.ingest.rules.prs import PR_LINK, PR_NUMBER, TeamPR, develop_conversations, team_prs
 from kg.vocab import AGENT, DCT_CREATED, XSD_DATETIME
 
 #: The state each kind of event leaves its item in (ekg:PullRequestState and ekg:FeatureStatus concepts).
@@ -38,6 +41,10 @@ FEATURE_STATE_AFTER = {
     "delayed": "ekg:Delayed",
     "dropped": "ekg:Dropped",
 }
+#: A develop message saying a PR had been merged ("PR# 20 has been merged", "after PR#17 was merged") …
+MERGED_SAID = re.compile(r"\b(?:was|were|has been|have been|got)\s+(?:approved and\s+)?merged\b", re.I)
+#: … and not that it had not ("approved but not merged yet").
+NOT_MERGED = re.compile(r"\bnot\s+(?:yet\s+)?(?:been\s+)?merged\b", re.I)
 #: A feature decision's status -> the feature event it is.
 DECISION_EVENT = {"Delayed": "delayed", "Dropped": "dropped"}
 
@@ -63,8 +70,34 @@ def first_approval(rec: dict[str, Any]) -> dict[str, Any] | None:
     return min(approvals, key=lambda r: str(r["submitted_at"]), default=None)
 
 
-def pr_steps(rec: dict[str, Any], reverter: TeamPR | None) -> list[Step]:
-    """A PR's life in order; each step dated no earlier than the step before it."""
+def merge_witnesses(ctx: RuleContext) -> dict[str, Message]:
+    """Per PR id, the earliest message saying it had been merged: a message of a bug resolution conversation
+    that links it (the fix is in when the bug is resolved) or a develop message "PR# N / <link> was merged"."""
+    ids = {ctx.artifact(str(rec["id"])): str(rec["id"]) for rec in ctx.records("prs") if rec.get("id")}
+    said: list[tuple[str, Message]] = [
+        (ids[pr], msg)
+        for kind, run in bug_conversations(ctx)
+        if kind == "resolved"
+        for msg in run
+        for pr in fixing_prs(ctx, [msg])
+        if pr in ids
+    ]
+    prs = team_prs(ctx)
+    by_link = {pr.rec.get("link"): pr for pr in prs.values()}
+    for run in develop_conversations(ctx):
+        for msg in run:
+            if MERGED_SAID.search(msg.text) and not NOT_MERGED.search(msg.text):
+                named = [prs.get(int(n)) for n in PR_NUMBER.findall(msg.text)]
+                said += [(pr.id, msg) for pr in [*named, *map(by_link.get, PR_LINK.findall(msg.text))] if pr]
+    first: dict[str, Message] = {}
+    for pr_id, msg in sorted(said, key=lambda s: (s[1].timestamp, s[1].id)):
+        first.setdefault(pr_id, msg)
+    return first
+
+
+def pr_steps(rec: dict[str, Any], reverter: TeamPR | None, witness: Message | None = None) -> list[Step]:
+    """A PR's life in order; each step dated no earlier than the step before it. `witness`: the first message
+    saying it had been merged, the merge's evidence and the latest it can be dated."""
     pr_id, created = str(rec["id"]), str(rec.get("created_at", ""))
     steps = [Step("opened", created, str(rec.get("user", {}).get("login") or "") or None, (pr_id,))]
     if approval := first_approval(rec):
@@ -78,7 +111,10 @@ def pr_steps(rec: dict[str, Any], reverter: TeamPR | None) -> list[Step]:
         )
     ended = (review_times(rec) or [created])[-1]
     if str(rec.get("merged")).casefold() == "true":
-        steps.append(Step("merged", ended, None, (pr_id,)))
+        if witness is None:
+            steps.append(Step("merged", ended, None, (pr_id,)))
+        else:
+            steps.append(Step("merged", min(ended, witness.timestamp), None, (pr_id, witness.id)))
         if reverter is not None:
             steps.append(Step("reverted", reverter.created, reverter.author, (pr_id, reverter.id)))
     elif str(rec.get("state")).casefold() == "closed":
@@ -95,8 +131,9 @@ def pr_lifecycles(ctx: RuleContext) -> dict[str, list[Step]]:
     if "pr_lifecycles" not in ctx.facts:
         prs = team_prs(ctx)
         reverters = {prs[p.reverts].id: p for p in prs.values() if p.reverts is not None and p.reverts in prs}
+        witnesses = merge_witnesses(ctx)
         ctx.facts["pr_lifecycles"] = {
-            str(rec["id"]): pr_steps(rec, reverters.get(str(rec["id"])))
+            str(rec["id"]): pr_steps(rec, reverters.get(str(rec["id"])), witnesses.get(str(rec["id"])))
             for rec in ctx.records("prs")
             if rec.get("id") and rec.get("created_at")
         }
@@ -118,8 +155,9 @@ def write_steps(
 @rule(
     "pr-events",
     "Every PR's life as dated ekg:PullRequestEvent nodes: opened (created_at), approved (first "
-    "APPROVED review), merged or closed (last review: HERB records no merge time), reverted "
-    "(the 'Revert PR# N' PR's creation), each with the state it leaves the PR in.",
+    "APPROVED review), merged or closed (last review: HERB records no merge time; a message saying it "
+    "was merged, a bug resolution linking it or 'PR# N was merged', is the merge's evidence and its latest "
+    "date), reverted (the 'Revert PR# N' PR's creation), each with the state it leaves the PR in.",
 )
 def pr_events(ctx: RuleContext) -> None:
     for pr_id, steps in pr_lifecycles(ctx).items():
