@@ -150,7 +150,7 @@ def print_peer(
         rows.append(peer_row(reference, "ekg kg align (Hungarian)", f"{ours_seconds:.2f}", "default", ours, ref))
         for run in peers:
             if run.chosen is None:
-                rows.append([reference, run.name, "not run", run.not_run or "", "", "", "", ""])
+                rows.append([reference, run.name, "not run", "", "", "", "", ""])
                 continue
             seconds = f"{run.seconds:.2f}"
             default = mapping_frame(run.chosen, run.default_threshold)
@@ -166,6 +166,9 @@ def print_peer(
     print(
         format_table(["reference", "matcher", "seconds", "threshold", "P exact", "R exact", "F1 exact", "F1 any"], rows)
     )
+    for run in peers:
+        if run.not_run:
+            print(f"not run: {run.name}: {run.not_run}")
 
 
 if __name__ == "__main__":

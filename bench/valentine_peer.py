@@ -10,7 +10,6 @@ Valentine is the optional `[peer]` extra; without it, `rows()` returns None and 
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,7 +35,11 @@ class PeerRun:
 
 
 def available() -> bool:
-    return importlib.util.find_spec("valentine") is not None
+    try:
+        import valentine  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 #: The NLTK data Valentine's Cupid and Coma's instance matchers load; Valentine fetches it with nltk.download,
