@@ -8,7 +8,8 @@ new employee ids (every `eid_` of the company mapped to a fresh 8-hex id, in the
 of a copy collides with the original's; customers are shared, as one company's customers are. The copies are
 written to a temporary folder (or --workdir), never into the repository.
 
-Per factor, each stage in its own process: build seconds, quads/s, peak RSS, store size on disk, `kg index` and
+Per factor, each stage in its own process: build seconds (products mapped in the building process; with
+`--jobs N` also the build with N mapping processes), quads/s, peak RSS, store size on disk, `kg index` and
 `kg validate` seconds; then p50/p99 per question over the same dev questions asked of one original product
 inside the bigger store (and whether the answers equal those at x1), then the same after RocksDB compaction
 (`Store.optimize()`, timed): a bulk-loaded big store is many overlapping SST files that every look-up consults,
@@ -45,7 +46,8 @@ from pathlib import Path
 from kg.ingest.build import build
 t = time.perf_counter()
 only = json.loads(sys.argv[3]) if len(sys.argv) > 3 else None
-r = build(Path(sys.argv[1]), Path(sys.argv[2]), products=only, progress=False)
+jobs = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+r = build(Path(sys.argv[1]), Path(sys.argv[2]), products=only, progress=False, jobs=jobs)
 print(json.dumps({"seconds": time.perf_counter() - t, "quads": r.quads,
                   "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """,
@@ -196,7 +198,15 @@ def questions_of(herb: Path, product: str) -> list[str]:
 
 
 def measure(
-    herb: Path, work: Path, factor: int, questions: Path, index: bool, shards: int, ask: bool, validate: bool
+    herb: Path,
+    work: Path,
+    factor: int,
+    questions: Path,
+    index: bool,
+    shards: int,
+    ask: bool,
+    validate: bool,
+    jobs: int,
 ) -> dict[str, Any]:
     data = synthetic_herb(herb, work / f"herb-x{factor}", factor) if factor > 1 else herb
     store = work / f"store-x{factor}"
@@ -211,6 +221,10 @@ def measure(
     }
     if shards > 1:
         row["sharded_build_s"] = sharded_build(data, work, shards)
+    if jobs > 1:
+        parallel = run_stage("build", str(data), str(work / "store-jobs"), "null", str(jobs))
+        row |= {"jobs_build_s": parallel["seconds"], "jobs_build_rss_mb": parallel["rss_mb"]}
+        shutil.rmtree(work / "store-jobs")
     if index:
         indexed = run_stage("index", str(data), str(store))
         row |= {"index_s": indexed["seconds"], "index_rss_mb": indexed["rss_mb"]}
@@ -263,6 +277,8 @@ ROWS = [
     ("peak RSS (MB)", "peak_rss_mb", "{:,.0f}"),
     ("store on disk (MB)", "store_mb", "{:,.0f}"),
     ("build as shards, one process each, at once (s)", "sharded_build_s", "{:.1f}"),
+    ("build --jobs N: N mapping processes, one loader (s)", "jobs_build_s", "{:.1f}"),
+    ("build --jobs N, loader's peak RSS (MB)", "jobs_build_rss_mb", "{:,.0f}"),
     ("kg index (s)", "index_s", "{:.1f}"),
     ("kg validate (s)", "validate_s", "{:.1f}"),
     ("violations", "violations", "{}"),
@@ -305,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-ask", action="store_true", help="skip validation and the questions (build figures only)")
     p.add_argument("--no-validate", action="store_true", help="skip `kg validate` (keep the questions)")
     p.add_argument("--shards", type=int, default=1, help="also build each factor as this many stores at once")
+    p.add_argument("--jobs", type=int, default=1, help="also build each factor with `kg build --jobs N` (N > 1)")
     args = p.parse_args(argv)
     herb = Path(args.herb)
     with tempfile.TemporaryDirectory(prefix="kg-scale-", dir=args.workdir) as tmp:
@@ -316,7 +333,15 @@ def main(argv: list[str] | None = None) -> int:
         for factor in args.factors:
             rows.append(
                 measure(
-                    herb, work, factor, questions, not args.no_index, args.shards, not args.no_ask, not args.no_validate
+                    herb,
+                    work,
+                    factor,
+                    questions,
+                    not args.no_index,
+                    args.shards,
+                    not args.no_ask,
+                    not args.no_validate,
+                    args.jobs,
                 )
             )
             print(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import quote
 
 from pyoxigraph import NamedNode
@@ -57,8 +58,10 @@ def curie(value: str) -> str:
     return value
 
 
+@lru_cache(maxsize=1 << 16)
 def node(kind: str, key: str) -> NamedNode:
-    """Instance IRI, e.g. node('person', 'eid_1') -> <https://w3id.org/ekg/id/person/eid_1>."""
+    """Instance IRI, e.g. node('person', 'eid_1') -> <https://w3id.org/ekg/id/person/eid_1>. Cached: a build
+    names the same artifacts and people many times, and quoting is most of the cost."""
     return NamedNode(f"{ID}{kind}/{quote(key, safe='-_.~/')}")
 
 

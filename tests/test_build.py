@@ -97,7 +97,16 @@ def test_product_rebuild_keeps_the_other_graphs(herb: Path, tmp_path: Path) -> N
     assert {p: count(path, product_graph(p).value) for p in TWO} == before
 
 
-def test_malformed_product_file_stops_with_its_name_and_keeps_the_old_store(herb: Path, tmp_path: Path) -> None:
+def test_two_worker_processes_build_the_same_quads(herb: Path, two_products: Path, tmp_path: Path) -> None:
+    report = build(herb, tmp_path / "store", products=TWO, progress=False, jobs=2)
+    assert set(Store.read_only(str(tmp_path / "store"))) == set(Store.read_only(str(two_products)))
+    assert sorted(report.products) == TWO and report.quads == count(two_products)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_malformed_product_file_stops_with_its_name_and_keeps_the_old_store(
+    herb: Path, tmp_path: Path, jobs: int
+) -> None:
     path = tmp_path / "store"
     build(herb, path, products=["ActionGenie"], progress=False)
     before = count(path)
@@ -106,11 +115,15 @@ def test_malformed_product_file_stops_with_its_name_and_keeps_the_old_store(herb
     (bad / "metadata").symlink_to(herb / "metadata")
     (bad / "products" / "Broken.json").write_text('{"team": [], "slack": [')
     with pytest.raises(KGError, match=r"Broken\.json: not valid JSON"):
-        build(bad, path, progress=False)
+        build(bad, path, progress=False, jobs=jobs)
     assert count(path) == before
+    assert not list(tmp_path.glob(".store.*-*")), "no temporary store is left beside it"
 
 
-def test_malformed_record_is_skipped_and_reported(herb: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_malformed_record_is_skipped_and_reported(
+    herb: Path, tmp_path: Path, jobs: int, caplog: pytest.LogCaptureFixture
+) -> None:
     src = tmp_path / "herb"
     (src / "products").mkdir(parents=True)
     (src / "metadata").symlink_to(herb / "metadata")
@@ -125,10 +138,11 @@ def test_malformed_record_is_skipped_and_reported(herb: Path, tmp_path: Path) ->
         "prs": [],
     }
     (src / "products" / "Tiny.json").write_text(json.dumps(data))
-    report = build(src, tmp_path / "store", progress=False)
+    report = build(src, tmp_path / "store", progress=False, jobs=jobs)
     assert report.artifacts == 1
     assert any("slack[0] (x): missing field(s) Channel, Message" in s for s in report.skipped)
     assert any("slack[1] (not an object)" in s for s in report.skipped)
+    assert [r.getMessage() for r in caplog.records if r.name == "kg.ingest.herb"] == report.skipped
 
 
 def test_killed_build_leaves_the_previous_store_answering(herb: Path, tmp_path: Path) -> None:

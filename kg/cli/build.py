@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from kg.cli import add_herb_option, add_store_option
 from kg.cli.output import show_progress
+from kg.errors import KGError
 from kg.ingest.build import build
 from kg.paths import herb_path, store_path
 
@@ -21,13 +23,25 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="rebuild only this product's graph (repeatable); the others are kept",
     )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        metavar="N",
+        help="map the products in N worker processes while this one loads the store (default: %(default)s; "
+        "1 maps them in this process)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     target = store_path(args.store)
-    report = build(herb_path(args.herb), target, products=args.product, progress=show_progress(args.quiet))
+    if args.jobs < 1:
+        raise KGError(f"--jobs {args.jobs}: give 1 or more worker processes")
+    report = build(
+        herb_path(args.herb), target, products=args.product, progress=show_progress(args.quiet), jobs=args.jobs
+    )
     print(
         f"built {len(report.products)} product graph(s) from {report.artifacts:,} artifacts in "
         f"{report.seconds:.1f}s -> {target} ({report.quads:,} quads in the store)"

@@ -9,21 +9,35 @@ them afresh.
 from __future__ import annotations
 
 import gc
+import io
 import logging
+import multiprocessing
 import os
 import shutil
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from itertools import islice
+from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 
-from pyoxigraph import Literal, NamedNode, Quad, Store
+from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Store, serialize
 from tqdm import tqdm
 
 from kg.errors import KGError
 from kg.ingest import storepath
-from kg.ingest.herb import Organisation, Product, iter_products, load_organisation, product_names
+from kg.ingest.herb import (
+    Organisation,
+    Product,
+    iter_products,
+    load_organisation,
+    load_product,
+    product_names,
+    selected_products,
+)
 from kg.ingest.mapping import Mapping, load_mapping, map_artifact, map_record
 from kg.ingest.rules import RuleContext, run_rules
 from kg.namespaces import ORG_GRAPH, node, product_graph, term
@@ -82,7 +96,7 @@ def roster_quads(product: Product, graph: NamedNode) -> Iterator[Quad]:
 
 
 def product_quads(mapping: Mapping, org: Organisation, product: Product) -> list[Quad]:
-    """Every quad of one product's named graph: roster, mapped artifacts, then the text-derived rules."""
+    """Every quad of one product's named graph, once: roster, mapped artifacts, then the text-derived rules."""
     graph = product_graph(product.name)
     prod = node("product", product.name)
     quads = list(roster_quads(product, graph))
@@ -90,7 +104,7 @@ def product_quads(mapping: Mapping, org: Organisation, product: Product) -> list
         for rec in records:
             quads.extend(map_artifact(mapping, kind, rec, graph, prod))
     quads.extend(run_rules(RuleContext(product, org, graph)))
-    return quads
+    return list(dict.fromkeys(quads))  # once each: many messages of a channel restate its type and label
 
 
 def artifact_count(product: Product) -> int:
@@ -126,8 +140,10 @@ def build(
     products: list[str] | None = None,
     progress: bool = True,
     mapping: Mapping | None = None,
+    jobs: int = 1,
 ) -> BuildReport:
-    """Build (or, with `products`, rebuild just those graphs of) the store at `store_path`.
+    """Build (or, with `products`, rebuild just those graphs of) the store at `store_path`, mapping the products
+    in `jobs` processes (1: in this one).
 
     Only an absent path, an empty folder or a store kg made is written (see kg.ingest.storepath); the build holds a
     lock beside the store, removes dead builds' leftovers, and marks the new store before swapping it in."""
@@ -143,7 +159,7 @@ def build(
         for leftover in storepath.recover_and_clean(store_path):
             log.info("removed %s, left by a build that did not finish", leftover)
         storepath.check_target(store_path)
-        report = _build_locked(herb, store_path, products, names, mapping, org, progress)
+        report = _build_locked(herb, store_path, products, names, mapping, org, progress, jobs)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -156,12 +172,17 @@ def _build_locked(
     mapping: Mapping,
     org: Organisation,
     progress: bool,
+    jobs: int,
 ) -> BuildReport:
     tmp = store_path.with_name(f".{store_path.name}.building-{os.getpid()}")
     report = BuildReport()
     try:
-        store = _open_tmp(tmp, store_path if products else None, products or [])
-        _load(store, all_quads(mapping, org, herb, names, report, progress))
+        with worker_pool(jobs, mapping, org, herb) as pool:
+            store = _open_tmp(tmp, store_path if products else None, products or [])
+            if pool is None:
+                _load(store, all_quads(mapping, org, herb, names, report, progress))
+            else:
+                _load_nquads(store, nquads_chunks(pool, jobs, mapping, org, herb, names, report, progress))
         report.quads = len(store)
         _close(store)
         _swap_in(tmp, store_path)
@@ -208,3 +229,101 @@ def _load(store: Store, quads: Iterable[Quad]) -> None:
         store.bulk_extend(quads)
     except OSError as exc:
         raise KGError(f"writing to the store failed: {exc}") from exc
+
+
+def worker_pool(jobs: int, mapping: Mapping, org: Organisation, herb: Path) -> AbstractContextManager[Pool | None]:
+    """`jobs` worker processes that map products (none for one job), forked before the store opens its own
+    threads, so a worker inherits no lock RocksDB may hold."""
+    if jobs <= 1:
+        return nullcontext()
+    return multiprocessing.get_context("fork").Pool(jobs, _start_worker, (mapping, org, herb))
+
+
+def nquads_chunks(
+    pool: Pool,
+    jobs: int,
+    mapping: Mapping,
+    org: Organisation,
+    herb: Path,
+    names: list[str],
+    report: BuildReport,
+    progress: bool,
+) -> Iterator[bytes]:
+    """The organisation graph, then every product's graph, as N-Quads: the workers map the products while this
+    process loads, and at most two per worker wait here, so memory holds a few products, not the company."""
+    yield serialize(list(organisation_quads(mapping, org)), format=RdfFormat.N_QUADS)
+    todo = iter(selected_products(herb, names))
+    herb_log = logging.getLogger("kg.ingest.herb")
+    bar = tqdm(total=len(names), desc="kg build", unit="product", disable=not progress)
+    pending = deque(pool.apply_async(_product_nquads, (name,)) for name in islice(todo, 2 * jobs))
+    while pending:
+        chunk, name, artifacts, skipped = pending.popleft().get()
+        if (following := next(todo, None)) is not None:
+            pending.append(pool.apply_async(_product_nquads, (following,)))
+        for msg in skipped:
+            herb_log.warning(msg)
+        report.products.append(name)
+        report.artifacts += artifacts
+        report.skipped.extend(skipped)
+        bar.set_postfix_str(name)
+        bar.update()
+        yield chunk
+    bar.close()
+
+
+#: What a worker process of `nquads_chunks` maps with, set once when it starts.
+_WORKER: dict[str, Any] = {}
+
+
+def _start_worker(mapping: Mapping, org: Organisation, herb: Path) -> None:
+    """Remember the build's inputs; the worker's skipped-record warnings are logged by the parent instead."""
+    _WORKER.update(mapping=mapping, org=org, herb=herb)
+    logging.getLogger("kg.ingest.herb").disabled = True
+
+
+def _product_nquads(name: str) -> tuple[bytes, str, int, list[str]]:
+    """One product's graph as N-Quads, with what the report needs: its name, artifacts and skipped records."""
+    product = load_product(_WORKER["herb"], name)
+    quads = product_quads(_WORKER["mapping"], _WORKER["org"], product)
+    return serialize(quads, format=RdfFormat.N_QUADS), product.name, artifact_count(product), product.skipped
+
+
+class ChunkReader(io.RawIOBase):
+    """A binary stream over an iterator of byte chunks, so the store parses each product as it arrives; an
+    exception the iterator raises is kept, to be raised as itself once the loader gives up."""
+
+    def __init__(self, chunks: Iterator[bytes]) -> None:
+        super().__init__()
+        self.chunks = chunks
+        self.view = memoryview(b"")
+        self.error: BaseException | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self.view:
+            try:
+                self.view = memoryview(next(self.chunks))
+            except StopIteration:
+                return 0
+            except BaseException as exc:
+                self.error = exc
+                raise
+        size = min(len(buffer), len(self.view))
+        buffer[:size] = self.view[:size]
+        self.view = self.view[size:]
+        return size
+
+
+def _load_nquads(store: Store, chunks: Iterator[bytes]) -> None:
+    """One bulk load of the streamed N-Quads; lenient, since every term was checked when the worker made it."""
+    reader = ChunkReader(chunks)
+    try:
+        store.bulk_load(io.BufferedReader(reader, 1 << 20), RdfFormat.N_QUADS, lenient=True)
+    except BaseException as exc:
+        if reader.error is not None and reader.error is not exc:
+            raise reader.error from None
+        if isinstance(exc, OSError):
+            raise KGError(f"writing to the store failed: {exc}") from exc
+        raise

@@ -268,14 +268,19 @@ def load_organisation(herb: Path) -> Organisation:
 
 
 def iter_products(herb: Path, only: list[str] | None = None) -> Iterator[Product]:
+    for name in selected_products(herb, only):
+        yield load_product(herb, name)
+
+
+def selected_products(herb: Path, only: list[str] | None = None) -> list[str]:
+    """The product names to read, in name order: all of them, or `only` once each is known to exist."""
     names = product_names(herb)
     if only:
         unknown = sorted(set(only) - set(names))
         if unknown:
             raise KGError(f"unknown product(s) {', '.join(unknown)}; known: {', '.join(names)}")
         names = [n for n in names if n in only]
-    for name in names:
-        yield load_product(herb, name)
+    return names
 
 
 def _str_list(value: Any) -> list[str]:

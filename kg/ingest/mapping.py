@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from kg.vocab import ABOUT_PRODUCT, ACCOUNT, DCT_IDENTIFIER, RDF_TYPE, RDFS_LABE
 MAPPING_FILE = PROJECT / "mappings" / "herb.yaml"
 EID = re.compile(r"^eid_[0-9a-f]+$")
 _TEMPLATE_FIELD = re.compile(r"\{([^}]+)\}")
+_UNSAFE = re.compile(r"[^A-Za-z0-9\-_.~/]+")
 
 
 def agent_node(login: str) -> NamedNode:
@@ -43,6 +45,8 @@ RESOLVERS: dict[str, Callable[[str], tuple[NamedNode, NamedNode | None]]] = {"ag
 
 def dig(record: dict[str, Any], path: str) -> Any:
     """Follow a dotted path into nested objects; None when any step is missing."""
+    if "." not in path:
+        return record.get(path) if isinstance(record, dict) else None
     value: Any = record
     for step in path.split("."):
         if not isinstance(value, dict):
@@ -77,31 +81,31 @@ class FieldMap:
     split: bool
 
     def objects(self, record: dict[str, Any], emit: Callable[[NamedNode, NamedNode, Any], None]) -> list[Any]:
+        """The field's objects in `record`; `emit` receives what they need said about them (class, label)."""
         raw = dig(record, self.path)
         if raw is None or raw == "":
             return []
         values = as_list(raw) if self.split else [raw]
-        out: list[Any] = []
-        for value in values:
-            text = value if isinstance(value, str) else str(value)
-            if self.resolver:
-                obj, cls = self.resolver(text)
-                if cls is not None:
-                    emit(obj, RDF_TYPE, cls)
-                out.append(obj)
-            elif self.lookup is not None:
-                if text in self.lookup:
-                    out.append(self.lookup[text])
-            elif self.node_template:
-                obj = NamedNode(ID + self.node_template.replace("{value}", _safe(text)))
-                if self.node_class:
-                    emit(obj, RDF_TYPE, self.node_class)
-                if self.node_label and (label := dig(record, self.node_label)):
-                    emit(obj, RDFS_LABEL, Literal(str(label)))
-                out.append(obj)
-            else:
-                out.append(_literal(text, self.datatype))
-        return out
+        return [obj for value in values if (obj := self.object(record, value, emit)) is not None]
+
+    def object(self, record: dict[str, Any], value: Any, emit: Callable[[NamedNode, NamedNode, Any], None]) -> Any:
+        """One value's object (None when a lookup does not know it)."""
+        text = value if isinstance(value, str) else str(value)
+        if self.resolver:
+            obj, cls = self.resolver(text)
+            if cls is not None:
+                emit(obj, RDF_TYPE, cls)
+            return obj
+        if self.lookup is not None:
+            return self.lookup.get(text)
+        if self.node_template:
+            obj = NamedNode(ID + self.node_template.replace("{value}", _safe(text)))
+            if self.node_class:
+                emit(obj, RDF_TYPE, self.node_class)
+            if self.node_label and (label := dig(record, self.node_label)):
+                emit(obj, RDFS_LABEL, Literal(str(label)))
+            return obj
+        return _literal(text, self.datatype)
 
 
 def _literal(text: str, datatype: NamedNode | None) -> Literal:
@@ -114,7 +118,9 @@ def _literal(text: str, datatype: NamedNode | None) -> Literal:
 
 def _safe(text: str) -> str:
     """Percent-encode everything but unreserved characters and `/`, so any value makes a valid IRI."""
-    return re.sub(r"[^A-Za-z0-9\-_.~/]", lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), text)
+    if _UNSAFE.search(text) is None:
+        return text
+    return _UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), text)
 
 
 @dataclass(frozen=True)
@@ -127,15 +133,23 @@ class RecordMap:
     fields: tuple[FieldMap, ...]
     children: tuple[tuple[str, NamedNode, RecordMap], ...]
 
-    def subject_node(self, record: dict[str, Any], **extra: str) -> NamedNode:
-        def fill(match: re.Match[str]) -> str:
-            key = match.group(1)
-            value = extra[key] if key in extra else dig(record, key)
-            if value is None:
-                raise KeyError(key)
-            return _safe(str(value))
+    @cached_property
+    def subject_pieces(self) -> tuple[str, ...]:
+        """The subject template split at its fields: text, field, text, field, …, text (odd places are fields),
+        so filling it per record needs no regular expression."""
+        return tuple(_TEMPLATE_FIELD.split(self.subject))
 
-        return NamedNode(ID + _TEMPLATE_FIELD.sub(fill, self.subject))
+    def subject_node(self, record: dict[str, Any], **extra: str) -> NamedNode:
+        parts = [ID]
+        for i, piece in enumerate(self.subject_pieces):
+            if i % 2 == 0:
+                parts.append(piece)
+                continue
+            value = extra[piece] if piece in extra else dig(record, piece)
+            if value is None:
+                raise KeyError(piece)
+            parts.append(_safe(value if isinstance(value, str) else str(value)))
+        return NamedNode("".join(parts))
 
 
 def _field_map(path: str, spec: dict[str, Any], lookups: dict[str, dict[str, NamedNode]]) -> FieldMap:
@@ -190,9 +204,17 @@ def load_mapping(path: Path = MAPPING_FILE) -> Mapping:
     )
 
 
-def map_record(rmap: RecordMap, record: dict[str, Any], graph: NamedNode, **extra: str) -> Iterator[Quad]:
+def map_record(rmap: RecordMap, record: dict[str, Any], graph: NamedNode, **extra: str) -> list[Quad]:
     """All quads one record yields under its record map (children included)."""
     out: list[Quad] = []
+    _map_into(out, rmap, record, graph, extra)
+    return out
+
+
+def _map_into(
+    out: list[Quad], rmap: RecordMap, record: dict[str, Any], graph: NamedNode, extra: dict[str, str]
+) -> None:
+    """Append the record's quads to `out`: its type and fields, then each child's quads and its link."""
 
     def emit(s: NamedNode, p: NamedNode, o: Any) -> None:
         out.append(Quad(s, p, o, graph))
@@ -205,19 +227,16 @@ def map_record(rmap: RecordMap, record: dict[str, Any], graph: NamedNode, **extr
     for name, link, child in rmap.children:
         for index, item in enumerate(record.get(name) or []):
             if isinstance(item, dict):
-                child_quads = list(
-                    map_record(child, item, graph, parent=subject.value.rsplit("/", 1)[-1], index=str(index))
-                )
-                out.extend(child_quads)
-                out.append(Quad(child_quads[0].subject, link, subject, graph))
-    yield from out
+                first = len(out)
+                _map_into(out, child, item, graph, {"parent": subject.value.rsplit("/", 1)[-1], "index": str(index)})
+                out.append(Quad(out[first].subject, link, subject, graph))
 
 
 def map_artifact(
     mapping: Mapping, kind: str, record: dict[str, Any], graph: NamedNode, product: NamedNode
 ) -> list[Quad]:
     """An artifact's quads: its mapped fields plus the HERB id it is cited by and the product it belongs to."""
-    quads = list(map_record(mapping.artifacts[kind], record, graph))
+    quads = map_record(mapping.artifacts[kind], record, graph)
     subject = quads[0].subject
     quads.append(Quad(subject, DCT_IDENTIFIER, Literal(record["id"]), graph))
     quads.append(Quad(subject, ABOUT_PRODUCT, product, graph))
