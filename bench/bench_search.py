@@ -18,10 +18,10 @@ from kg.errors import KGError
 from kg.paths import qa_path, store_path
 from kg.qa.answer import Answerer
 from kg.qa.evaluate import read_jsonl
+from kg.qa.fallback import fallback_answer
 from kg.qa.metrics import recall_precision, token_f1
 from kg.qa.question import parse
 from kg.query.sparql import EmbeddedStore
-from kg.search.fallback import fallback_answer
 from kg.search.searcher import MODES, Searcher, Signals
 
 KS = (10, 100, 500)

@@ -33,17 +33,28 @@ PREFIXES = {
     "owl": OWL,
 }
 
+#: Prefixes IRIs are written back with for people (tables, pages): the SPARQL ones plus `graph:` for named graphs.
+DISPLAY_PREFIXES = {**PREFIXES, "graph": GRAPH}
 
-def expand(curie: str) -> str:
+
+def expand(name: str) -> str:
     """`ekg:Bug` -> full IRI string; full IRIs pass through."""
-    prefix, sep, local = curie.partition(":")
+    prefix, sep, local = name.partition(":")
     if sep and prefix in PREFIXES:
         return PREFIXES[prefix] + local
-    return curie
+    return name
 
 
-def term(curie: str) -> NamedNode:
-    return NamedNode(expand(curie))
+def term(name: str) -> NamedNode:
+    return NamedNode(expand(name))
+
+
+def curie(value: str) -> str:
+    """`https://w3id.org/ekg/ont#Bug` -> `ekg:Bug`, the inverse of `expand`; other text is returned as it is."""
+    for prefix, ns in sorted(DISPLAY_PREFIXES.items(), key=lambda kv: -len(kv[1])):
+        if value.startswith(ns) and len(value) > len(ns):
+            return f"{prefix}:{value[len(ns) :]}"
+    return value
 
 
 def node(kind: str, key: str) -> NamedNode:

@@ -9,8 +9,9 @@ from pyoxigraph import Literal, NamedNode, Store
 
 from kg.ingest.herb import Organisation, Product
 from kg.ingest.rules import RuleContext, run_rules
-from kg.ingest.rules.bugs import bug_records, component_key, conversation_kind, item_component, item_title
+from kg.ingest.rules.bugs import bug_records, conversation_kind, item_component, item_title
 from kg.namespaces import node, product_graph, term
+from kg.text import component_key
 
 CHANNEL = "bug-alice-Demo"
 

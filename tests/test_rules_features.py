@@ -15,7 +15,6 @@ from kg.ingest.rules.features import (
     assigned_segment,
     change_summary,
     feature_name,
-    feature_tokens,
     label_of,
     listed_names,
     review_segments,
@@ -26,6 +25,7 @@ from kg.namespaces import node, product_graph, term
 from kg.qa.answer import fold_rows
 from kg.qa.intents.features import keep_best_features, keep_top_authors, topic_bindings
 from kg.query.sparql import named_query, prefixed
+from kg.text import feature_tokens
 
 DEV = "develop-alice-Demo"
 ALICE, BOB, CAROL, DAN = "eid_0000000a", "eid_0000000b", "eid_0000000c", "eid_0000000d"

@@ -245,7 +245,7 @@ def tiny_question(text: str):
 
 
 def test_fallback_answers_with_extracted_sentences_of_admitted_evidence(searcher):
-    from kg.search.fallback import fallback_answer
+    from kg.qa.fallback import fallback_answer
 
     found = fallback_answer(searcher, tiny_question("What is the plan for ingestion latency in Tiny?"))
     assert found is not None
@@ -254,7 +254,7 @@ def test_fallback_answers_with_extracted_sentences_of_admitted_evidence(searcher
 
 
 def test_fallback_abstains_when_nothing_clears_the_structural_check(searcher):
-    from kg.search.fallback import fallback_answer
+    from kg.qa.fallback import fallback_answer
 
     assert fallback_answer(searcher, tiny_question("Which quantum tunnelling vendors did Tiny evaluate?")) is None
     assert fallback_answer(searcher, tiny_question("What is the plan for ingestion latency?")) is None  # no product

@@ -63,7 +63,7 @@ def fallback(args: argparse.Namespace) -> Fallback | None:
         return None
     if args.endpoint:
         raise KGError("--fallback searches the local index; it cannot be combined with --endpoint")
-    from kg.search.fallback import search_fallback
+    from kg.qa.fallback import search_fallback
     from kg.search.searcher import Searcher
 
     return search_fallback(Searcher(store_path(args.store)))

@@ -44,7 +44,19 @@ def run(args: argparse.Namespace) -> int:
         for i in table()[1]
     ]
     print_table(
-        ["intent", "type", "spec.", "query", "proof (derived)", "cues", "slots", "timed form", "states", "wording it covers"], rows
+        [
+            "intent",
+            "type",
+            "spec.",
+            "query",
+            "proof (derived)",
+            "cues",
+            "slots",
+            "timed form",
+            "states",
+            "wording it covers",
+        ],
+        rows,
     )
     print("\nstate words (what the queries test):")
     for word, meaning in STATE_WORDS.items():

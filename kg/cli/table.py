@@ -14,21 +14,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kg.namespaces import GRAPH, PREFIXES
+from kg.namespaces import curie
 
-#: Prefixes a table writes IRIs with: the SPARQL ones plus `graph:` for the named graphs.
-DISPLAY_PREFIXES = {**PREFIXES, "graph": GRAPH}
 _NUMBER = re.compile(r"^-?[\d,]+(\.\d+)?%?$")
 #: Width of a table written to a file or a pipe: wide enough that no cell is ever folded.
 UNFOLDED = 10_000
-
-
-def curie(value: str) -> str:
-    """`https://w3id.org/ekg/ont#Bug` -> `ekg:Bug`; other text is returned as it is."""
-    for prefix, ns in sorted(DISPLAY_PREFIXES.items(), key=lambda kv: -len(kv[1])):
-        if value.startswith(ns) and len(value) > len(ns):
-            return f"{prefix}:{value[len(ns) :]}"
-    return value
 
 
 def cell_text(value: object) -> str:

@@ -10,8 +10,9 @@ from contextlib import contextmanager
 from dataclasses import asdict
 
 from kg.cli import add_store_option
-from kg.cli.table import curie, print_table
+from kg.cli.table import print_table
 from kg.ingest.validate import ENGINES, Progress, ResultRow, ValidationReport, validate
+from kg.namespaces import curie
 from kg.paths import store_path
 
 COLUMNS = ["graph", "severity", "focus", "path", "value", "message"]

@@ -27,11 +27,10 @@ from kg.ingest.herb import Organisation, Product, iter_products, load_organisati
 from kg.ingest.mapping import Mapping, load_mapping, map_artifact, map_record
 from kg.ingest.rules import RuleContext, run_rules
 from kg.namespaces import ORG_GRAPH, node, product_graph, term
+from kg.vocab import RDF_TYPE, RDFS_LABEL
 
 log = logging.getLogger(__name__)
 
-RDF_TYPE = term("rdf:type")
-RDFS_LABEL = term("rdfs:label")
 ORG = NamedNode(ORG_GRAPH)
 
 

@@ -19,13 +19,9 @@ from pyoxigraph import Literal, NamedNode, Quad
 from kg.errors import KGError
 from kg.namespaces import ID, expand, node, term
 from kg.paths import PROJECT
+from kg.vocab import ABOUT_PRODUCT, ACCOUNT, DCT_IDENTIFIER, RDF_TYPE, RDFS_LABEL
 
 MAPPING_FILE = PROJECT / "mappings" / "herb.yaml"
-RDF_TYPE = term("rdf:type")
-RDFS_LABEL = term("rdfs:label")
-DCT_IDENTIFIER = term("dct:identifier")
-ABOUT_PRODUCT = term("ekg:aboutProduct")
-ACCOUNT = term("ekg:Account")
 EID = re.compile(r"^eid_[0-9a-f]+$")
 _TEMPLATE_FIELD = re.compile(r"\{([^}]+)\}")
 

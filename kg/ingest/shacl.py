@@ -21,11 +21,10 @@ from pathlib import Path
 from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store
 
 from kg.errors import KGError
-from kg.namespaces import RDF, RDFS, XSD
+from kg.namespaces import RDF, XSD
+from kg.vocab import RDF_TYPE, RDFS_SUBCLASS_OF
 
 SH = "http://www.w3.org/ns/shacl#"
-RDF_TYPE = NamedNode(RDF + "type")
-SUBCLASS = NamedNode(RDFS + "subClassOf")
 FIRST, REST, NIL = NamedNode(RDF + "first"), NamedNode(RDF + "rest"), NamedNode(RDF + "nil")
 
 #: What a node shape and a property shape may say; any other sh: term is refused.
@@ -179,7 +178,7 @@ def ontology_facts(path: Path) -> Ontology:
     onto = Ontology()
     for quad in load_turtle(path):
         s, p, o = quad.subject, quad.predicate, quad.object
-        if p == SUBCLASS and isinstance(s, NamedNode) and isinstance(o, NamedNode):
+        if p == RDFS_SUBCLASS_OF and isinstance(s, NamedNode) and isinstance(o, NamedNode):
             onto.subclass.add((s.value, o.value))
         elif p == RDF_TYPE and isinstance(o, NamedNode):
             onto.types[o.value].add(str(s))
@@ -336,7 +335,7 @@ class ShapesProgram:
 
     def compiler(self, store: Store, graphs: list[str], org: str) -> Compiler:
         """The data's own subclass statements join the ontology's, as in pyshacl's mixed data graph."""
-        rows = store.query(f"SELECT ?a ?b WHERE {{ GRAPH ?g {{ ?a <{SUBCLASS.value}> ?b }} }}")
+        rows = store.query(f"SELECT ?a ?b WHERE {{ GRAPH ?g {{ ?a <{RDFS_SUBCLASS_OF.value}> ?b }} }}")
         data = {(r[0].value, r[1].value) for r in rows if isinstance(r[0], NamedNode) and isinstance(r[1], NamedNode)}
         every = set(graphs) >= {g.value for g in store.named_graphs()}
         return Compiler(self.onto, subclasses(self.onto.subclass | data), graphs, org, every)

@@ -14,11 +14,11 @@ from urllib.parse import quote, unquote
 
 from pyoxigraph import Literal, NamedNode
 
-from kg.cli.table import curie
 from kg.errors import KGError
+from kg.namespaces import curie
 from kg.qa.answer import Answer, term_text
-from kg.qa.question import normalise
 from kg.query.sparql import Backend, named_query, product_dataset
+from kg.text import normalise
 
 #: Citations drawn at most; the others are summed up in one node, so the picture stays readable.
 MAX_DRAWN = 20

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from kg.qa.question import DOC_KINDS, Question, singular_text
+from kg.qa.question import Question
+from kg.text import DOC_KINDS, singular_text
 
 LEXICON = Path(__file__).with_name("lexicon.toml")
 #: Spelled-out negations: "couldn't" -> "could not"; "can't" and "won't" are the irregular ones.

@@ -16,53 +16,10 @@ from functools import cache, cached_property
 
 from kg.errors import KGError
 from kg.qa.time import TimeSlot, find_time
+from kg.text import DOC_KINDS, normalise, singular_text
+from kg.text import singular_phrase as _singular_phrase
 
 MAX_QUESTION_CHARS = 2000
-
-DOC_KINDS: dict[str, tuple[str, ...]] = {
-    "MarketResearchReport": ("market research report", "market research", "mrr"),
-    "ProductVisionDocument": ("product vision document", "product vision", "vision document", "pvd"),
-    "ProductRequirementsDocument": (
-        "product requirements document",
-        "product requirement document",
-        "product requirements",
-        "requirements document",
-        "prd",
-    ),
-    "TechnicalSpecificationsDocument": (
-        "technical specifications document",
-        "technical specification document",
-        "technical specifications",
-        "technical specification",
-        "tech spec",
-        "technical spec",
-    ),
-    "SystemDesignDocument": ("system design document", "system design", "design document", "sdd"),
-}
-
-
-def normalise(text: str) -> str:
-    """Casefold, unify quotes and dashes, keep word characters, collapse whitespace."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
-    text = re.sub(r"[–—]", "-", text)
-    text = re.sub(r"[^\w@'/&\-]+", " ", text)
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def _singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith("sses"):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
-
-
-def singular_text(norm: str) -> str:
-    """Every word in singular form, so patterns need not list plural variants."""
-    return " ".join(_singular(w) for w in norm.split())
 
 
 @dataclass(frozen=True)
@@ -165,7 +122,3 @@ def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     q.customer_ids = list(dict.fromkeys(re.findall(r"\bcust-\d{4}\b", norm)))
     q.customer_ids = [c.upper() for c in q.customer_ids]
     return q
-
-
-def _singular_phrase(phrase: str) -> str:
-    return singular_text(normalise(phrase))

@@ -20,14 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pyoxigraph import Literal, NamedNode
+from pyoxigraph import Literal
 
-from kg.ingest.rules.bugs import component_key
-from kg.ingest.rules.features import feature_tokens, stem
-from kg.namespaces import expand
 from kg.query.sparql import Term
+from kg.text import component_key, feature_tokens, stem
+from kg.vocab import XSD_INTEGER
 
-XSD_INTEGER = NamedNode(expand("xsd:integer"))
 FEATURE_FLOOR = 0.5
 COMPONENT_FLOOR = 0.6
 SHOWN_CANDIDATES = 5

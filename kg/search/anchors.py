@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from kg.namespaces import node, term
-from kg.qa.question import DOC_KINDS, normalise, singular_text
+from kg.text import DOC_KINDS, normalise, singular_text
 
 MAX_NAME_WORDS = 6
 MIN_NAME_CHARS = 3

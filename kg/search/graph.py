@@ -18,8 +18,8 @@ import scipy.sparse as sp
 from pyoxigraph import NamedNode, Store
 
 from kg.namespaces import expand
-from kg.qa.question import normalise
 from kg.query.sparql import named_query, prefixed
+from kg.text import normalise
 
 #: How much prior flows along an edge of each predicate (both directions). Thread and derivation edges carry
 #: evidence; authorship, channel and participation edges reach hubs (a person, a channel) whose neighbours are

@@ -11,13 +11,13 @@ from typing import Any
 import numpy as np
 
 from kg.errors import KGError
-from kg.qa.question import normalise
 from kg.query.sparql import EmbeddedStore
 from kg.search import dense
 from kg.search.anchors import anchors, word_ngrams
 from kg.search.facets import Facets, allowed_ids
 from kg.search.fusion import RRF_K, full_order, ranking, rrf, tiebreak_keys
 from kg.search.index import ProductIndex, index_dir, read_manifest
+from kg.text import normalise
 
 #: Which signals each mode fuses; "rrf+ppr" is the full pipeline, the others are its ablations.
 MODES: dict[str, tuple[str, ...]] = {

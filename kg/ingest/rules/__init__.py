@@ -34,9 +34,7 @@ from pyoxigraph import Literal, NamedNode, Quad
 from kg.ingest.herb import Organisation, Product
 from kg.ingest.mapping import agent_node
 from kg.namespaces import node, term
-
-RDF_TYPE = term("rdf:type")
-WAS_DERIVED_FROM = term("prov:wasDerivedFrom")
+from kg.vocab import RDF_TYPE, WAS_DERIVED_FROM
 
 #: Rule modules, imported in this order; each registers its rules on import.
 RULE_MODULES = [

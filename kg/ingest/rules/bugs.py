@@ -21,19 +21,30 @@ from pyoxigraph import Literal, NamedNode
 from kg.ingest.rules import Message, RuleContext, rule, slug
 from kg.ingest.rules.events import state_event
 from kg.ingest.rules.messages import CUSTOMER_ID, EID_MENTION, URL, conversations, link_index, normalise_url
-from kg.ingest.rules.prose import WORD
 from kg.namespaces import node, term
+from kg.text import component_key, content_words
+from kg.vocab import (
+    AFFECTS_COMPONENT,
+    AFFECTS_CUSTOMER,
+    AGENT,
+    ASSIGNED_TO,
+    BUG_STATE,
+    DCT_CREATED,
+    DCT_TITLE,
+    DESCRIPTION,
+    EVENT_OF,
+    FIXED_BY,
+    HIDDEN_LABEL,
+    IN_SCHEME,
+    PREF_LABEL,
+    RDF_TYPE,
+    XSD_DATETIME,
+)
 
 BUG_CHANNEL = "bug-"
 EXTERNAL_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+", re.I)
 # A quoted span: the opening quote follows no letter (so "Let's" opens none), the closing one precedes none.
 QUOTED = re.compile(r"(?<![A-Za-z0-9])['‘\"“]([^'’\"”]{4,}?)['’\"”](?![A-Za-z0-9])")
-# Words that carry no identity when comparing a lifecycle message with a bug's report.
-_STOP = (
-    "a an the of in on for to and or with is are was be been by from this that it its our we has have "
-    "had issue issues bug bugs problem customer customers about incorrect"
-)
-STOPWORDS = frozenset(_STOP.split())
 # Discourse that precedes a triage item's title ("Great, thanks! Next, we have a …").
 ITEM_LEAD = re.compile(r"^.*?\b(?:first up|first|next up|next|lastly|finally|also)\b[,:]?\s*", re.I)
 TITLE_PHRASE = re.compile(
@@ -81,22 +92,6 @@ STATE_AFTER = {
     "dismissed": "ekg:NoFixNeeded",
 }
 
-RDF_TYPE = term("rdf:type")
-DCT_TITLE = term("dct:title")
-DCT_CREATED = term("dct:created")
-DESCRIPTION = term("ekg:description")
-EVENT_OF = term("ekg:eventOf")
-AGENT = term("ekg:agent")
-AFFECTS_COMPONENT = term("ekg:affectsComponent")
-AFFECTS_CUSTOMER = term("ekg:affectsCustomer")
-ASSIGNED_TO = term("ekg:assignedTo")
-FIXED_BY = term("ekg:fixedBy")
-BUG_STATE = term("ekg:bugState")
-PREF_LABEL = term("skos:prefLabel")
-HIDDEN_LABEL = term("skos:hiddenLabel")
-IN_SCHEME = term("skos:inScheme")
-XSD_DATETIME = term("xsd:dateTime")
-
 
 @dataclass
 class BugEvent:
@@ -124,16 +119,6 @@ class BugRecord:
     @property
     def state(self) -> str:
         return STATE_AFTER[self.events[-1].kind]
-
-
-def component_key(text: str) -> str:
-    """A component's comparison key: lower-case words, `&`/`and`/`the`/`of` dropped ("API Security & Access
-    Control" and "api security and access control" share one key)."""
-    return " ".join(w for w in WORD.findall(text.casefold()) if w not in {"and", "the", "of"})
-
-
-def content_words(text: str) -> set[str]:
-    return {w for w in WORD.findall(text.casefold()) if w not in STOPWORDS}
 
 
 def conversation_kind(opening: Message) -> str:

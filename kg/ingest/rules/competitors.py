@@ -16,7 +16,18 @@ from pyoxigraph import Literal, NamedNode
 from kg.ingest.rules import Message, RuleContext, rule, slug
 from kg.ingest.rules.messages import URL, product_conversations
 from kg.ingest.rules.prose import content_sentences
-from kg.namespaces import term
+from kg.vocab import (
+    COMPETITOR_OF,
+    DEMO_LINK,
+    EKG_URL,
+    INSIGHT_ON,
+    RDFS_LABEL,
+    SHARED_BY,
+    STRENGTH,
+    WAS_ATTRIBUTED_TO,
+    WEAKNESS,
+    XSD_ANYURI,
+)
 
 #: "I was reading about [a new competitor product called] <Name>" — the name is a run of capitalised words,
 #: which may contain "for"/"of" ("SmartSearch for Slack").
@@ -33,17 +44,6 @@ WEAKNESS_CUE = re.compile(
 )
 INTERNAL_HOST = re.compile(r"^https?://[^/]*\bsf-internal\b", re.I)
 DEMO_PATH = re.compile(r"^https?://[^/]+/(?:[^\s]*/)?demo\b", re.I)
-
-STRENGTH = term("ekg:strength")
-WEAKNESS = term("ekg:weakness")
-COMPETITOR_OF = term("ekg:competitorOf")
-INSIGHT_ON = term("ekg:insightOn")
-DEMO_LINK = term("ekg:demoLink")
-SHARED_BY = term("ekg:sharedBy")
-EKG_URL = term("ekg:url")
-RDFS_LABEL = term("rdfs:label")
-ATTRIBUTED_TO = term("prov:wasAttributedTo")
-XSD_ANYURI = term("xsd:anyURI")
 
 
 def competitor_name(text: str) -> str | None:
@@ -98,7 +98,7 @@ def competitor_insights(ctx: RuleContext) -> None:
         competitor = competitor_node(ctx, name, ids)
         insight = ctx.derived("competitor-insight", thread[0].id, "ekg:CompetitorInsight", ids)
         ctx.add(insight, INSIGHT_ON, competitor)
-        ctx.add(insight, ATTRIBUTED_TO, ctx.agent(thread[0].author))
+        ctx.add(insight, WAS_ATTRIBUTED_TO, ctx.agent(thread[0].author))
         aspect = WEAKNESS if WEAKNESS_CUE.search(thread[0].text) else STRENGTH
         ctx.add(insight, aspect, Literal(insight_text(thread)))
         found[slug(name)] = name

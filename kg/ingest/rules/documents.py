@@ -26,19 +26,20 @@ from kg.ingest.rules import Message, RuleContext, rule
 from kg.ingest.rules.messages import DOC_LINK, MESSAGE_INDEX
 from kg.ingest.rules.prose import LEAD, MENTION, PLEASANTRY, TURN_TAKING, sentences
 from kg.namespaces import term
-
-VERSION_STATUS = term("ekg:versionStatus")
-WAS_REVISION_OF = term("prov:wasRevisionOf")
-REVIEWED_DOCUMENT = term("ekg:reviewedDocument")
-REVIEWED_BY = term("ekg:reviewedBy")
-CANDIDATE_REVIEWER = term("ekg:candidateReviewer")
-ATTENDEE = term("ekg:attendee")
-AMBIGUOUS_NAME = term("ekg:ambiguousName")
-SUGGESTED_BY = term("ekg:suggestedBy")
-SUGGESTION_ON = term("ekg:suggestionOn")
-TEXT = term("ekg:text")
-CREATED = term("dct:created")
-XSD_DATETIME = term("xsd:dateTime")
+from kg.vocab import (
+    AMBIGUOUS_NAME,
+    ATTENDEE,
+    CANDIDATE_REVIEWER,
+    DCT_CREATED,
+    REVIEWED_BY,
+    REVIEWED_DOCUMENT,
+    SUGGESTED_BY,
+    SUGGESTION_ON,
+    TEXT,
+    VERSION_STATUS,
+    WAS_REVISION_OF,
+    XSD_DATETIME,
+)
 
 #: HERB id markers of a document's version; the first that matches wins.
 VERSION_MARKERS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -364,7 +365,7 @@ def add_suggestion(
     if by:
         ctx.add(suggestion, SUGGESTED_BY, ctx.person(by))
     if when:
-        ctx.add(suggestion, CREATED, Literal(when, datatype=XSD_DATETIME))
+        ctx.add(suggestion, DCT_CREATED, Literal(when, datatype=XSD_DATETIME))
 
 
 @rule(

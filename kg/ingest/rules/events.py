@@ -16,12 +16,7 @@ from pyoxigraph import Literal, NamedNode
 
 from kg.ingest.rules import RuleContext
 from kg.namespaces import term
-
-STATE_EVENT_OF = term("ekg:stateEventOf")
-EVENT_KIND = term("ekg:eventKind")
-STATE_AFTER = term("ekg:stateAfter")
-SEQUENCE = term("ekg:sequence")
-XSD_INTEGER = term("xsd:integer")
+from kg.vocab import EVENT_KIND, SEQUENCE, STATE_AFTER, STATE_EVENT_OF, XSD_INTEGER
 
 
 @dataclass

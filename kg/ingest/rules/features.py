@@ -24,53 +24,23 @@ from pyoxigraph import Literal
 from kg.ingest.rules import RuleContext, rule, slug
 from kg.ingest.rules.documents import UTTERANCE, resolve_name, suggestion_text
 from kg.ingest.rules.events import FeatureFacts
-from kg.ingest.rules.prose import WORD
 from kg.ingest.rules.prs import TeamPR, team_prs
 from kg.namespaces import term
+from kg.text import WORD, feature_tokens, stem
+from kg.vocab import (
+    AMBIGUOUS_NAME,
+    CHANGE_SUMMARY,
+    DISCUSSED_IN,
+    FEATURE_STATUS,
+    IMPLEMENTED_BY,
+    KEYWORD,
+    PLANNED_IN,
+    PREF_LABEL,
+    RESPONSIBLE,
+    TEXT,
+)
 
 PRODUCT_DEV = "product_dev_"
-STOPWORDS = frozenset(
-    {
-        "a",
-        "an",
-        "the",
-        "of",
-        "for",
-        "to",
-        "in",
-        "on",
-        "and",
-        "or",
-        "with",
-        "by",
-        "from",
-        "into",
-        "at",
-        "as",
-        "is",
-        "are",
-        "be",
-        "this",
-        "that",
-        "it",
-        "its",
-        "our",
-        "we",
-        "you",
-        "your",
-        "i",
-        "via",
-        "new",
-        "task",
-        "tasks",
-        "feature",
-        "features",
-        "pr",
-        "prs",
-        "up",
-    }
-)
-SUFFIXES = ("ments", "ions", "ment", "ion", "ing", "es", "ed", "s")  # longest first
 #: A line that opens a feature's part of a sprint review.
 FEATURE_CUE = re.compile(
     r"\b(?:next|lastly|finally|first up|first,|moving on|move on|let's start|start with|up next|onto|then|"
@@ -78,16 +48,6 @@ FEATURE_CUE = re.compile(
     re.I,
 )
 
-IMPLEMENTED_BY = term("ekg:implementedBy")
-RESPONSIBLE = term("ekg:responsible")
-KEYWORD = term("ekg:keyword")
-DISCUSSED_IN = term("ekg:discussedIn")
-PREF_LABEL = term("skos:prefLabel")
-PLANNED_IN = term("ekg:plannedIn")
-FEATURE_STATUS = term("ekg:featureStatus")
-TEXT = term("ekg:text")
-AMBIGUOUS_NAME = term("ekg:ambiguousName")
-CHANGE_SUMMARY = term("ekg:changeSummary")
 SUMMARY_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 #: "This PR introduces / focuses on / optimizes …": the framing before what a PR summary says it changes.
 PR_FRAMING = re.compile(r"^This PR (?:also )?(?P<verb>\w+s)(?: on| to)?\s+", re.I)
@@ -129,37 +89,6 @@ def change_summary(summary: str) -> str:
     ]
     text = " ".join(k for k in kept if k)
     return text[:1].upper() + text[1:]
-
-
-def stem(word: str) -> str:
-    """Crude suffix stripping so 'integrating' / 'integration' / 'integrate' meet at 'integrat'."""
-    for suffix in SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
-#: Phrases that teams and questions also say as their abbreviation: one word on both sides, so "natural language
-#: processing capabilities" and "NLP capabilities" name the same feature.
-ABBREVIATIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(rf"\b{long}\b"), short)
-    for long, short in (
-        (r"natural[ -]language[ -]process\w*", "nlp"),
-        (r"user[ -]interfaces?", "ui"),
-        (r"user[ -]experience", "ux"),
-        (r"artificial[ -]intelligence", "ai"),
-        (r"machine[ -]learning", "ml"),
-    )
-)
-
-
-def feature_tokens(text: str) -> list[str]:
-    """Normalised content words of a phrase: casefolded, known phrases abbreviated, stop words dropped,
-    suffixes stripped."""
-    text = text.casefold()
-    for long, short in ABBREVIATIONS:
-        text = long.sub(short, text)
-    return [stem(w) for w in WORD.findall(text) if w not in STOPWORDS]
 
 
 def transcript_lines(rec: dict[str, Any]) -> list[str]:

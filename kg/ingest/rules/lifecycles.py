@@ -22,11 +22,8 @@ from pyoxigraph import Literal
 from kg.ingest.rules import RuleContext, rule
 from kg.ingest.rules.events import DecisionFacts, FeatureFacts, state_event
 from kg.ingest.rules.prs import TeamPR, team_prs
-from kg.namespaces import term
+from kg.vocab import AGENT, DCT_CREATED, XSD_DATETIME
 
-AGENT = term("ekg:agent")
-DCT_CREATED = term("dct:created")
-XSD_DATETIME = term("xsd:dateTime")
 #: The state each kind of event leaves its item in (ekg:PullRequestState and ekg:FeatureStatus concepts).
 PR_STATE_AFTER = {
     "opened": "ekg:PullRequestOpen",

@@ -10,21 +10,23 @@ from pyoxigraph import Literal, NamedNode
 
 from kg.ingest.rules import Message, RuleContext, rule
 from kg.namespaces import node, term
+from kg.vocab import (
+    CHANNEL_PURPOSE,
+    CONVERSATION_IN,
+    IN_CONVERSATION,
+    LINKS_TO,
+    MENTIONS,
+    MENTIONS_CUSTOMER,
+    MENTIONS_URL,
+    SHARES_LINK,
+    XSD_ANYURI,
+)
 
 EID_MENTION = re.compile(r"@(eid_[0-9a-f]{8})\b")
 CUSTOMER_ID = re.compile(r"\bCUST-\d{4}\b")
 DOC_LINK = re.compile(r"/archives/docs/([A-Za-z0-9_\-]+)")
 URL = re.compile(r"https?://[^\s<>|)\"']+")
 MESSAGE_INDEX = re.compile(r"^(\d{8})-(\d+)-")
-
-MENTIONS = term("ekg:mentions")
-MENTIONS_CUSTOMER = term("ekg:mentionsCustomer")
-LINKS_TO = term("ekg:linksTo")
-SHARES_LINK = term("ekg:sharesLink")
-MENTIONS_URL = term("ekg:mentionsURL")
-IN_CONVERSATION = term("ekg:inConversation")
-CONVERSATION_IN = term("ekg:conversationIn")
-XSD_ANYURI = term("xsd:anyURI")
 
 
 def normalise_url(url: str) -> str:
@@ -67,7 +69,6 @@ def mentions(ctx: RuleContext) -> None:
             ctx.add(ctx.artifact(msg.id), MENTIONS, ctx.person(eid))
 
 
-CHANNEL_PURPOSE = term("ekg:channelPurpose")
 PURPOSES = {
     "planning": term("ekg:PlanningChannel"),
     "develop": term("ekg:DevelopChannel"),

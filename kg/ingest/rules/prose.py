@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import re
 
-#: A lower-case word or number: the comparison unit of titles, features and components.
-WORD = re.compile(r"[a-z0-9]+")
 EMOJI = re.compile("[\U0001f000-\U0001ffff\u2600-\u27bf\ufe0f\u200d]")
 SLACK_LINK = re.compile(r"<(https?://[^|>]+)\|([^>]+)>")
 MENTION = re.compile(r"@(?:eid_\w+|[A-Z][a-z]+(?: [A-Z][a-z]+)?)")

@@ -22,6 +22,18 @@ from kg.ingest.rules import Message, RuleContext, rule
 from kg.ingest.rules.events import DecisionFacts
 from kg.ingest.rules.messages import conversations as threads
 from kg.namespaces import node, term
+from kg.vocab import (
+    DCT_CREATED,
+    DECISION_KIND,
+    DECISION_ON,
+    DISCUSSED_IN,
+    FEATURE_STATUS,
+    FORMER_NAME,
+    RENAMED_TO,
+    REVERTED_BY,
+    STATUS_REASON,
+    XSD_DATETIME,
+)
 
 DEVELOP_CHANNEL = "develop-"
 PR_LINK = re.compile(r"https://github\.com/[\w.-]+/[\w.-]+/pull/\d+")
@@ -40,17 +52,6 @@ REASONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("ProductDirectionChange", re.compile(r"\bdirection\b|\bpivot|\bpriorit|\bstrateg", re.I)),
     ("IntroducedBugs", re.compile(r"\bbugs?\b|\berrors?\b|\bcrash|\bissues?\b", re.I)),
 )
-
-DISCUSSED_IN = term("ekg:discussedIn")
-REVERTED_BY = term("ekg:revertedBy")
-DECISION_ON = term("ekg:decisionOn")
-DECISION_KIND = term("ekg:decisionKind")
-FEATURE_STATUS = term("ekg:featureStatus")
-STATUS_REASON = term("ekg:statusReason")
-FORMER_NAME = term("ekg:formerName")
-RENAMED_TO = term("ekg:renamedTo")
-DCT_CREATED = term("dct:created")
-XSD_DATETIME = term("xsd:dateTime")
 
 
 @dataclass

@@ -20,7 +20,28 @@ from kg.ingest.rules import Message, RuleContext, rule
 from kg.ingest.rules.competitors import shared_demo
 from kg.ingest.rules.messages import CUSTOMER_ID, DOC_LINK, URL, product_conversations
 from kg.ingest.rules.prose import content_sentences
-from kg.namespaces import term
+from kg.vocab import (
+    CONTRIBUTED_TO,
+    CONTRIBUTION_KIND,
+    CONTRIBUTION_TO,
+    CONTRIBUTOR,
+    CUSTOMER_ISSUE,
+    CUSTOMER_PRAISE,
+    DCT_CREATED,
+    DEMO_LINK,
+    DOCUMENT_AUTHORING,
+    FEEDBACK_KIND,
+    FEEDBACK_ON,
+    PREVIOUS_RELEASE,
+    QA_ISSUE,
+    QA_TESTING,
+    RDFS_LABEL,
+    RELEASE_DOCUMENT,
+    REPORTED_BY,
+    TEXT,
+    WAS_DERIVED_FROM,
+    XSD_DATETIME,
+)
 
 KICKOFF = re.compile(r"documents from the (?:last|previous|prior) release", re.I)
 DOC_KIND = re.compile(
@@ -37,33 +58,12 @@ QA_REPORT = re.compile(
 )
 QA_SPECIALIST = re.compile(r"\bQA [Ss]pecialist,?\s+@?(eid_[0-9a-f]{8})")
 INLINE_FINDING = re.compile(r"\breported that (.+)$", re.S)
-CUSTOMER_ISSUE = re.compile(r"\bissues? reported (?:for|with|about) \S+ (?:is|was)\s+(.+)$", re.S)
-CUSTOMER_PRAISE = re.compile(
+CUSTOMER_ISSUE_MESSAGE = re.compile(r"\bissues? reported (?:for|with|about) \S+ (?:is|was)\s+(.+)$", re.S)
+CUSTOMER_PRAISE_MESSAGE = re.compile(
     r"\bcustomers? ha(?:ve|s) (?:reported|shared|given) (?:positive|great|good) "
     r"(?:things|feedback)",
     re.I,
 )
-
-PREVIOUS_RELEASE = term("ekg:previousRelease")
-RELEASE_DOCUMENT = term("ekg:releaseDocument")
-CONTRIBUTED_TO = term("ekg:contributedTo")
-CONTRIBUTOR = term("ekg:contributor")
-CONTRIBUTION_TO = term("ekg:contributionTo")
-CONTRIBUTION_KIND = term("ekg:contributionKind")
-DOCUMENT_AUTHORING = term("ekg:DocumentAuthoring")
-QA_TESTING = term("ekg:QATesting")
-FEEDBACK_ON = term("ekg:feedbackOn")
-FEEDBACK_KIND = term("ekg:feedbackKind")
-REPORTED_BY = term("ekg:reportedBy")
-DEMO_LINK = term("ekg:demoLink")
-EKG_TEXT = term("ekg:text")
-RDFS_LABEL = term("rdfs:label")
-WAS_DERIVED_FROM = term("prov:wasDerivedFrom")
-DCT_CREATED = term("dct:created")
-XSD_DATETIME = term("xsd:dateTime")
-QA_ISSUE = term("ekg:QAIssue")
-CUSTOMER_ISSUE_KIND = term("ekg:CustomerIssue")
-CUSTOMER_PRAISE_KIND = term("ekg:CustomerPraise")
 
 
 def release_documents(thread: list[Message], doc_ids: set[str]) -> list[str]:
@@ -132,7 +132,7 @@ def feedback(
     item = ctx.derived("release-feedback", key, "ekg:ReleaseFeedback", sources)
     ctx.add(item, FEEDBACK_ON, release)
     ctx.add(item, FEEDBACK_KIND, kind)
-    ctx.add(item, EKG_TEXT, Literal(text.strip()))
+    ctx.add(item, TEXT, Literal(text.strip()))
     return item
 
 
@@ -187,11 +187,11 @@ def release_customer_issues(ctx: RuleContext) -> None:
     if release is None:
         return
     for thread in product_conversations(ctx):
-        match = CUSTOMER_ISSUE.search(thread[0].text)
+        match = CUSTOMER_ISSUE_MESSAGE.search(thread[0].text)
         customer = CUSTOMER_ID.search(thread[0].text)
         if match and customer:
             text = customer_issue_text(match.group(1))
-            item = feedback(ctx, release, CUSTOMER_ISSUE_KIND, thread[0].id, text, [m.id for m in thread])
+            item = feedback(ctx, release, CUSTOMER_ISSUE, thread[0].id, text, [m.id for m in thread])
             ctx.add(item, REPORTED_BY, ctx.customer(customer.group(0)))
 
 
@@ -213,12 +213,12 @@ def release_customer_praise(ctx: RuleContext) -> None:
     if release is None:
         return
     for thread in product_conversations(ctx):
-        if not CUSTOMER_PRAISE.search(thread[0].text):
+        if not CUSTOMER_PRAISE_MESSAGE.search(thread[0].text):
             continue
         ids = [m.id for m in thread]
         for msg in thread:
             for cust in dict.fromkeys(CUSTOMER_ID.findall(msg.text)):
-                item = feedback(ctx, release, CUSTOMER_PRAISE_KIND, f"{msg.id}/{cust}", prose(msg.text), ids)
+                item = feedback(ctx, release, CUSTOMER_PRAISE, f"{msg.id}/{cust}", prose(msg.text), ids)
                 ctx.add(item, REPORTED_BY, ctx.customer(cust))
 
 

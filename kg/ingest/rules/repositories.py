@@ -8,9 +8,9 @@ from pyoxigraph import Literal
 
 from kg.ingest.rules import RuleContext, rule
 from kg.namespaces import node, term
+from kg.vocab import RDF_TYPE
 
 PR_LINK = re.compile(r"github\.com/([^/\s]+)/([^/\s]+)/pull/(\d+)")
-RDF_TYPE = term("rdf:type")
 
 
 @rule("pr-repository", "A PR link github.com/OWNER/NAME/pull/N: the PR ekg:inRepository id:repo/OWNER/NAME.")

@@ -18,9 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kg.qa.answer import Answer
-from kg.qa.question import Question, normalise
+from kg.qa.question import Question
 from kg.search.lexical import tokens
 from kg.search.searcher import Hit, Searcher
+from kg.text import normalise
 
 TOP_EVIDENCE = 10
 MAX_SENTENCES = 3
