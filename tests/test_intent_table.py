@@ -61,7 +61,7 @@ def undecided(a: Intent, b: Intent) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize(("a", "b"), itertools.combinations(ROWS, 2), ids=lambda r: r.name)
+@pytest.mark.parametrize(("a", "b"), list(itertools.combinations(ROWS, 2)), ids=lambda r: r.name)
 def test_two_rows_never_tie_on_one_cue_set(a: Intent, b: Intent) -> None:
     ties = undecided(a, b)
     assert not ties, f"{a.name} and {b.name} both accept, and rank equal on: {ties[:3]}"
