@@ -20,8 +20,9 @@ from kg.qa.question import Question
 from kg.text import DOC_KINDS, singular_text
 
 LEXICON = Path(__file__).with_name("lexicon.toml")
-#: Spelled-out negations: "couldn't" -> "could not"; "can't" and "won't" are the irregular ones.
-IRREGULAR_NOT = {"can't": "can not", "cannot": "can not", "won't": "will not", "cant": "can not", "wont": "will not"}
+#: Spelled-out negations: "couldn't" -> "could not" (then "ca not" / "wo not" -> "can not" / "will not"), and
+#: the forms without an apostrophe.
+IRREGULAR_NOT = {"cannot": "can not", "cant": "can not", "wont": "will not"}
 BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|have|had|need|must)nt\b")
 GAP_WORDS = 3
 

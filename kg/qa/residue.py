@@ -70,7 +70,8 @@ class Resolution:
         }
 
 
-def resolve(kind: str, phrase: str, product: str | None, labels: Labels | None) -> Resolution:
+def resolve(kind: str, phrase: str, labels: Labels | None) -> Resolution:
+    """The phrase resolved as the row's residue kind says (feature | component)."""
     if kind == "feature":
         return resolve_feature(phrase, labels)
     if kind == "component":

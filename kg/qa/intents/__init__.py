@@ -257,7 +257,7 @@ def judge(intent: Intent, q: Question, tagged: Tagged, labels: Labels | None) ->
     if intent.residue:
         ignore = set(table()[0].get("ignore", ()))
         used = intent.cues() | ignore | {c for b in intent.binders for c in READS.get(b, ())}
-        candidate.resolution = resolve(intent.residue, residue(q, tagged, used), q.product, labels)
+        candidate.resolution = resolve(intent.residue, residue(q, tagged, used), labels)
         bindings |= candidate.resolution.bindings
         if not candidate.resolution.resolved:  # an unresolved phrase is a constraint not met
             candidate.score = (candidate.score[0] - 1, *candidate.score[1:])
