@@ -99,7 +99,7 @@ def proof_batch(answerer: Answerer, questions: list[str]) -> tuple[float, int]:
     jobs = []
     for text in questions:
         q = parse(text, answerer.vocabulary)
-        matched = match_intent(q)
+        matched = match_intent(q, answerer.labels(q.product) if q.product else None)
         if matched is not None and q.product is not None:
             intent, bindings = matched
             jobs.append((named_query(intent.proof).text, bindings, product_dataset(q.product)))

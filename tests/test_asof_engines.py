@@ -66,11 +66,11 @@ CASES = [
     ("asof_bug_titles_by_state", {"asOf": dt("2026-08-31T23:59:59"), "asked": Literal("no fix")}),
     ("asof_bug_companies_by_state", {"asOf": dt("2026-07-31T23:59:59"), "asked": Literal("unresolved")}),
     (
-        "asof_bugs_reported.ask",
+        "asof_bug_titles_by_state.ask",
         {"asOf": dt("2026-01-01T23:59:59"), "asked": Literal("unresolved"), "company": Literal("TechCorp")},
     ),
     (
-        "asof_bugs_reported.ask",
+        "asof_bug_titles_by_state.ask",
         {"asOf": dt("2026-12-01T23:59:59"), "asked": Literal("unresolved"), "company": Literal("TechCorp")},
     ),
     ("bug_state", {"text": TITLE_TEXT}),

@@ -452,7 +452,7 @@ def test_the_answer_changes_exactly_at_the_event_dates(
 def test_the_bug_listing_proofs_by_file_name_agree_with_the_base_after_and_are_false_before(
     name: str, setting: tuple[EmbeddedStore, list[str]]
 ) -> None:
-    """The bug listings' as-of proofs under the file-name convention (their routing uses asof_bugs_reported.ask)."""
+    """The bug listings' as-of proofs (found by file name) are the base proofs evaluated at the time asked."""
     backend, products = setting
     base, timed = named_query(f"{name}.ask"), named_query(f"asof_{name}.ask")
     assert set(timed.params) == {*named_query(name).params, "asOf"}

@@ -21,7 +21,7 @@ from kg.cli import main
 from kg.cli.table import format_table
 from kg.ingest.build import build
 from kg.ingest.rules import load_rules
-from kg.qa.intents import load_intents
+from kg.qa.intents import table
 from kg.search.index import build_index
 
 KG = [sys.executable, "-m", "kg"]
@@ -103,9 +103,9 @@ def test_rules_and_intents_show_their_whole_text(capsys: pytest.CaptureFixture[s
     longest = max((r.summary for r in load_rules().values()), key=len)
     assert len(longest) > 100 and longest in out
     _, out, _ = run(capsys, "intents")
-    for intent in load_intents():
-        doc = (intent.match.__doc__ or "").strip().splitlines()
-        assert not doc or doc[0] in out
+    for intent in table()[1]:
+        assert intent.says and intent.says in out
+        assert " ".join(intent.requires) in out
 
 
 @pytest.mark.parametrize("fmt, last", [("json", b"}\n"), ("xml", b">\n"), ("csv", b"\n"), ("tsv", b"\n")])

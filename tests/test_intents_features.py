@@ -81,7 +81,7 @@ def test_delayed_features_by_reason(text: str, reason: str) -> None:
         ("What new security enhancements for authentication are added to DemoForce?", "security enhance authenticat"),
         (
             "Which new capabilities regarding real-time collaboration have been implemented in DemoForce",
-            "capabiliti real time collaborat",
+            "real time collaborat",
         ),
         ("what new dashboard widgets were shipped in DemoForce?", "dashboard widget"),
         ("What's new in DemoForce regarding dynamic scaling?", "dynamic scal"),

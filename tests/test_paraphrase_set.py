@@ -20,9 +20,11 @@ PAIRS = Path(__file__).parent / "data" / "paraphrases.jsonl"
 #: A fifth blind batch (240 pairs, 8 per answered intent, written from the canonical wordings alone by a writer
 #: who never saw the matchers or the gold). Scored before any change made for it: 222 of 240 (0.925) on
 #: 2026-12-01. Its floor only rises as the matchers generalise; it is kept apart so that first score stays known.
+#: With the cue lexicon, the intent table and free phrases resolved against the graph: 240 of 240 (2026-12-01).
 BLIND_5 = Path(__file__).parent / "data" / "paraphrases_blind_5.jsonl"
-BLIND_5_FLOOR = 0.925
-#: The pass rate reached on the set is 608 of 609; a change to the matchers must not lower it below this floor.
+BLIND_5_FLOOR = 0.99
+#: The pass rate reached on the set is 609 of 609 (608 with the regex matchers); a change to the matchers must not
+#: lower it below this floor.
 MIN_PASS_RATE = 0.99
 
 

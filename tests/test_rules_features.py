@@ -23,12 +23,18 @@ from kg.ingest.rules.features import (
 from kg.ingest.rules.prs import TeamPR, reason_of
 from kg.namespaces import node, product_graph, term
 from kg.qa.answer import fold_rows
-from kg.qa.intents.features import keep_best_features, keep_top_authors, topic_bindings
+from kg.qa.intents.features import keep_best_features, keep_top_authors
+from kg.qa.residue import resolve_feature
 from kg.query.sparql import named_query, prefixed
 from kg.text import feature_tokens
 
 DEV = "develop-alice-Demo"
 ALICE, BOB, CAROL, DAN = "eid_0000000a", "eid_0000000b", "eid_0000000c", "eid_0000000d"
+
+
+def topic_bindings(phrase: str) -> dict:
+    """A feature phrase's ?topic / ?ntok bindings, as a question without a graph's labels binds them."""
+    return resolve_feature(phrase, None).bindings
 
 
 def msg(mid: str, author: str, ts: str, text: str, channel: str = DEV) -> dict:

@@ -30,7 +30,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_backend_options(p)
     p.add_argument("--batch", metavar="IN.jsonl", help='answer every {"question": …} line of this file')
     p.add_argument("--out", metavar="OUT.jsonl", help="with --batch: where to write answers (default: stdout)")
-    p.add_argument("--explain", action="store_true", help="show the SPARQL that ran")
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="show how the question was read (cues, competing intents, free phrase) and the SPARQL that ran",
+    )
     p.add_argument("--json", action="store_true", help="print the answer object as JSON")
     p.add_argument("--graph", metavar="OUT.svg", help="also draw the evidence subgraph as SVG (needs Graphviz)")
     p.add_argument(
@@ -89,6 +93,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def understanding_lines(u: dict) -> list[str]:
+    """How the question was read: its cues, each competing intent with its score, and the free phrase."""
+    if not u:
+        return []
+    lines = ["", "cues: " + (", ".join(f"{c} ({p!r})" for c, p in u["cues"].items()) or "-")]
+    for label, rows in (("competing", u["competing"]), ("near misses", u["near misses"])):
+        for c in rows:
+            what = f" - {c['missing']}" if "missing" in c else ""
+            lines.append(f"{label}: {c['intent']} (constraints {c['score'][0]}, asked type {c['score'][1]}){what}")
+            if residue := c.get("residue"):
+                shown = ", ".join(f"{n} {s}" for n, s in residue["candidates"]) or "none"
+                verdict = "resolved" if residue["resolved"] else "unresolved"
+                lines.append(f"  free phrase {residue['phrase']!r} ({residue['kind']}, {verdict}): {shown}")
+    if u.get("ambiguous"):
+        lines.append("ambiguous between: " + ", ".join(u["ambiguous"]))
+    return lines
+
+
 def render(a: Answer, explain: bool) -> str:
     lines = [f"Q: {a.question}"]
     if a.abstain:
@@ -108,6 +130,7 @@ def render(a: Answer, explain: bool) -> str:
     if a.proof:
         lines.append(f"proof: {a.proof['query']} with {json.dumps(a.proof['bindings'])} -> {a.proof['result']}")
     if explain:
+        lines += understanding_lines(a.understanding)
         for text in a.queries:
             lines += ["", "SPARQL:", text.rstrip()]
     return "\n".join(lines)

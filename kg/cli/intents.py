@@ -1,18 +1,30 @@
-"""`kg intents`: the question intents, their answer types, the SPARQL each runs and the state words they use,
-then what each state word means (kg/qa/states.py)."""
+"""`kg intents`: the intent table (kg/qa/intents/table.toml) as its rows say it — answer type, query and proof,
+the cues each requires and forbids, its slots and free phrase, its timed form — then what each state word
+means (kg/qa/states.py)."""
 
 from __future__ import annotations
 
 import argparse
 
 from kg.cli.table import print_table
-from kg.qa.intents import load_intents
+from kg.qa.intents import Intent, as_of, table
 from kg.qa.states import INTENT_STATES, STATE_WORDS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("intents", help="list the question intents, their queries and the state words they use")
+    p = sub.add_parser("intents", help="list the question intents: their cues, slots, queries and state words")
     p.set_defaults(func=run)
+
+
+def constraints(i: Intent) -> str:
+    """The row's cue constraints in one line: all cues, then each any-group, then the forbidden ones."""
+    parts = [*i.requires, *("(" + " | ".join(g) + ")" for g in i.any_of), *(f"not {c}" for c in i.forbids)]
+    return " ".join(parts)
+
+
+def slots(i: Intent) -> str:
+    parts = [*i.slots, *(f"no {s}" for s in i.no_slots), *([f"phrase: {i.residue}"] if i.residue else [])]
+    return ", ".join(parts) or "-"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -20,14 +32,32 @@ def run(args: argparse.Namespace) -> int:
         [
             i.name,
             i.answer_type,
+            str(i.specificity),
             f"sparql/{i.query}.rq",
             f"sparql/{i.proof}.rq",
+            constraints(i),
+            slots(i),
+            (v.query if (v := as_of(i)) else "-"),
             ", ".join(INTENT_STATES.get(i.name, ())) or "-",
-            (i.match.__doc__ or "").strip().splitlines()[0] if i.match.__doc__ else "",
+            i.says,
         ]
-        for i in load_intents()
+        for i in table()[1]
     ]
-    print_table(["intent", "type", "query", "proof", "states", "wording it covers"], rows)
+    print_table(
+        [
+            "intent",
+            "type",
+            "spec.",
+            "query",
+            "proof (derived)",
+            "cues",
+            "slots",
+            "timed form",
+            "states",
+            "wording it covers",
+        ],
+        rows,
+    )
     print("\nstate words (what the queries test):")
     for word, meaning in STATE_WORDS.items():
         print(f"  {word}: {meaning}")

@@ -17,10 +17,11 @@ from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError
 from kg.namespaces import GRAPH, ORG_GRAPH, product_graph
-from kg.qa.intents import Intent, match_intent
+from kg.qa.intents import Choice, Intent, choose
 from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
 from kg.qa.question import Question, Vocabulary, normalise, parse
+from kg.qa.residue import Labels
 from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset
 
 
@@ -36,10 +37,13 @@ class Answer:
     reason: str | None = None
     proof: dict[str, Any] | None = None
     queries: list[str] = field(default_factory=list)
+    #: How the question was read (cues, competing intents, the free phrase's resolution): `kg ask --explain`.
+    understanding: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out.pop("queries")
+        out.pop("understanding")
         return out
 
 
@@ -64,6 +68,7 @@ class Answerer:
     def __init__(self, backend: Backend, fallback: Fallback | None = None) -> None:
         self.backend = backend
         self.fallback = fallback
+        self._labels: dict[str, Labels] = {}
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
@@ -85,6 +90,19 @@ class Answerer:
             )
         return [*(product_graph(p) for p in products), NamedNode(ORG_GRAPH)]
 
+    def labels(self, product: str) -> Labels:
+        """The labels a free phrase may name in one product, read once per product."""
+        if product not in self._labels:
+            found: dict[str, dict[str, set[str]]] = {"feature": {}, "feature name": {}, "component": {}}
+            for row in self.backend.select(named_query("qa_labels").text, graphs=product_dataset(product)):
+                found[term_text(row["kind"])].setdefault(term_text(row["item"]), set()).add(term_text(row["label"]))
+            self._labels[product] = Labels(
+                features={f: frozenset(words) for f, words in found["feature"].items()},
+                feature_names={f: min(names) for f, names in found["feature name"].items()},
+                components=tuple(sorted(k for keys in found["component"].values() for k in keys)),
+            )
+        return self._labels[product]
+
     def ask(self, raw: str | bytes) -> Answer:
         """The answer or a proof-backed abstention. An invalid question (empty, not text, naming two products)
         and a backend failure raise KGError: neither is evidence about the data, so neither may abstain."""
@@ -96,11 +114,28 @@ class Answerer:
         return self.answer_parsed(q)
 
     def answer_parsed(self, q: Question) -> Answer:
-        matched = match_intent(q)
-        if matched is None:
+        choice = choose(q, self.labels(q.product) if q.product else None)
+        answer = self._answer_choice(q, choice)
+        answer.understanding = choice.explain()
+        return answer
+
+    def _answer_choice(self, q: Question, choice: Choice) -> Answer:
+        if choice.ambiguous:
+            return self._abstain(
+                q, None, f"unsupported question: the wording fits {' and '.join(choice.ambiguous)} equally"
+            )
+        if choice.winner is None:
             found = self.fallback(q) if self.fallback and q.product else None
             return found or self._abstain(q, None, "unsupported question: no intent covers this wording")
-        intent, bindings = matched
+        intent, bindings = choice.winner.intent, choice.winner.bindings or {}
+        resolution = choice.winner.resolution
+        if q.product is not None and resolution is not None and not resolution.resolved:
+            return self._abstain(
+                q,
+                intent,
+                f"unresolved phrase: '{resolution.phrase}' names no {resolution.kind} of {q.product} "
+                f"(best: {', '.join(f'{c} {s:.2f}' for c, s in resolution.candidates[:3]) or 'none'})",
+            )
         if q.product is None:
             return self._abstain(q, intent, "unsupported question: it names no product known to the graph")
         if q.time is not None:

@@ -21,26 +21,6 @@ from kg.text import singular_phrase as _singular_phrase
 
 MAX_QUESTION_CHARS = 2000
 
-#: Shared question vocabulary, matched with `Question.matches` (singularised text first, so one form suffices).
-#: Asking for people: any person noun or "who" ("employee IDs", "eids", "engineers", "team members", "whom").
-PERSON = r"\b(?:who|whom|employee|eid|engineer|developer|person|people|member|colleague|staff)\b"
-#: A superlative over counts: "the maximum / highest / largest number of", "the most".
-MOST = r"\b(?:maximum|max|highest|most|largest|greatest|biggest|top)\b"
-#: What customers report: bug, issue, defect, ticket, problem.
-BUG = r"(?:bug|issue|defect|ticket|problem)"
-#: Asking for links: "URLs", "links", "web pages".
-LINK = r"\b(?:url|link|address|web ?page)\b"
-#: Company nouns that ask for companies wherever they occur.
-COMPANY = r"\b(?:compan\w*|organi[sz]ation)\b"
-#: Nouns that name companies only as the thing asked for ("which customers …", "list the clients that …",
-#: "the name of the customer with …"), not as a modifier or agent ("customer bugs", "reported by customers").
-ASKED_CUSTOMER = (
-    r"(?:(?:\b(?:which|what|list|name|show|give|find|identify|tell)\b(?: (?:me|us|all|the|is|are|"
-    r"were|was|names?|of|those))*|\bnames? of(?: the)?) |^)(?:customer|client|business|firm)s?(?![\w-])"
-    r"(?! (?:bug|issue|defect|ticket|problem|report|complaint|feedback)s?\b)"
-    r"|\b(?:customer|client) names?\b"
-)
-
 
 @dataclass(frozen=True)
 class Vocabulary:
@@ -68,29 +48,6 @@ class Question:
     eids: list[str] = field(default_factory=list)
     customer_ids: list[str] = field(default_factory=list)
     time: TimeSlot | None = None  # "on 2026-08-01", "when P's previous release shipped": removed from norm / sing
-    _seen: dict[str, re.Match[str] | None] = field(default_factory=dict, repr=False, compare=False)
-
-    def has(self, *phrases: str) -> bool:
-        """True when every phrase occurs (in the plain or the singularised text)."""
-        return all(p in self.norm or p in self.sing for p in phrases)
-
-    def has_any(self, *phrases: str) -> bool:
-        return any(p in self.norm or p in self.sing for p in phrases)
-
-    def matches(self, pattern: str) -> re.Match[str] | None:
-        """Regex over the singularised text (then the plain one); remembered, as matchers share patterns."""
-        if pattern not in self._seen:
-            self._seen[pattern] = re.search(pattern, self.sing) or re.search(pattern, self.norm)
-        return self._seen[pattern]
-
-    def asks_for_people(self) -> bool:
-        return self.matches(PERSON) is not None
-
-    def asks_for_companies(self) -> bool:
-        return self.matches(COMPANY) is not None or self.matches(ASKED_CUSTOMER) is not None
-
-    def asks_for_links(self) -> bool:
-        return self.matches(LINK) is not None
 
     def slots(self) -> dict[str, object]:
         return {

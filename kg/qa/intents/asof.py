@@ -1,11 +1,11 @@
 """As-of intents: questions the bug and PR intents answer, asked about a time ("… unresolved on 2026-08-01?").
 
 A question with a time slot (kg/qa/time.py) is matched like any other (its time expression removed); the
-intent it matches is then routed to its as-of variant in `AS_OF` below, which runs the same question over the
-state every bug had at that time: the state after its latest event at or before it (the bug rules date each
-event). An intent without a variant does not silently answer about today: the question abstains as
-unsupported. This module also holds `bug_state` ("what is the state of <bug title> in P?"), whose as-of form
-is the point of the question.
+intent X it matches is then routed to its timed form, `sparql/asof_X.rq` with proof `sparql/asof_X.ask.rq`
+(found by name, kg.qa.intents.as_of), which runs the same question over the state every item had at that
+time: the state after its latest event at or before it (the rules date each event). An intent without a timed
+form does not silently answer about today: the question abstains as unsupported. This module holds what the
+timed forms share: the state labels, how a false proof reads, and the routing.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pyoxigraph import Literal, RdfFormat, Store
 
 from kg.namespaces import term
 from kg.paths import PROJECT
-from kg.qa.intents import Intent, register
+from kg.qa.intents import Intent, as_of
 from kg.qa.question import Question
 from kg.query.sparql import Backend, Row, Term, named_query, product_dataset
 
@@ -46,24 +46,17 @@ def state_answers(rows: list[Row]) -> tuple[list[str], list[str]]:
     return list(answers), list(cites)
 
 
-def match_bug_state(q: Question) -> dict[str, Term] | None:
-    """ "What is (was) the state / status of <bug title> in P?" — the title itself is matched in the graph."""
-    if q.product is None or not q.matches(r"\b(?:state|status)\b"):
-        return None
-    if not q.matches(r"\bwhat(?:'s| is| was| were| are)? (?:the )?(?:current )?(?:state|status)\b"):
-        return None
-    return {"text": Literal(f" {q.norm} ")}
-
-
 def shown_time(instant: str) -> str:
     """An instant as a reader wants it: the date alone when it is a day's last second."""
     return instant[:10] if instant.endswith("T23:59:59") else instant
 
 
-def no_bug_yet(q: Question, bindings: dict[str, Term]) -> str:
-    """The proof's reading: nothing had been reported yet at the time asked about."""
+def no_bug_in_state(q: Question, bindings: dict[str, Term]) -> str:
+    """The proof's reading for a bug listing: no bug was in the asked state then (none reported yet, or all
+    in other states; the proof, `asof_X.ask`, is the base proof evaluated at that time)."""
     whose = f"of {bindings['company'].value} " if "company" in bindings else ""
-    return f"no bug {whose}in {q.product} had been reported by {shown_time(bindings['asOf'].value)}"
+    asked = {"no fix": "closed with no fix needed"}.get(bindings["asked"].value, bindings["asked"].value)
+    return f"no bug {whose}in {q.product} was {asked} at {shown_time(bindings['asOf'].value)}"
 
 
 def no_named_bug_yet(q: Question, bindings: dict[str, Term]) -> str:
@@ -74,61 +67,13 @@ def no_pr_yet(q: Question, bindings: dict[str, Term]) -> str:
     return f"no PR for that feature in {q.product} had been opened by {shown_time(bindings['asOf'].value)}"
 
 
-def best_features(rows: list[Row]) -> tuple[list[str], list[str]]:
-    """pr_to_merge's finisher (imported on use: the feature intents import kg.qa.answer, which imports this)."""
-    from kg.qa.intents.features import keep_best_features
-
-    return keep_best_features(rows)
+def nothing_yet(q: Question, bindings: dict[str, Term]) -> str:
+    """The default reading of a timed form's false proof: the evidence did not exist yet."""
+    return f"nothing the question needs existed in {q.product} yet by {shown_time(bindings['asOf'].value)}"
 
 
-def never(_q: Question) -> None:
-    """As-of variants are reached by routing from their base intent, never by matching on their own."""
-    return None
-
-
-register(
-    Intent("bug_state", "content", match_bug_state, "bug_state", "bug_state.ask", priority=23, finish=state_answers)
-)
-
-#: Base intent -> its as-of variant (same answer type; the query adds ?asOf).
-AS_OF: dict[str, Intent] = {
-    "bug_titles_by_state": Intent(
-        "asof_bug_titles_by_state",
-        "content",
-        never,
-        "asof_bug_titles_by_state",
-        "asof_bugs_reported.ask",
-        absent=no_bug_yet,
-    ),
-    "bug_companies_by_state": Intent(
-        "asof_bug_companies_by_state",
-        "company",
-        never,
-        "asof_bug_companies_by_state",
-        "asof_bugs_reported.ask",
-        absent=no_bug_yet,
-    ),
-    "pr_to_merge": Intent(
-        "asof_pr_to_merge",
-        "pr",
-        never,
-        "asof_pr_to_merge",
-        "asof_pr_to_merge.ask",
-        finish=best_features,
-        absent=no_pr_yet,
-    ),
-    "bug_state": Intent(
-        "asof_bug_state",
-        "content",
-        never,
-        "asof_bug_state",
-        "asof_bug_state.ask",
-        finish=state_answers,
-        absent=no_named_bug_yet,
-    ),
-}
-for _variant in AS_OF.values():
-    register(_variant)
+#: The named readings of a false as-of proof that rows of the intent table may choose (`asof_absent`).
+ABSENCES = {f.__name__: f for f in (no_bug_in_state, no_named_bug_yet, no_pr_yet, nothing_yet)}
 
 
 @dataclass(frozen=True)
@@ -152,7 +97,7 @@ def route(
 ) -> tuple[Intent, dict[str, Term]] | Refusal:
     """The as-of variant of the matched intent with ?asOf bound, or why the timed question is refused."""
     assert q.time is not None and q.product is not None
-    variant = AS_OF.get(intent.name)
+    variant = as_of(intent)
     if variant is None:
         return Refusal(f"unsupported question: {intent.name} has no as-of form; ask it without '{q.time.phrase}'")
     if q.time.point is not None:

@@ -1,0 +1,164 @@
+"""Tag a question with the cues of the lexicon (kg/qa/lexicon.toml), and give what is left of it: the residue.
+
+The lexicon is data: cue name -> phrases in a small phrase language (its header documents it). Phrases are
+compiled once into whole-word regexes over the question's *cue text*: its normalised text with contractions
+spelled out, possessives and punctuation dropped, hyphens as spaces, and every word singularised — the same
+singulariser the slot finder uses, applied to the lexicon's words too, so either side may say "bugs" or "bug".
+The cue text keeps one token per word of the plain text (`Tagged.words`), so what a cue covers can be masked
+word by word; the residue is the plain words no slot, no used cue and no stop word covers, in question order.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from kg.qa.question import Question
+from kg.text import DOC_KINDS, singular_text
+
+LEXICON = Path(__file__).with_name("lexicon.toml")
+#: Spelled-out negations: "couldn't" -> "could not" (then "ca not" / "wo not" -> "can not" / "will not"), and
+#: the forms without an apostrophe.
+IRREGULAR_NOT = {"cannot": "can not", "cant": "can not", "wont": "will not"}
+BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|have|had|need|must)nt\b")
+GAP_WORDS = 3
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    cues: dict[str, tuple[re.Pattern[str], ...]]
+    phrases: dict[str, tuple[str, ...]]
+    stop: frozenset[str]
+
+
+@dataclass
+class Tagged:
+    """A question's cue text, the plain word behind each of its tokens, and each cue's token spans."""
+
+    tokens: list[str]
+    words: list[str]
+    spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+
+    @property
+    def found(self) -> set[str]:
+        return set(self.spans)
+
+    def covered(self, cues: set[str]) -> set[int]:
+        return {i for cue in cues for s, e in self.spans.get(cue, ()) for i in range(s, e)}
+
+    def phrase(self, cue: str) -> str:
+        """The words the first match of a cue covers (for --explain)."""
+        s, e = self.spans[cue][0]
+        return " ".join(self.tokens[s:e])
+
+
+def cue_words(norm: str) -> list[str]:
+    """The plain words of normalised text, with negations spelled out and possessives, apostrophes,
+    hyphens, slashes and ampersands removed: the word sequence both cue text and residue are read from."""
+    text = norm.replace("n't", " not")
+    for short, long in IRREGULAR_NOT.items():
+        text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", long, text)
+    text = BARE_NOT.sub(r"\1 not", text.replace("ca not", "can not").replace("wo not", "will not"))
+    text = re.sub(r"'s\b", "", text).replace("'", "")
+    return re.findall(r"[\w@]+", text)
+
+
+def _word_pattern(word: str) -> str:
+    """One word of a phrase: alternatives split on '|', each normalised like the cue text, '*' a prefix."""
+    alternatives = []
+    for alt in word.split("|"):
+        base = " ".join(singular_text(w) for w in cue_words(alt.rstrip("*"))) if not alt.endswith("*") else alt[:-1]
+        alternatives.append(re.escape(base) + (r"\w*" if alt.endswith("*") else ""))
+    return f"(?:{'|'.join(alternatives)})"
+
+
+def compile_phrase(phrase: str, filler: str) -> re.Pattern[str]:
+    """One lexicon phrase -> a regex over cue text (see the lexicon's header for the syntax)."""
+    anchored = phrase.startswith("^")
+    out, lookahead, space = "", "", False
+    for word in phrase.lstrip("^").split():
+        if word.startswith("!"):
+            lookahead += rf"(?! {_word_pattern(word[1:])}(?!\w))"
+        elif word in ("~", "_"):
+            words = r"\S+" if word == "~" else f"(?:{filler})"
+            out += rf" (?:{words} ){{0,{GAP_WORDS}}}"
+            space = False
+        else:
+            out += (" " if space else "") + _word_pattern(word)
+            space = True
+    return re.compile(("^" if anchored else r"(?<!\w)") + out + r"(?!\w)" + lookahead)
+
+
+@cache
+def lexicon(path: Path = LEXICON) -> Lexicon:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    filler = "|".join(re.escape(singular_text(w)) for w in data["filler"]["words"])
+    phrases = {name: tuple(p) for name, p in data["cues"].items()}
+    cues = {name: tuple(compile_phrase(p, filler) for p in ps) for name, ps in phrases.items()}
+    stop = frozenset(singular_text(w) for w in data["stop"]["words"])
+    return Lexicon(cues, phrases, stop)
+
+
+def tag(q: Question) -> Tagged:
+    """The cues the question's words carry, each with the token spans it covers."""
+    words = cue_words(q.norm)
+    tokens = [singular_text(w) for w in words]
+    text = " ".join(tokens)
+    starts = [m.start() for m in re.finditer(r"\S+", text)]
+    tagged = Tagged(tokens, words)
+    names = name_tokens(q, tokens)
+    for name, patterns in lexicon().cues.items():
+        spans = []
+        for pattern in patterns:
+            for m in pattern.finditer(text):
+                span = (_token_at(starts, m.start()), _token_at(starts, max(m.end() - 1, m.start())) + 1)
+                if not set(range(*span)) <= names:  # a cue inside a name ("DemoForce") is no cue
+                    spans.append(span)
+        if spans:
+            tagged.spans[name] = sorted(set(spans))
+    return tagged
+
+
+def _token_at(starts: list[int], offset: int) -> int:
+    index = 0
+    for i, s in enumerate(starts):
+        if s <= offset:
+            index = i
+    return index
+
+
+def occupied(names: list[str], tokens: list[str]) -> set[int]:
+    """Token positions where any of the names occurs, word for word."""
+    covered: set[int] = set()
+    for name in names:
+        seq = [singular_text(w) for w in cue_words(name.casefold())]
+        for i in range(len(tokens) - len(seq) + 1):
+            if seq and tokens[i : i + len(seq)] == seq:
+                covered.update(range(i, i + len(seq)))
+    return covered
+
+
+def name_tokens(q: Question, tokens: list[str]) -> set[int]:
+    """Where the question names a product, a company or an id: words that are names, not cues."""
+    return occupied([q.product or "", *q.companies, *q.eids, *q.customer_ids], tokens)
+
+
+def slot_tokens(q: Question, tagged: Tagged) -> set[int]:
+    """Token positions every slot occupies: the names, the roles and the document kind."""
+    kinds = list(DOC_KINDS[q.doc_kind]) if q.doc_kind else []
+    return name_tokens(q, tagged.tokens) | occupied([*q.roles, *kinds], tagged.tokens)
+
+
+def residue(q: Question, tagged: Tagged, used: set[str]) -> str:
+    """The plain words left once the slots, the cues `used` and the stop words are taken out."""
+    covered = slot_tokens(q, tagged) | tagged.covered(used)
+    stop = lexicon().stop
+    kept = [
+        w
+        for i, (w, t) in enumerate(zip(tagged.words, tagged.tokens, strict=True))
+        if i not in covered and t not in stop
+    ]
+    return " ".join(kept)
