@@ -127,8 +127,12 @@ def test_timed_question_answers_the_state_then(answerer: Answerer) -> None:
 
 
 def test_a_timed_question_without_an_as_of_form_is_refused(answerer: Answerer) -> None:
-    got = answerer.ask("Which company has the most unresolved bugs in ConnectForce as of 2026-08-01?")
-    assert got.abstain and got.reason.startswith("unsupported question: bug_company_max_state has no as-of form")
+    got = answerer.ask(
+        "Who provided insights on the weaknesses of ConnectForce's competitor products as of 2026-08-01?"
+    )
+    assert got.abstain and got.reason.startswith("unsupported question: competitor_insight_providers has no as-of form")
+    routed = answerer.ask("Which company has the most unresolved bugs in ConnectForce as of 2026-08-01?")
+    assert routed.intent == "asof_bug_company_max_state", "an intent with sparql/asof_X.rq is routed to it by name"
 
 
 def test_previous_release_is_a_named_point(answerer: Answerer, backend: EmbeddedStore) -> None:
