@@ -184,6 +184,7 @@ def _build_locked(
             else:
                 _load_nquads(store, nquads_chunks(pool, jobs, mapping, org, herb, names, report, progress))
         report.quads = len(store)
+        store.optimize()  # compact: a big bulk load leaves overlapping files that every later look-up consults
         _close(store)
         _swap_in(tmp, store_path)
     except BaseException:
