@@ -16,14 +16,13 @@ from typing import Any
 
 from pyoxigraph import Literal, RdfFormat, Store
 
-from kg.namespaces import term
 from kg.paths import PROJECT
 from kg.qa.intents import Intent, as_of
 from kg.qa.question import Question
 from kg.query.sparql import Backend, Row, Term, named_query, product_dataset
+from kg.vocab import XSD_DATETIME
 
 ONTOLOGY = PROJECT / "ontology" / "ekg.ttl"
-XSD_DATETIME = term("xsd:dateTime")
 
 
 @cache
@@ -67,13 +66,20 @@ def no_pr_yet(q: Question, bindings: dict[str, Term]) -> str:
     return f"no PR for that feature in {q.product} had been opened by {shown_time(bindings['asOf'].value)}"
 
 
+def no_pr_in_state(q: Question, bindings: dict[str, Term]) -> str:
+    """The proof's reading for a PR listing by state: none of the feature's PRs was in that state then."""
+    return (
+        f"no PR for that feature in {q.product} was {bindings['asked'].value} at {shown_time(bindings['asOf'].value)}"
+    )
+
+
 def nothing_yet(q: Question, bindings: dict[str, Term]) -> str:
     """The default reading of a timed form's false proof: the evidence did not exist yet."""
     return f"nothing the question needs existed in {q.product} yet by {shown_time(bindings['asOf'].value)}"
 
 
 #: The named readings of a false as-of proof that rows of the intent table may choose (`asof_absent`).
-ABSENCES = {f.__name__: f for f in (no_bug_in_state, no_named_bug_yet, no_pr_yet, nothing_yet)}
+ABSENCES = {f.__name__: f for f in (no_bug_in_state, no_named_bug_yet, no_pr_yet, no_pr_in_state, nothing_yet)}
 
 
 @dataclass(frozen=True)
