@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from contextlib import nullcontext
+from functools import partial
 from pathlib import Path
 
 from kg.cli import add_backend_options, add_what_if_options, open_args_backend
 from kg.cli.output import refuse_together, refuse_unused
 from kg.errors import KGError
-from kg.paths import open_output, store_path
+from kg.paths import open_output, output_path, store_path
 from kg.qa.answer import Answer, Answerer, Fallback
 from kg.qa.batch import run_batch
 
 MAX_SHOWN_CITATIONS = 20
+#: One worker per core, up to two: the store is read-only, so workers share nothing but the disk cache.
+DEFAULT_JOBS = min(2, os.cpu_count() or 1)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,6 +35,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_backend_options(p)
     p.add_argument("--batch", metavar="IN.jsonl", help='answer every {"question": …} line of this file')
     p.add_argument("--out", metavar="OUT.jsonl", help="with --batch: where to write answers (default: stdout)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help=f"with --batch: answer in N worker processes, output in input order (default: {DEFAULT_JOBS})",
+    )
     p.add_argument(
         "--explain",
         action="store_true",
@@ -58,29 +69,24 @@ def fallback(args: argparse.Namespace) -> Fallback | None:
     return search_fallback(Searcher(store_path(args.store)))
 
 
+def open_answerer(args: argparse.Namespace) -> Answerer:
+    return Answerer(open_args_backend(args), fallback=fallback(args))
+
+
 def run(args: argparse.Namespace) -> int:
     if (args.batch is None) == (args.question is None):
         raise KGError("give either a question or --batch IN.jsonl")
-    refuse_unused(args, {"out": "batch", "token": "endpoint"})
+    refuse_unused(args, {"out": "batch", "jobs": "batch", "token": "endpoint"})
     refuse_together(args, [("explain", "batch"), ("json", "batch"), ("graph", "batch")])
+    if args.jobs is not None and args.jobs < 1:
+        raise KGError(f"--jobs {args.jobs}: give 1 or more worker processes")
     if args.with_files or args.without_files:
         from kg.cli.whatif import run_ask_what_if
 
         return run_ask_what_if(args)
-    answerer = Answerer(open_args_backend(args), fallback=fallback(args))
     if args.batch:
-        if args.out:
-            with open_output(args.out) as out:
-                counts = run_batch(answerer, Path(args.batch), out)
-        else:
-            counts = run_batch(answerer, Path(args.batch), sys.stdout)
-        print(", ".join(f"{v} {k}" for k, v in counts.items()), file=sys.stderr)
-        if unanswered := counts["malformed"] + counts["failed"]:
-            raise KGError(
-                f"{unanswered} of {counts['lines']} lines got an error record instead of an answer "
-                f"({counts['failed']} failed, {counts['malformed']} malformed)"
-            )
-        return 0
+        return run_args_batch(args)
+    answerer = open_answerer(args)
     answer = answerer.ask(args.question)
     if args.graph:
         from kg.page.evidence import write_evidence_svg
@@ -90,6 +96,19 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
     else:
         print(render(answer, args.explain))
+    return 0
+
+
+def run_args_batch(args: argparse.Namespace) -> int:
+    """Answer the batch file; exit 2 at the end if any line got an error record instead of an answer."""
+    open_out = partial(open_output, output_path(args.out)) if args.out else partial(nullcontext, sys.stdout)
+    counts = run_batch(partial(open_answerer, args), Path(args.batch), open_out, jobs=args.jobs or DEFAULT_JOBS)
+    print(", ".join(f"{v} {k}" for k, v in counts.items()), file=sys.stderr)
+    if unanswered := counts["malformed"] + counts["failed"]:
+        raise KGError(
+            f"{unanswered} of {counts['lines']} lines got an error record instead of an answer "
+            f"({counts['failed']} failed, {counts['malformed']} malformed)"
+        )
     return 0
 
 

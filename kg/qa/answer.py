@@ -8,8 +8,9 @@ endpoint, a result that is not SPARQL results -- raises KGError, so an abstentio
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
@@ -23,6 +24,9 @@ from kg.qa.intents.asof import route as route_as_of
 from kg.qa.question import Question, Vocabulary, normalise, parse
 from kg.qa.residue import Labels
 from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset
+
+#: Answer fields kept out of its JSON object: what ran and how the question was read (`kg ask --explain`).
+INTERNAL = ("queries", "understanding")
 
 
 @dataclass
@@ -41,10 +45,9 @@ class Answer:
     understanding: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out.pop("queries")
-        out.pop("understanding")
-        return out
+        """The answer object of `--json` and `--batch`: every field but the SPARQL text and the reading. Built
+        field by field: `asdict` would deep-copy the reading, only to drop it."""
+        return {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self) if f.name not in INTERNAL}
 
 
 def term_text(term: Any) -> str:
@@ -56,6 +59,12 @@ def fold_rows(rows: list[Row]) -> tuple[list[str], list[str]]:
     answers = dict.fromkeys(term_text(r["answer"]) for r in rows if "answer" in r)
     cites = dict.fromkeys(term_text(r["cite"]) for r in rows if "cite" in r)
     return list(answers), list(cites)
+
+
+def shown_answer(answer_type: str, answers: list[str]) -> list[str] | str:
+    """Content as lines in the query's ORDER BY; names, ids and links as a sorted list. Rows come in an order
+    no engine promises (the same store gives another order in each process), and the answer must not."""
+    return "\n".join(answers) if answer_type == "content" else sorted(answers)
 
 
 #: An optional last resort for questions no intent covers: extracted evidence sentences, or None to abstain.
@@ -170,13 +179,12 @@ class Answerer:
                 bindings,
                 proof={"query": select_q.name, "text": select_q.text, "bindings": _show(bindings), "result": "no rows"},
             )
-        answer: list[str] | str = "\n".join(answers) if intent.answer_type == "content" else answers
         return Answer(
             question=q.text,
             type=intent.answer_type,
             abstain=False,
-            answer=answer,
-            citations=cites,
+            answer=shown_answer(intent.answer_type, answers),
+            citations=sorted(cites),
             intent=intent.name,
             slots={**q.slots(), **_show(bindings)},
             queries=[proof_q.text, select_q.text],

@@ -1,30 +1,46 @@
 """`kg ask --batch`: one answer object per input line, in order; a malformed line or a failing question gets an
-error record (`"error": …`, no `abstain`), is reported, and the batch goes on."""
+error record (`"error": …`, no `abstain`), is reported, and the batch goes on.
+
+With `jobs` > 1 the lines are answered in that many worker processes, each with its own answerer over its own
+store handle (a store handle must not cross a fork), in chunks whose results are written back in input order,
+so the output is byte for byte the one process's.
+"""
 
 from __future__ import annotations
 
+import itertools
 import json
+import multiprocessing
 import sys
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
 from kg.errors import KGError
 from kg.ingest.herb import valid_unicode
 from kg.qa.answer import Answerer
+from kg.qa.cues import lexicon
+from kg.query.sparql import library
+
+#: Lines a worker answers per task: enough to amortise the hand-over, few enough to keep both workers busy.
+CHUNK = 32
+#: Below this many lines per worker, forking and opening costs more than it saves.
+MIN_LINES_PER_JOB = 2 * CHUNK
+
+Line = tuple[int, str | None, str | None]
+#: One line's outcome: its kind (a key of the counts), its JSON record, and what to report on stderr (or None).
+Outcome = tuple[str, str, str | None]
 
 
-def read_questions(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
+def read_questions(path: Path) -> list[Line]:
     """(line number, question, problem) per non-blank line; exactly one of question/problem is set."""
     try:
-        fh = path.open("rb")
+        with path.open("rb") as fh:
+            return [(number, *parse_line(raw)) for number, raw in enumerate(fh, start=1) if raw.strip()]
     except OSError as exc:
         raise KGError(f"cannot read {path}: {exc}") from exc
-    with fh:
-        for number, raw in enumerate(fh, start=1):
-            if raw.strip():
-                question, problem = parse_line(raw)
-                yield number, question, problem
 
 
 def parse_line(raw: bytes) -> tuple[str | None, str | None]:
@@ -47,26 +63,85 @@ def error_record(number: int, question: str | None, message: str) -> dict[str, A
     return {"line": number, "question": question, "error": message}
 
 
-def run_batch(answerer: Answerer, src: Path, out: TextIO, errors: TextIO | None = None) -> dict[str, int]:
-    """Answer every line, in order; a malformed line or a failing question gets an error record and the batch
-    goes on (the caller decides the exit status from the counts)."""
-    errors = errors or sys.stderr
-    counts = {"lines": 0, "answered": 0, "abstained": 0, "malformed": 0, "failed": 0}
-    for number, question, problem in read_questions(src):
-        counts["lines"] += 1
-        if problem is not None:
-            counts["malformed"] += 1
-            print(f"{src}:{number}: {problem}; skipped", file=errors)
-            record = error_record(number, None, f"line {number}: {problem}")
+def outcome(answerer: Answerer, src: Path, line: Line) -> Outcome:
+    number, question, problem = line
+    if problem is not None:
+        record, kind = error_record(number, None, f"line {number}: {problem}"), "malformed"
+        report = f"{src}:{number}: {problem}; skipped"
+    else:
+        try:
+            answer = answerer.ask(question or "")
+        except KGError as exc:
+            record, kind, report = error_record(number, question, str(exc)), "failed", f"{src}:{number}: {exc}"
         else:
-            try:
-                answer = answerer.ask(question or "")
-            except KGError as exc:
-                counts["failed"] += 1
-                print(f"{src}:{number}: {exc}", file=errors)
-                record = error_record(number, question, str(exc))
-            else:
-                counts["abstained" if answer.abstain else "answered"] += 1
-                record = answer.to_json()
-        out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    return counts
+            record, kind, report = answer.to_json(), "abstained" if answer.abstain else "answered", None
+    return kind, json.dumps(record, ensure_ascii=False) + "\n", report
+
+
+def run_batch(
+    open_answerer: Callable[[], Answerer],
+    src: Path,
+    open_out: Callable[[], AbstractContextManager[TextIO]],
+    errors: TextIO | None = None,
+    jobs: int = 1,
+) -> dict[str, int]:
+    """Answer every line, in order; a malformed line or a failing question gets an error record and the batch
+    goes on (the caller decides the exit status from the counts). The output is opened once the data is, so
+    a store that will not open leaves an existing output file as it was."""
+    errors = errors or sys.stderr
+    lines = read_questions(src)
+    jobs = max(1, min(jobs, len(lines) // MIN_LINES_PER_JOB))
+    counts = Counter(dict.fromkeys(("answered", "abstained", "malformed", "failed"), 0))
+    with ExitStack() as stack:
+        results = outcomes(open_answerer, src, lines, jobs)
+        first = next(results, None)
+        out = stack.enter_context(open_out())
+        for kind, record, report in itertools.chain([first] if first else [], results):
+            counts[kind] += 1
+            if report:
+                print(report, file=errors)
+            out.write(record)
+    return {"lines": len(lines), **counts}
+
+
+def outcomes(open_answerer: Callable[[], Answerer], src: Path, lines: list[Line], jobs: int) -> Iterator[Outcome]:
+    """Each line's outcome in input order, from this process or from `jobs` forked workers."""
+    if jobs == 1:
+        answerer = open_answerer()
+        yield from (outcome(answerer, src, line) for line in lines)
+        return
+    chunks = (lines[i : i + CHUNK] for i in range(0, len(lines), CHUNK))
+    with worker_context().Pool(jobs, _start_worker, (open_answerer, src)) as pool:
+        for done in pool.imap(_answer_chunk, chunks):
+            yield from done
+
+
+def worker_context() -> multiprocessing.context.BaseContext:
+    """Workers forked from a fresh server process that has imported the answering code: cheap to start, and
+    never a copy of a process that holds a store open (a store's threads and locks do not survive a fork)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return context
+
+
+_worker: tuple[Answerer | KGError, Path] | None = None
+
+
+def _start_worker(open_answerer: Callable[[], Answerer], src: Path) -> None:
+    """Open this worker's own answerer; a failure to open is kept and raised by its first task, in the parent
+    (an initializer that raises would only be restarted by the pool, again and again)."""
+    global _worker
+    lexicon(), library()
+    try:
+        answerer: Answerer | KGError = open_answerer()
+    except KGError as exc:
+        answerer = exc
+    _worker = (answerer, src)
+
+
+def _answer_chunk(lines: list[Line]) -> list[Outcome]:
+    assert _worker is not None, "the pool starts every worker with _start_worker"
+    answerer, src = _worker
+    if isinstance(answerer, KGError):
+        raise answerer
+    return [outcome(answerer, src, line) for line in lines]

@@ -10,10 +10,11 @@ word by word; the residue is the plain words no slot, no used cue and no stop wo
 
 from __future__ import annotations
 
+import bisect
 import re
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from kg.qa.question import Question
@@ -28,10 +29,27 @@ GAP_WORDS = 3
 
 
 @dataclass(frozen=True)
+class Phrase:
+    """A compiled phrase, and the literal texts one of which any match must contain (None: no such text), so
+    the regex runs only on questions that hold one: a question meets a few dozen of the lexicon's 400+."""
+
+    pattern: re.Pattern[str]
+    needs: frozenset[str] | None
+
+
+@dataclass(frozen=True)
 class Lexicon:
-    cues: dict[str, tuple[re.Pattern[str], ...]]
+    cues: dict[str, tuple[Phrase, ...]]
     phrases: dict[str, tuple[str, ...]]
     stop: frozenset[str]
+
+    @cached_property
+    def literals(self) -> tuple[str, ...]:
+        return tuple(sorted({n for ps in self.cues.values() for p in ps for n in p.needs or ()}))
+
+    def present(self, text: str) -> set[str]:
+        """The phrases' needed literals this text holds: one substring test each, shared by every phrase."""
+        return {lit for lit in self.literals if lit in text}
 
 
 @dataclass
@@ -66,13 +84,28 @@ def cue_words(norm: str) -> list[str]:
     return re.findall(r"[\w@]+", text)
 
 
+def _literals(word: str) -> list[str]:
+    """The texts a phrase word's alternatives (split on '|') stand for: each normalised like the cue text,
+    or, ending in '*', the prefix as written."""
+    return [
+        alt[:-1] if alt.endswith("*") else " ".join(singular_text(w) for w in cue_words(alt)) for alt in word.split("|")
+    ]
+
+
 def _word_pattern(word: str) -> str:
-    """One word of a phrase: alternatives split on '|', each normalised like the cue text, '*' a prefix."""
-    alternatives = []
-    for alt in word.split("|"):
-        base = " ".join(singular_text(w) for w in cue_words(alt.rstrip("*"))) if not alt.endswith("*") else alt[:-1]
-        alternatives.append(re.escape(base) + (r"\w*" if alt.endswith("*") else ""))
-    return f"(?:{'|'.join(alternatives)})"
+    """One word of a phrase as a regex: one of its literals, '*' ones as prefixes."""
+    alts = word.split("|")
+    body = "|".join(
+        re.escape(lit) + (r"\w*" if a.endswith("*") else "") for a, lit in zip(alts, _literals(word), strict=True)
+    )
+    return f"(?:{body})"
+
+
+def needed_literals(phrase: str) -> frozenset[str] | None:
+    """The texts one of which every match of the phrase contains: its first word's literals (None when the
+    phrase opens with a gap or a look-ahead, which match anywhere)."""
+    words = phrase.lstrip("^").split()
+    return None if not words or words[0] in ("~", "_") or words[0].startswith("!") else frozenset(_literals(words[0]))
 
 
 def compile_phrase(phrase: str, filler: str) -> re.Pattern[str]:
@@ -97,7 +130,9 @@ def lexicon(path: Path = LEXICON) -> Lexicon:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     filler = "|".join(re.escape(singular_text(w)) for w in data["filler"]["words"])
     phrases = {name: tuple(p) for name, p in data["cues"].items()}
-    cues = {name: tuple(compile_phrase(p, filler) for p in ps) for name, ps in phrases.items()}
+    cues = {
+        name: tuple(Phrase(compile_phrase(p, filler), needed_literals(p)) for p in ps) for name, ps in phrases.items()
+    }
     stop = frozenset(singular_text(w) for w in data["stop"]["words"])
     return Lexicon(cues, phrases, stop)
 
@@ -110,10 +145,14 @@ def tag(q: Question) -> Tagged:
     starts = [m.start() for m in re.finditer(r"\S+", text)]
     tagged = Tagged(tokens, words)
     names = name_tokens(q, tokens)
-    for name, patterns in lexicon().cues.items():
+    lex = lexicon()
+    present = lex.present(text)
+    for name, phrases in lex.cues.items():
         spans = []
-        for pattern in patterns:
-            for m in pattern.finditer(text):
+        for phrase in phrases:
+            if phrase.needs is not None and present.isdisjoint(phrase.needs):
+                continue
+            for m in phrase.pattern.finditer(text):
                 span = (_token_at(starts, m.start()), _token_at(starts, max(m.end() - 1, m.start())) + 1)
                 if not set(range(*span)) <= names:  # a cue inside a name ("DemoForce") is no cue
                     spans.append(span)
@@ -123,11 +162,8 @@ def tag(q: Question) -> Tagged:
 
 
 def _token_at(starts: list[int], offset: int) -> int:
-    index = 0
-    for i, s in enumerate(starts):
-        if s <= offset:
-            index = i
-    return index
+    """The token an offset of the cue text falls in (`starts`: each token's first offset, ascending)."""
+    return max(bisect.bisect_right(starts, offset) - 1, 0)
 
 
 def occupied(names: list[str], tokens: list[str]) -> set[int]:

@@ -1,0 +1,103 @@
+"""`kg ask --batch` in worker processes: the same bytes as one process, in input order, and the same failures.
+
+Run through the real CLI in a fresh process, as a user runs it (its parent holds no store open when it starts
+the workers). Two processes also check that an answer does not depend on the process: rows come from the
+engine in an order that changes between processes, and the shown answer must not.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pyoxigraph
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Enough lines that two workers each get several chunks (kg/qa/batch.py: CHUNK, MIN_LINES_PER_JOB).
+LINES = 300
+
+
+def kg(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kg", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def batch_file(herb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Dev questions, answerable and not, with malformed lines and an invalid question among them."""
+    questions = [
+        json.loads(line)["question"]
+        for name in ("answerable", "unanswerable")
+        for line in (herb / "qa" / "dev" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    lines = [json.dumps({"question": q}) for q in itertools.islice(itertools.cycle(questions[::7]), LINES)]
+    lines[5] = "{not json"
+    lines[150] = json.dumps({"question": ""})  # invalid: an error record, never an abstention
+    lines[290] = json.dumps({"question": 7})
+    path = tmp_path_factory.mktemp("batch") / "in.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_two_workers_write_what_one_process_writes(store: Path, batch_file: Path, tmp_path: Path) -> None:
+    runs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out-{jobs}.jsonl"
+        runs[jobs] = (
+            kg("ask", "--batch", str(batch_file), "--out", str(out), "--store", str(store), "--jobs", jobs),
+            out,
+        )
+    (one, one_out), (two, two_out) = runs["1"], runs["2"]
+    assert one.returncode == two.returncode == 2  # the error records make the batch exit 2, at the end
+    assert one_out.read_bytes() == two_out.read_bytes()
+    assert one.stderr == two.stderr and "Traceback" not in two.stderr
+    records = [json.loads(line) for line in two_out.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == LINES
+    assert [i for i, r in enumerate(records) if "error" in r] == [5, 150, 290]
+    assert all("abstain" not in r for r in records if "error" in r)
+    answered = [r for r in records if r.get("abstain") is False]
+    assert len(answered) > LINES // 2 and all(r["citations"] for r in answered)
+    assert all(r["citations"] == sorted(r["citations"]) for r in answered)
+    assert f"3 of {LINES} lines got an error record" in two.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_store_that_will_not_open_leaves_the_output_as_it_was(batch_file: Path, tmp_path: Path, jobs: str) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text("yesterday's answers\n", encoding="utf-8")
+    done = kg(
+        "ask", "--batch", str(batch_file), "--out", str(out), "--store", str(tmp_path / "missing"), "--jobs", jobs
+    )
+    assert done.returncode == 2 and done.stderr.startswith("kg: error: no store at ")
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert out.read_text(encoding="utf-8") == "yesterday's answers\n"
+
+
+def test_a_store_without_products_fails_every_line_alike(batch_file: Path, tmp_path: Path) -> None:
+    """Data the workers open but cannot answer from: each line an error record, never an abstention."""
+    empty = tmp_path / "empty-store"
+    pyoxigraph.Store(str(empty)).flush()  # a real store, holding no product
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out-{jobs}.jsonl"
+        done = kg("ask", "--batch", str(batch_file), "--out", str(out), "--store", str(empty), "--jobs", jobs)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+        assert len(records) == LINES and all("error" in r and "abstain" not in r for r in records)
+        assert "no products found" in records[0]["error"]
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2"])
+def test_jobs_below_one_is_refused(store: Path, batch_file: Path, jobs: str) -> None:
+    done = kg("ask", "--batch", str(batch_file), "--store", str(store), "--jobs", jobs)
+    assert done.returncode == 2 and "--jobs" in done.stderr and done.stdout == ""
+
+
+def test_jobs_needs_batch(store: Path) -> None:
+    done = kg("ask", "Who wrote the Market Research Report for ActionGenie?", "--store", str(store), "--jobs", "2")
+    assert done.returncode == 2 and "--jobs only works with --batch" in done.stderr
