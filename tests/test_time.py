@@ -3,8 +3,11 @@ and removed from the text the intents match; text without a time expression is l
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from kg.errors import KGError
 from kg.qa.question import Vocabulary, normalise, parse
 from kg.qa.time import find_time
 
@@ -63,12 +66,26 @@ def test_named_points_wait_for_the_graph(question: str, mode: str) -> None:
     [
         "Which customers reported issues with the previous release of ConnectForce?",
         "Who may review the market research report in May?",  # a month needs its year
-        "Which bugs in ConnectForce were open on 2026-02-30?",  # not a date
         "Find PR links submitted by eid_86052026 for bugs on ConnectForce",
     ],
 )
 def test_no_time_expression_leaves_the_text_alone(question: str) -> None:
     assert find_time(normalise(question)) == (None, normalise(question))
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        ("Which bugs in ConnectForce were open on 2026-02-30?", "on 2026-02-30"),
+        ("Which bugs in ConnectForce were open on 2026-99-99?", "on 2026-99-99"),
+        ("Which bugs in ConnectForce were open as of May 45 2026?", "as of may 45 2026"),
+        ("Which bugs in ConnectForce were open before 31 April 2026?", "before 31 april 2026"),
+    ],
+)
+def test_a_date_that_is_no_date_is_an_invalid_question(question: str, phrase: str) -> None:
+    """The asker's error, said as such; never an abstention on an unresolved phrase."""
+    with pytest.raises(KGError, match=f"^{re.escape(repr(phrase))} is not a date"):
+        parse(question, VOCAB)
 
 
 def test_parse_keeps_the_product_named_inside_the_time_phrase() -> None:

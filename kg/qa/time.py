@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from kg.errors import KGError
+
 MONTHS = {name: i for i, name in enumerate(calendar.month_name) if name} | {
     name: i for i, name in enumerate(calendar.month_abbr) if name
 }
@@ -96,26 +98,29 @@ _NAMED_PATTERNS = [
 
 
 def find_time(norm: str) -> tuple[TimeSlot | None, str]:
-    """The time slot of a normalised question and the text without it; (None, text) when there is none."""
+    """The time slot of a normalised question and the text without it; (None, text) when there is none. A
+    date-shaped phrase that is no date ("on 2026-02-30", "as of May 45 2026") is the asker's error, raised:
+    left in the text it would only make the question abstain on a phrase that names nothing."""
     for pattern, key in _NAMED_PATTERNS:
         if found := pattern.search(norm):
             mode = "before" if found.group("before") else "end"
             return TimeSlot(found.group(0).strip(), mode, point=key), _without(norm, found)
     for pattern, mode in _DATE_PATTERNS:
-        if (found := pattern.search(norm)) and (slot := _date_slot(found, mode)):
-            return slot, _without(norm, found)
+        if found := pattern.search(norm):
+            return _date_slot(found, mode), _without(norm, found)
     return None, norm
 
 
-def _date_slot(found: re.Match[str], mode: str) -> TimeSlot | None:
+def _date_slot(found: re.Match[str], mode: str) -> TimeSlot:
     month = found.group("m")
     month_number = int(month) if month.isdigit() else MONTH_WORDS[month]
     day = found.groupdict().get("d")
+    phrase = found.group(0).strip()
     try:
         instant = span_instant(int(found.group("y")), month_number, int(day) if day else None, mode)
-    except ValueError:  # 2026-02-30, month 13: not a date
-        return None
-    return TimeSlot(found.group(0).strip(), mode, instant=instant)
+    except ValueError as exc:  # 2026-02-30, month 13
+        raise KGError(f"{phrase!r} is not a date ({exc})") from exc
+    return TimeSlot(phrase, mode, instant=instant)
 
 
 def _without(norm: str, found: re.Match[str]) -> str:
