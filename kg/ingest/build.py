@@ -251,12 +251,14 @@ def nquads_chunks(
     progress: bool,
 ) -> Iterator[bytes]:
     """The organisation graph, then every product's graph, as N-Quads: the workers map the products while this
-    process loads, and at most two per worker wait here, so memory holds a few products, not the company."""
+    process loads, and at most two per worker wait here, so memory holds a few products, not the company. The
+    workers start before this process maps the organisation, and take the largest products first, so neither
+    waits at the start and no big product is left to one worker at the end."""
+    todo = iter(largest_first(herb, selected_products(herb, names)))
+    pending = deque(pool.apply_async(_product_nquads, (name,)) for name in islice(todo, 2 * jobs))
     yield serialize(list(organisation_quads(mapping, org)), format=RdfFormat.N_QUADS)
-    todo = iter(selected_products(herb, names))
     herb_log = logging.getLogger("kg.ingest.herb")
     bar = tqdm(total=len(names), desc="kg build", unit="product", disable=not progress)
-    pending = deque(pool.apply_async(_product_nquads, (name,)) for name in islice(todo, 2 * jobs))
     while pending:
         chunk, name, artifacts, skipped = pending.popleft().get()
         if (following := next(todo, None)) is not None:
@@ -270,6 +272,12 @@ def nquads_chunks(
         bar.update()
         yield chunk
     bar.close()
+
+
+def largest_first(herb: Path, names: list[str]) -> list[str]:
+    """Product names by the size of their files, largest first (then by name): the order that keeps a pool
+    busy to the end."""
+    return sorted(names, key=lambda name: (-(herb / "products" / f"{name}.json").stat().st_size, name))
 
 
 #: What a worker process of `nquads_chunks` maps with, set once when it starts.
