@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kg.cli.ask import DEFAULT_JOBS
+from kg.cli import DEFAULT_JOBS
 from kg.cli.table import print_table
 from kg.errors import KGError
 from kg.paths import herb_path, qa_path, store_path

@@ -8,12 +8,11 @@ new employee ids (every `eid_` of the company mapped to a fresh 8-hex id, in the
 of a copy collides with the original's; customers are shared, as one company's customers are. The copies are
 written to a temporary folder (or --workdir), never into the repository.
 
-Per factor, each stage in its own process: build seconds (products mapped in the building process; with
-`--jobs N` also the build with N mapping processes), quads/s, peak RSS, store size on disk, `kg index` and
-`kg validate` seconds; then p50/p99 per question over the same dev questions asked of one original product
-inside the bigger store (and whether the answers equal those at x1), then the same after RocksDB compaction
-(`Store.optimize()`, timed): a bulk-loaded big store is many overlapping SST files that every look-up consults,
-and a read-only store never compacts itself. The growth exponent b of each row is the
+Per factor, each stage in its own process: build seconds (`kg build` as a user runs it: products mapped in
+`--jobs` worker processes, default one per core up to two, then the store compacted; with `--peer-jobs M` also
+the same build with M processes, as the row to compare with), quads/s, peak RSS, store size on disk, `kg index`
+and `kg validate` seconds; then p50/p99 per question over the same dev questions asked of one original product
+inside the bigger store, and whether the answers equal those at x1. The growth exponent b of each row is the
 least-squares slope of log(value) on log(factor): 1.0 is linear, 0 is flat. Targets (issue 16): build and index
 b <= 1.2 (at most 1.2x linear); per-question p50/p99 at x10 within 1.3x of x1; peak RSS at x10 < 4 GB; x10
 built in < 2 min. The machine is shared: compare rows of one run.
@@ -34,6 +33,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kg.cli import DEFAULT_JOBS
+
 HERB = Path(__file__).resolve().parents[2] / "shared" / "herb"
 ARTIFACT_LISTS = ("slack", "documents", "meeting_transcripts", "meeting_chats", "urls", "prs")
 EID = re.compile(r"\beid_[0-9a-f]{8}\b")
@@ -46,7 +47,7 @@ from pathlib import Path
 from kg.ingest.build import build
 t = time.perf_counter()
 only = json.loads(sys.argv[3]) if len(sys.argv) > 3 else None
-jobs = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+jobs = int(sys.argv[4])
 r = build(Path(sys.argv[1]), Path(sys.argv[2]), products=only, progress=False, jobs=jobs)
 print(json.dumps({"seconds": time.perf_counter() - t, "quads": r.quads,
                   "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
@@ -86,15 +87,6 @@ for _ in range(2):  # the first pass warms the store's caches; the second is tim
         ms.append(1000 * (time.perf_counter() - t))
         answers.append([a.abstain, sorted(map(str, a.answer)) if isinstance(a.answer, list) else str(a.answer)])
 print(json.dumps({"ms": ms, "answers": answers}))
-""",
-    "compact": """
-import json, sys, time
-from pyoxigraph import Store
-t = time.perf_counter()
-store = Store(sys.argv[2])
-store.optimize()
-del store
-print(json.dumps({"seconds": time.perf_counter() - t}))
 """,
 }
 
@@ -207,10 +199,11 @@ def measure(
     ask: bool,
     validate: bool,
     jobs: int,
+    peer_jobs: int | None,
 ) -> dict[str, Any]:
     data = synthetic_herb(herb, work / f"herb-x{factor}", factor) if factor > 1 else herb
     store = work / f"store-x{factor}"
-    built = run_stage("build", str(data), str(store))
+    built = run_stage("build", str(data), str(store), "null", str(jobs))
     row: dict[str, Any] = {
         "factor": factor,
         "build_s": built["seconds"],
@@ -221,10 +214,10 @@ def measure(
     }
     if shards > 1:
         row["sharded_build_s"] = sharded_build(data, work, shards)
-    if jobs > 1:
-        parallel = run_stage("build", str(data), str(work / "store-jobs"), "null", str(jobs))
-        row |= {"jobs_build_s": parallel["seconds"], "jobs_build_rss_mb": parallel["rss_mb"]}
-        shutil.rmtree(work / "store-jobs")
+    if peer_jobs is not None:
+        peer = run_stage("build", str(data), str(work / "store-peer"), "null", str(peer_jobs))
+        row |= {"peer_build_s": peer["seconds"], "peer_build_rss_mb": peer["rss_mb"]}
+        shutil.rmtree(work / "store-peer")
     if index:
         indexed = run_stage("index", str(data), str(store))
         row |= {"index_s": indexed["seconds"], "index_rss_mb": indexed["rss_mb"]}
@@ -241,15 +234,6 @@ def measure(
             "p50_ms": quantile(asked["ms"], 0.5),
             "p99_ms": quantile(asked["ms"], 0.99),
             "answers": asked["answers"],
-        }
-        # The bulk loader leaves a big store as many overlapping SST files, and a read-only store never compacts:
-        # every look-up then consults each file. The same questions after RocksDB compaction show that cost.
-        row["compact_s"] = run_stage("compact", str(data), str(store))["seconds"]
-        compacted = run_stage("ask", str(data), str(store), str(questions))
-        row |= {
-            "compacted_p50_ms": quantile(compacted["ms"], 0.5),
-            "compacted_p99_ms": quantile(compacted["ms"], 0.99),
-            "compacted_answers": compacted["answers"],
         }
     row["peak_rss_mb"] = max(built["rss_mb"], row.get("index_rss_mb", 0), row.get("validate_rss_mb", 0))
     if factor > 1:
@@ -277,16 +261,13 @@ ROWS = [
     ("peak RSS (MB)", "peak_rss_mb", "{:,.0f}"),
     ("store on disk (MB)", "store_mb", "{:,.0f}"),
     ("build as shards, one process each, at once (s)", "sharded_build_s", "{:.1f}"),
-    ("build --jobs N: N mapping processes, one loader (s)", "jobs_build_s", "{:.1f}"),
-    ("build --jobs N, loader's peak RSS (MB)", "jobs_build_rss_mb", "{:,.0f}"),
+    ("peer: the same build with --peer-jobs processes (s)", "peer_build_s", "{:.1f}"),
+    ("peer build, loader's peak RSS (MB)", "peer_build_rss_mb", "{:,.0f}"),
     ("kg index (s)", "index_s", "{:.1f}"),
     ("kg validate (s)", "validate_s", "{:.1f}"),
     ("violations", "violations", "{}"),
     ("per question p50 (ms)", "p50_ms", "{:.2f}"),
     ("per question p99 (ms)", "p99_ms", "{:.2f}"),
-    ("compaction, Store.optimize() (s)", "compact_s", "{:.1f}"),
-    ("per question p50 after compaction (ms)", "compacted_p50_ms", "{:.2f}"),
-    ("per question p99 after compaction (ms)", "compacted_p99_ms", "{:.2f}"),
 ]
 
 
@@ -303,9 +284,6 @@ def print_report(rows: list[dict[str, Any]], product: str, n: int) -> None:
     if all("answers" in r for r in rows):
         same = ["yes" if r["answers"] == rows[0]["answers"] else "NO" for r in rows]
         table.append([f"answers equal to x{factors[0]}", *same, ""])
-    if all("compacted_answers" in r for r in rows):
-        same = ["yes" if r["compacted_answers"] == rows[0]["answers"] else "NO" for r in rows]
-        table.append([f"answers after compaction equal to x{factors[0]}", *same, ""])
     print(f"\n{n} dev questions of {product} asked inside each store (second pass timed)\n")
     print_table(["measure", *(f"x{f}" for f in factors), "growth exponent"], table)
 
@@ -321,7 +299,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-ask", action="store_true", help="skip validation and the questions (build figures only)")
     p.add_argument("--no-validate", action="store_true", help="skip `kg validate` (keep the questions)")
     p.add_argument("--shards", type=int, default=1, help="also build each factor as this many stores at once")
-    p.add_argument("--jobs", type=int, default=1, help="also build each factor with `kg build --jobs N` (N > 1)")
+    p.add_argument(
+        "--jobs", type=int, default=DEFAULT_JOBS, help="`kg build --jobs N` (default: %(default)s, as kg build)"
+    )
+    p.add_argument("--peer-jobs", type=int, help="also build each factor with this many processes, to compare")
     args = p.parse_args(argv)
     herb = Path(args.herb)
     with tempfile.TemporaryDirectory(prefix="kg-scale-", dir=args.workdir) as tmp:
@@ -342,6 +323,7 @@ def main(argv: list[str] | None = None) -> int:
                     not args.no_ask,
                     not args.no_validate,
                     args.jobs,
+                    args.peer_jobs,
                 )
             )
             print(
@@ -351,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     print_report(rows, args.product, len(asked))
     if args.json:
-        rows = [{k: v for k, v in r.items() if k not in ("answers", "compacted_answers")} for r in rows]
+        rows = [{k: v for k, v in r.items() if k != "answers"} for r in rows]
         Path(args.json).write_text(json.dumps(rows, indent=2))
     return 0
 

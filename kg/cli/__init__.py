@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,10 @@ from kg.errors import KGError
 
 if TYPE_CHECKING:
     from kg.query.sparql import Backend
+
+#: Worker processes of `kg build --jobs` and `kg ask --batch --jobs`: one per core, up to two (past two, the
+#: one loader or the disk is what waits).
+DEFAULT_JOBS = min(2, os.cpu_count() or 1)
 
 #: Subcommand modules, in the order `kg --help` lists them. Each exposes `register(subparsers)`.
 COMMANDS = [

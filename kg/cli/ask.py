@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
 
-from kg.cli import add_backend_options, add_what_if_options, open_args_backend
+from kg.cli import DEFAULT_JOBS, add_backend_options, add_what_if_options, open_args_backend
 from kg.cli.output import refuse_together, refuse_unused
 from kg.errors import KGError
 from kg.paths import open_output, output_path, store_path
@@ -18,8 +17,6 @@ from kg.qa.answer import Answer, Answerer, Fallback
 from kg.qa.batch import run_batch
 
 MAX_SHOWN_CITATIONS = 20
-#: One worker per core, up to two: the store is read-only, so workers share nothing but the disk cache.
-DEFAULT_JOBS = min(2, os.cpu_count() or 1)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

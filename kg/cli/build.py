@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-from kg.cli import add_herb_option, add_store_option
+from kg.cli import DEFAULT_JOBS, add_herb_option, add_store_option
 from kg.cli.output import show_progress
 from kg.errors import KGError
 from kg.ingest.build import build
@@ -26,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--jobs",
         type=int,
-        default=min(2, os.cpu_count() or 1),
+        default=DEFAULT_JOBS,
         metavar="N",
         help="map the products in N worker processes while this one loads the store (default: %(default)s; "
         "1 maps them in this process)",
