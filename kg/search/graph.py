@@ -142,15 +142,26 @@ class ProductGraph:
         )
 
 
-def read_graph(store: Store, graphs: list[NamedNode]) -> ProductGraph:
-    """Every IRI-to-IRI edge of the dataset `graphs` (a product's graph plus the organisation graph)."""
+Edge = tuple[str, str, str]
+
+
+def read_edges(store: Store, graph: NamedNode) -> list[Edge]:
+    """Every IRI-to-IRI triple (s, p, o) of one named graph."""
+    rows = store.query(prefixed(named_query("search_graph_edges").text), default_graph=[graph])
+    return [(row["s"].value, row["p"].value, row["o"].value) for row in rows]
+
+
+def graph_of(*edge_lists: list[Edge]) -> ProductGraph:
+    """The graph of these edges, nodes and predicates numbered in first-seen order. A product's dataset is its
+    own graph's edges plus the organisation graph's, which the index reads once for every product."""
     nodes: dict[str, int] = {}
     predicates: dict[str, int] = {}
     src, dst, pred = [], [], []
-    for row in store.query(prefixed(named_query("search_graph_edges").text), default_graph=graphs):
-        src.append(nodes.setdefault(row["s"].value, len(nodes)))
-        dst.append(nodes.setdefault(row["o"].value, len(nodes)))
-        pred.append(predicates.setdefault(row["p"].value, len(predicates)))
+    for edges in edge_lists:
+        for s, p, o in edges:
+            src.append(nodes.setdefault(s, len(nodes)))
+            dst.append(nodes.setdefault(o, len(nodes)))
+            pred.append(predicates.setdefault(p, len(predicates)))
     return ProductGraph(
         list(nodes),
         list(predicates),
@@ -160,11 +171,22 @@ def read_graph(store: Store, graphs: list[NamedNode]) -> ProductGraph:
     )
 
 
-def read_labels(store: Store, graphs: list[NamedNode]) -> dict[str, list[str]]:
-    """Normalised name -> node IRIs carrying it (rdfs:label, skos labels, foaf:name, former names)."""
+Label = tuple[str, str]
+
+
+def read_labels(store: Store, graph: NamedNode) -> list[Label]:
+    """(node IRI, label) for every name of a node in one named graph (rdfs:label, skos labels, foaf:name,
+    former names)."""
+    rows = store.query(prefixed(named_query("search_node_labels").text), default_graph=[graph])
+    return [(row["node"].value, row["label"].value) for row in rows]
+
+
+def labels_of(*label_lists: list[Label]) -> dict[str, list[str]]:
+    """Normalised name -> the node IRIs carrying it, in first-seen order."""
     out: dict[str, list[str]] = {}
-    for row in store.query(prefixed(named_query("search_node_labels").text), default_graph=graphs):
-        key = normalise(row["label"].value)
-        if key and row["node"].value not in out.setdefault(key, []):
-            out[key].append(row["node"].value)
+    for labels in label_lists:
+        for node, label in labels:
+            key = normalise(label)
+            if key and node not in out.setdefault(key, []):
+                out[key].append(node)
     return out
