@@ -4,14 +4,20 @@ dense extra) a CI machine may be in; plus the CLI and the signal log."""
 
 from __future__ import annotations
 
+import collections
 import json
+import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
+from pyoxigraph import NamedNode, Store
 
 from kg.cli import main
 from kg.errors import KGError
 from kg.ingest.build import build
+from kg.namespaces import ORG_GRAPH
+from kg.query.sparql import named_query, prefixed, product_dataset
 from kg.search import dense
 from kg.search.index import build_index, index_dir
 from kg.search.searcher import Facets, Searcher
@@ -258,3 +264,30 @@ def test_fallback_abstains_when_nothing_clears_the_structural_check(searcher):
 
     assert fallback_answer(searcher, tiny_question("Which quantum tunnelling vendors did Tiny evaluate?")) is None
     assert fallback_answer(searcher, tiny_question("What is the plan for ingestion latency?")) is None  # no product
+
+
+def test_each_product_index_holds_its_whole_dataset_with_the_organisation_read_once(
+    store: Path, herb: Path, tmp_path: Path
+) -> None:
+    """The index reads the organisation graph once per run and joins it to each product's own graph: the edges
+    and names it keeps must be exactly those of the product's dataset (its graph plus the organisation's)."""
+    copy = tmp_path / "store"
+    shutil.copytree(store, copy)
+    build_index(copy, herb, products=["ActionGenie", "SearchFlow"], use_dense=False, progress=False)
+    db = Store.read_only(str(copy))
+    for product in ("ActionGenie", "SearchFlow"):
+        folder = index_dir(copy) / product
+        meta = json.loads((folder / "graph.json").read_text(encoding="utf-8"))
+        arrays = np.load(folder / "graph.npz")
+        nodes, preds = meta["nodes"], meta["predicates"]
+        kept = collections.Counter(
+            (nodes[s], preds[p], nodes[o]) for s, o, p in zip(arrays["src"], arrays["dst"], arrays["pred"], strict=True)
+        )
+        rows = db.query(prefixed(named_query("search_graph_edges").text), default_graph=product_dataset(product))
+        assert kept == collections.Counter((r["s"].value, r["p"].value, r["o"].value) for r in rows)
+        labels = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+        rows = db.query(prefixed(named_query("search_node_labels").text), default_graph=product_dataset(product))
+        assert {r["node"].value for r in rows} == {n for iris in labels.values() for n in iris}
+        org = db.query(prefixed(named_query("search_graph_edges").text), default_graph=[NamedNode(ORG_GRAPH)])
+        org_edges = {(r["s"].value, r["p"].value, r["o"].value) for r in org}
+        assert org_edges and org_edges <= set(kept)  # the organisation's edges are in every product's walk
