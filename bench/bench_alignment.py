@@ -8,8 +8,9 @@ The budget is 5 s for all 36 pairs on 2 cores; the end-to-end time includes read
 With the `[peer]` extra (`pip install -e '.[peer]'`), Valentine's matchers run once on the same fields, over the
 18 source pairs the two references cover, 1-to-1 by the Hungarian assignment on their scores, and are scored
 against both references next to this project's Hungarian rows: at their default threshold, and at the threshold
-that maximises exact-match F1 on that reference (optimistic: chosen on the rows it is scored on). `--no-peer`
-skips them (SimilarityFlooding alone takes minutes here).
+that maximises exact-match F1 on that reference (optimistic: chosen on the rows it is scored on). Cupid and
+Coma with instances also need NLTK data, built once by `python bench/nltk_offline.py`. `--no-peer` skips them
+(Cupid and SimilarityFlooding take up to a minute or more each here).
 """
 
 from __future__ import annotations

