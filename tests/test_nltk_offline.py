@@ -29,7 +29,7 @@ HAS_PUNKT = importlib.util.find_spec("punkt") is not None
 @pytest.fixture
 def nltk_root(tmp_path, monkeypatch):
     """tmp_path as NLTK's only data root: NLTK reads no file outside its roots."""
-    import nltk
+    nltk = pytest.importorskip("nltk", reason="nltk comes with the [peer] extra")
 
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])
     return tmp_path
