@@ -14,7 +14,6 @@ from kg.cli.output import refuse_together, refuse_unused
 from kg.errors import KGError
 from kg.paths import open_output, output_path, store_path
 from kg.qa.answer import Answer, Answerer, Fallback
-from kg.qa.batch import run_batch
 
 MAX_SHOWN_CITATIONS = 20
 
@@ -98,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
 
 def run_args_batch(args: argparse.Namespace) -> int:
     """Answer the batch file; exit 2 at the end if any line got an error record instead of an answer."""
+    from kg.qa.batch import run_batch  # with its worker pool: not for one question
+
     open_out = partial(open_output, output_path(args.out)) if args.out else partial(nullcontext, sys.stdout)
     counts = run_batch(partial(open_answerer, args), Path(args.batch), open_out, jobs=args.jobs or DEFAULT_JOBS)
     print(", ".join(f"{v} {k}" for k, v in counts.items()), file=sys.stderr)
