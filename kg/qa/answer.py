@@ -25,6 +25,9 @@ from kg.qa.question import Question, Vocabulary, normalise, parse
 from kg.qa.residue import Labels
 from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset
 
+#: Product graphs per vocabulary request: 30 HERB products take one; x10 HERB's 300, six.
+VOCABULARY_CHUNK = 50
+
 #: Answer fields kept out of its JSON object: what ran and how the question was read (`kg ask --explain`).
 INTERNAL = ("queries", "understanding")
 
@@ -81,23 +84,35 @@ class Answerer:
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
-        """The slot vocabularies, read from a dataset the library names: every product graph found, with the
-        organisation graph. Nothing depends on an engine's default graph (a union or an empty one)."""
+        """The slot vocabularies, read from datasets the library names: the product graphs found, a chunk at
+        a time, each with the organisation graph. Nothing depends on an engine's default graph (a union or an
+        empty one). The rows of all chunks are taken in the query's ORDER BY, as one query's would be."""
         found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}}
-        for row in self.backend.select(named_query("qa_vocabulary").text, graphs=self.vocabulary_dataset()):
-            label = term_text(row["label"])
-            found[term_text(row["kind"])][normalise(label)] = label
+        query = named_query("qa_vocabulary").text
+        rows = {
+            (term_text(r["kind"]), term_text(r["label"]))
+            for g in self.vocabulary_datasets()
+            for r in self.backend.select(query, graphs=g)
+        }
+        for kind, label in sorted(rows):
+            found[kind][normalise(label)] = label
         return Vocabulary(found["product"], found["role"], found["company"])
 
-    def vocabulary_dataset(self) -> list[NamedNode]:
-        """Each named graph holding a product under the graph name `kg build` gives it, plus the organisation
-        graph; none is an error naming where we looked, never a reason to abstain on every question."""
+    def vocabulary_datasets(self) -> list[list[NamedNode]]:
+        """The named graphs holding a product under the graph name `kg build` gives it, VOCABULARY_CHUNK at a
+        time, each chunk with the organisation graph (no query joins two products' graphs, so the chunks'
+        rows are the whole dataset's). A request naming every product's graph would grow with the company,
+        and Virtuoso answers it with one header per graph: past ~95, more than Python's HTTP client accepts.
+        No product is an error naming where we looked, never a reason to abstain on every question."""
         if not (products := known_products(self.backend)):
             raise KGError(
                 f"no products found at {self.backend.location}: is the data loaded, and with its graph "
                 f"names ({GRAPH}<Product>, {ORG_GRAPH})?"
             )
-        return [*(product_graph(p) for p in products), NamedNode(ORG_GRAPH)]
+        graphs = [product_graph(p) for p in products]
+        return [
+            [*graphs[i : i + VOCABULARY_CHUNK], NamedNode(ORG_GRAPH)] for i in range(0, len(graphs), VOCABULARY_CHUNK)
+        ]
 
     def labels(self, product: str) -> Labels:
         """The labels a free phrase may name in one product, read once per product."""
