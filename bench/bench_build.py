@@ -64,8 +64,8 @@ def main() -> None:
     results: dict[str, list[dict]] = {"ours1": [], "ours2": [], "floor": [], "peer": []}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.repeat):
-            store = Path(tmp) / f"ours{i}" / "store"
-            for jobs in (1, 2):
+            for jobs in (1, 2):  # each into a fresh path: rebuilding in place would also time removing the last
+                store = Path(tmp) / f"ours{i}-jobs{jobs}" / "store"
                 results[f"ours{jobs}"].append(run_stage("ours", args.herb, str(store), str(jobs)))
             dump = Path(tmp) / "all.nq"
             if not dump.exists():

@@ -210,7 +210,7 @@ def print_report(
         ],
     ]
     for jobs, seconds in batch_s.items():
-        target = jobs == max(batch_s)  # the default: as many workers as cores, up to two
+        target = jobs == DEFAULT_JOBS
         rows.append(
             [
                 f"`kg ask --batch --jobs {jobs}`, {n} questions, new process (s)",

@@ -46,7 +46,7 @@ import json, resource, sys, time
 from pathlib import Path
 from kg.ingest.build import build
 t = time.perf_counter()
-only = json.loads(sys.argv[3]) if len(sys.argv) > 3 else None
+only = json.loads(sys.argv[3])
 jobs = int(sys.argv[4])
 r = build(Path(sys.argv[1]), Path(sys.argv[2]), products=only, progress=False, jobs=jobs)
 print(json.dumps({"seconds": time.perf_counter() - t, "quads": r.quads,
@@ -155,7 +155,15 @@ def sharded_build(data: Path, work: Path, shards: int) -> float:
     started = time.perf_counter()
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", STAGES["build"], str(data), str(work / f"shard-{i}"), json.dumps(names[i::shards])],
+            [
+                sys.executable,
+                "-c",
+                STAGES["build"],
+                str(data),
+                str(work / f"shard-{i}"),
+                json.dumps(names[i::shards]),
+                "1",
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )

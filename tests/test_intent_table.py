@@ -8,8 +8,9 @@ import itertools
 import pytest
 
 from kg.qa.cues import lexicon
-from kg.qa.intents import ASKED_BY, SLOTS, SPARQL, Intent, load_intents, rank, table
+from kg.qa.intents import ASKED_BY, SLOTS, Intent, load_intents, rank, table
 from kg.qa.intents.binders import READS
+from kg.query.sparql import SPARQL_DIR as SPARQL
 
 ROWS = table()[1]
 

@@ -66,6 +66,11 @@ def add_store_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", metavar="PATH", help="store directory (default: $KG_STORE, else ./.kg/store)")
 
 
+def add_jobs_option(p: argparse.ArgumentParser, help: str, default: int | None = DEFAULT_JOBS) -> None:
+    """--jobs N: worker processes (checked by `kg.cli.output.refuse_bad_jobs`)."""
+    p.add_argument("--jobs", type=int, default=default, metavar="N", help=help)
+
+
 def add_backend_options(p: argparse.ArgumentParser, what: str = "query") -> None:
     """--store, or --endpoint URL with --token: where a reading command's SPARQL runs (see kg/query/backend.py)."""
     add_store_option(p)

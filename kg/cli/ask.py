@@ -9,8 +9,8 @@ from contextlib import nullcontext
 from functools import partial
 from pathlib import Path
 
-from kg.cli import DEFAULT_JOBS, add_backend_options, add_what_if_options, open_args_backend
-from kg.cli.output import refuse_together, refuse_unused
+from kg.cli import DEFAULT_JOBS, add_backend_options, add_jobs_option, add_what_if_options, open_args_backend
+from kg.cli.output import refuse_bad_jobs, refuse_together, refuse_unused
 from kg.errors import KGError
 from kg.paths import open_output, output_path, store_path
 from kg.qa.answer import Answer, Answerer, Fallback
@@ -31,11 +31,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_backend_options(p)
     p.add_argument("--batch", metavar="IN.jsonl", help='answer every {"question": …} line of this file')
     p.add_argument("--out", metavar="OUT.jsonl", help="with --batch: where to write answers (default: stdout)")
-    p.add_argument(
-        "--jobs",
-        type=int,
-        metavar="N",
-        help=f"with --batch: answer in N worker processes, output in input order (default: {DEFAULT_JOBS})",
+    add_jobs_option(
+        p,
+        f"with --batch: answer in N worker processes, output in input order (default: {DEFAULT_JOBS})",
+        default=None,
     )
     p.add_argument(
         "--explain",
@@ -74,8 +73,7 @@ def run(args: argparse.Namespace) -> int:
         raise KGError("give either a question or --batch IN.jsonl")
     refuse_unused(args, {"out": "batch", "jobs": "batch", "token": "endpoint"})
     refuse_together(args, [("explain", "batch"), ("json", "batch"), ("graph", "batch")])
-    if args.jobs is not None and args.jobs < 1:
-        raise KGError(f"--jobs {args.jobs}: give 1 or more worker processes")
+    refuse_bad_jobs(args.jobs)
     if args.with_files or args.without_files:
         from kg.cli.whatif import run_ask_what_if
 

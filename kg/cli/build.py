@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kg.cli import DEFAULT_JOBS, add_herb_option, add_store_option
-from kg.cli.output import show_progress
-from kg.errors import KGError
+from kg.cli import add_herb_option, add_jobs_option, add_store_option
+from kg.cli.output import refuse_bad_jobs, show_progress
 from kg.ingest.build import build
 from kg.paths import herb_path, store_path
 
@@ -22,12 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="rebuild only this product's graph (repeatable); the others are kept",
     )
-    p.add_argument(
-        "--jobs",
-        type=int,
-        default=DEFAULT_JOBS,
-        metavar="N",
-        help="map the products in N worker processes while this one loads the store (default: %(default)s; "
+    add_jobs_option(
+        p,
+        "map the products in N worker processes while this one loads the store (default: %(default)s; "
         "1 maps them in this process)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -36,8 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     target = store_path(args.store)
-    if args.jobs < 1:
-        raise KGError(f"--jobs {args.jobs}: give 1 or more worker processes")
+    refuse_bad_jobs(args.jobs)
     report = build(
         herb_path(args.herb), target, products=args.product, progress=show_progress(args.quiet), jobs=args.jobs
     )

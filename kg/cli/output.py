@@ -44,6 +44,12 @@ def refuse_unused(args: argparse.Namespace, needs: dict[str, str]) -> None:
             raise KGError(f"{_flag(option)} only works with {_flag(required)}")
 
 
+def refuse_bad_jobs(jobs: int | None) -> None:
+    """--jobs counts worker processes: 0 or fewer is a mistake, said before any work is done."""
+    if jobs is not None and jobs < 1:
+        raise KGError(f"--jobs {jobs}: give 1 or more worker processes")
+
+
 def refuse_together(args: argparse.Namespace, pairs: list[tuple[str, str]]) -> None:
     """Raise when two options are given that cannot both take effect (`--explain` with `--batch`)."""
     for a, b in pairs:

@@ -32,10 +32,8 @@ from kg.ingest import storepath
 from kg.ingest.herb import (
     Organisation,
     Product,
-    iter_products,
     load_organisation,
     load_product,
-    product_names,
     selected_products,
 )
 from kg.ingest.mapping import Mapping, load_mapping, map_artifact, map_record
@@ -150,7 +148,7 @@ def build(
     started = time.perf_counter()
     mapping = mapping or load_mapping()
     org = load_organisation(herb)
-    names = products or product_names(herb)
+    names = selected_products(herb, products)
     if not names:
         raise KGError(f"{herb / 'products'}: no product files (*.json)")
     storepath.check_target(store_path)
@@ -216,7 +214,8 @@ def all_quads(
     """The organisation graph, then every product's graph, lazily — one stream, so the store is written in one
     bulk load (few, compacted files that read several times faster than one load per product)."""
     yield from organisation_quads(mapping, org)
-    bar = tqdm(iter_products(herb, names), total=len(names), desc="kg build", unit="product", disable=not progress)
+    products = (load_product(herb, name) for name in names)
+    bar = tqdm(products, total=len(names), desc="kg build", unit="product", disable=not progress)
     for product in bar:
         bar.set_postfix_str(product.name)
         yield from product_quads(mapping, org, product)
@@ -254,7 +253,7 @@ def nquads_chunks(
     process loads, and at most two per worker wait here, so memory holds a few products, not the company. The
     workers start before this process maps the organisation, and take the largest products first, so neither
     waits at the start and no big product is left to one worker at the end."""
-    todo = iter(largest_first(herb, selected_products(herb, names)))
+    todo = iter(largest_first(herb, names))
     pending = deque(pool.apply_async(_product_nquads, (name,)) for name in islice(todo, 2 * jobs))
     yield serialize(list(organisation_quads(mapping, org)), format=RdfFormat.N_QUADS)
     herb_log = logging.getLogger("kg.ingest.herb")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -265,11 +264,6 @@ def load_organisation(herb: Path) -> Organisation:
             log.warning("%s: customers_data.json[%d]: no id; skipped", meta, i)
     good_employees = {k: v for k, v in employees.items() if isinstance(v, dict)}
     return Organisation(good_employees, good_customers, tree)
-
-
-def iter_products(herb: Path, only: list[str] | None = None) -> Iterator[Product]:
-    for name in selected_products(herb, only):
-        yield load_product(herb, name)
 
 
 def selected_products(herb: Path, only: list[str] | None = None) -> list[str]:

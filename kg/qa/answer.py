@@ -29,7 +29,7 @@ from kg.query.sparql import Backend, Row, known_products, named_query, product_d
 VOCABULARY_CHUNK = 50
 
 #: Answer fields kept out of its JSON object: what ran and how the question was read (`kg ask --explain`).
-INTERNAL = ("queries", "understanding")
+INTERNAL = ("queries", "choice")
 
 
 @dataclass
@@ -44,12 +44,17 @@ class Answer:
     reason: str | None = None
     proof: dict[str, Any] | None = None
     queries: list[str] = field(default_factory=list)
-    #: How the question was read (cues, competing intents, the free phrase's resolution): `kg ask --explain`.
-    understanding: dict[str, Any] = field(default_factory=dict)
+    #: The intent chooser's verdicts, kept so the reading is built only when `kg ask --explain` asks for it.
+    choice: Choice | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def understanding(self) -> dict[str, Any]:
+        """How the question was read (cues, competing intents, the free phrase's resolution)."""
+        return self.choice.explain() if self.choice else {}
 
     def to_json(self) -> dict[str, Any]:
-        """The answer object of `--json` and `--batch`: every field but the SPARQL text and the reading. Built
-        field by field: `asdict` would deep-copy the reading, only to drop it."""
+        """The answer object of `--json` and `--batch`: every field but the SPARQL text and the chooser's
+        verdicts (`asdict` would deep-copy those, only to drop them)."""
         return {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self) if f.name not in INTERNAL}
 
 
@@ -140,7 +145,7 @@ class Answerer:
     def answer_parsed(self, q: Question) -> Answer:
         choice = choose(q, self.labels(q.product) if q.product else None)
         answer = self._answer_choice(q, choice)
-        answer.understanding = choice.explain()
+        answer.choice = choice
         return answer
 
     def _answer_choice(self, q: Question, choice: Choice) -> Answer:

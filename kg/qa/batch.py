@@ -12,17 +12,14 @@ import itertools
 import json
 import multiprocessing
 import sys
-from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, ExitStack
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, TextIO
 
 from kg.errors import KGError
 from kg.ingest.herb import valid_unicode
 from kg.qa.answer import Answerer
-from kg.qa.cues import lexicon
-from kg.query.sparql import library
 
 #: Lines a worker answers per task: enough to amortise the hand-over, few enough to keep both workers busy.
 CHUNK = 32
@@ -91,17 +88,16 @@ def run_batch(
     errors = errors or sys.stderr
     lines = read_questions(src)
     jobs = max(1, min(jobs, len(lines) // MIN_LINES_PER_JOB))
-    counts = Counter(dict.fromkeys(("answered", "abstained", "malformed", "failed"), 0))
-    with ExitStack() as stack:
-        results = outcomes(open_answerer, src, lines, jobs)
-        first = next(results, None)
-        out = stack.enter_context(open_out())
+    counts = {"lines": len(lines), "answered": 0, "abstained": 0, "malformed": 0, "failed": 0}
+    results = outcomes(open_answerer, src, lines, jobs)
+    first = next(results, None)  # the data opens (or fails) before the output is touched
+    with open_out() as out:
         for kind, record, report in itertools.chain([first] if first else [], results):
             counts[kind] += 1
             if report:
                 print(report, file=errors)
             out.write(record)
-    return {"lines": len(lines), **counts}
+    return counts
 
 
 def outcomes(open_answerer: Callable[[], Answerer], src: Path, lines: list[Line], jobs: int) -> Iterator[Outcome]:
@@ -131,7 +127,6 @@ def _start_worker(open_answerer: Callable[[], Answerer], src: Path) -> None:
     """Open this worker's own answerer; a failure to open is kept and raised by its first task, in the parent
     (an initializer that raises would only be restarted by the pool, again and again)."""
     global _worker
-    lexicon(), library()
     try:
         answerer: Answerer | KGError = open_answerer()
     except KGError as exc:

@@ -40,7 +40,6 @@ class Phrase:
 @dataclass(frozen=True)
 class Lexicon:
     cues: dict[str, tuple[Phrase, ...]]
-    phrases: dict[str, tuple[str, ...]]
     stop: frozenset[str]
 
     @cached_property
@@ -129,12 +128,12 @@ def compile_phrase(phrase: str, filler: str) -> re.Pattern[str]:
 def lexicon(path: Path = LEXICON) -> Lexicon:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     filler = "|".join(re.escape(singular_text(w)) for w in data["filler"]["words"])
-    phrases = {name: tuple(p) for name, p in data["cues"].items()}
     cues = {
-        name: tuple(Phrase(compile_phrase(p, filler), needed_literals(p)) for p in ps) for name, ps in phrases.items()
+        name: tuple(Phrase(compile_phrase(p, filler), needed_literals(p)) for p in ps)
+        for name, ps in data["cues"].items()
     }
     stop = frozenset(singular_text(w) for w in data["stop"]["words"])
-    return Lexicon(cues, phrases, stop)
+    return Lexicon(cues, stop)
 
 
 def tag(q: Question) -> Tagged:

@@ -38,18 +38,20 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from kg.paths import PROJECT
 from kg.qa.cues import Tagged, residue, tag
+from kg.qa.intents.binders import BINDERS, READS
 from kg.qa.question import Question
-from kg.qa.residue import Labels, Resolution
-from kg.query.sparql import Row, Term
+from kg.qa.residue import Labels, Resolution, resolve
+from kg.query.sparql import Row, Term, library
 
 TABLE = Path(__file__).with_name("table.toml")
-SPARQL = PROJECT / "sparql"
 ANSWER_TYPES = ("person", "pr", "company", "url", "content")
 #: The cues that say which answer type is asked for (rule 2 of the chooser).
-ASKED_BY: dict[str, tuple[str, ...]] = {"person": ("person",), "company": ("company",), "url": ("link",)} | {
-    "pr": ("pr", "link")
+ASKED_BY: dict[str, tuple[str, ...]] = {
+    "person": ("person",),
+    "company": ("company",),
+    "url": ("link",),
+    "pr": ("pr", "link"),
 }
 SLOTS: dict[str, Callable[[Question], list[str]]] = {
     "doc_kind": lambda q: [q.doc_kind] if q.doc_kind else [],
@@ -197,7 +199,7 @@ def as_of(intent: Intent) -> Intent | None:
     from kg.qa.intents.asof import nothing_yet
 
     name = f"asof_{intent.name}"
-    if not ((SPARQL / f"{name}.rq").is_file() and (SPARQL / f"{name}.ask.rq").is_file()):
+    if not (name in library() and f"{name}.ask" in library()):
         return None
     return Intent(
         name, intent.answer_type, name, says=f"{intent.name}, at a time", finish=intent.finish,
@@ -239,9 +241,6 @@ def rank(intent: Intent, found: set[str]) -> tuple[int, int, int]:
 
 def judge(intent: Intent, q: Question, tagged: Tagged, labels: Labels | None) -> Candidate:
     """One row's verdict: its constraints, then its binders, then its free phrase."""
-    from kg.qa.intents.binders import BINDERS, READS
-    from kg.qa.residue import resolve
-
     found = tagged.found
     candidate = Candidate(intent, rank(intent, found))
     if (unmet := _unmet(intent, found, q)) is not None:

@@ -15,6 +15,7 @@ from pyoxigraph import Literal
 from kg.namespaces import node, term
 from kg.qa.question import Question
 from kg.query.sparql import Term
+from kg.vocab import CUSTOMER_ISSUE, CUSTOMER_PRAISE, QA_ISSUE, STRENGTH, WEAKNESS, XSD_BOOLEAN
 
 Binder = Callable[[Question, set[str]], dict[str, Term] | None]
 #: Bug-state cue -> the state word the bug queries' VALUES tables define; the first found wins.
@@ -81,32 +82,32 @@ def pr_state(_q: Question, found: set[str]) -> dict[str, Term] | None:
 
 
 def approved(_q: Question, found: set[str]) -> dict[str, Term] | None:
-    return {"approved": Literal("false" if "unapproved" in found else "true", datatype=term("xsd:boolean"))}
+    return {"approved": Literal("false" if "unapproved" in found else "true", datatype=XSD_BOOLEAN)}
 
 
 def aspect(_q: Question, found: set[str]) -> dict[str, Term] | None:
     """Strengths / features -> ekg:strength, weaknesses -> ekg:weakness; both or neither -> unbound (both)."""
     weak, strong = "weak" in found, "strong" in found
     if weak != strong:
-        return {"aspect": term("ekg:weakness" if weak else "ekg:strength")}
+        return {"aspect": WEAKNESS if weak else STRENGTH}
     return {}
 
 
 def feedback_kind(_q: Question, found: set[str]) -> dict[str, Term] | None:
     """Customer praise, QA findings or customer-reported issues; None when the wording names none of them."""
     if "praise" in found:
-        return {"kind": term("ekg:CustomerPraise")}
+        return {"kind": CUSTOMER_PRAISE}
     if "qa" in found and ("issue" in found or "found" in found):
-        return {"kind": term("ekg:QAIssue")}
+        return {"kind": QA_ISSUE}
     if "issue" in found and ("customer" in found or "company" in found):
-        return {"kind": term("ekg:CustomerIssue")}
+        return {"kind": CUSTOMER_ISSUE}
     return None
 
 
 def customer_feedback_kind(q: Question, found: set[str]) -> dict[str, Term] | None:
     """What companies said of the release: praise or issues, never QA's own findings."""
     made = feedback_kind(q, found)
-    return None if made is None or made["kind"] == term("ekg:QAIssue") else made
+    return None if made is None or made["kind"] == QA_ISSUE else made
 
 
 def bug_text(q: Question, _found: set[str]) -> dict[str, Term] | None:
