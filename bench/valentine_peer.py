@@ -5,7 +5,7 @@ Each source becomes a table: one row per record, one column per field the projec
 pair; the Hungarian assignment on those scores makes it 1-to-1, as `kg align --method hungarian` does, and a
 pair is kept when its score passes the threshold. Rows are typed skos:exactMatch: Valentine says nothing finer.
 
-Valentine is the optional `[peer]` extra; without it, `rows()` returns None and the benchmark says so.
+Valentine is the optional `[peer]` extra; without it, `runs()` returns None and the benchmark says so.
 """
 
 from __future__ import annotations

@@ -129,12 +129,16 @@ def conversation_kind(opening: Message) -> str:
 
 
 def bug_conversations(ctx: RuleContext) -> list[tuple[str, list[Message]]]:
-    """Every conversation of the product's bug channels with its kind, in channel order."""
-    out = []
-    for channel in ctx.channels.values():
-        if channel[0].channel.startswith(BUG_CHANNEL):
-            out.extend((conversation_kind(run[0]), run) for run in conversations(channel))
-    return out
+    """Every conversation of the product's bug channels with its kind, in channel order (cached per product:
+    three rules read it)."""
+    if "bug_conversations" not in ctx.facts:
+        ctx.facts["bug_conversations"] = [
+            (conversation_kind(run[0]), run)
+            for channel in ctx.channels.values()
+            if channel[0].channel.startswith(BUG_CHANNEL)
+            for run in conversations(channel)
+        ]
+    return ctx.facts["bug_conversations"]
 
 
 def item_title(text: str) -> str:
