@@ -77,12 +77,13 @@ def main() -> None:
     total = statistics.median(stage["end to end (36 pairs)"])
     print(f"budget {BUDGET_SECONDS:.1f} s: {'met' if total <= BUDGET_SECONDS else 'MISSED'} ({total:.2f} s)\n")
 
+    references = {name: reference_frame(path) for name, path in REFERENCES.items()}
     rows = []
-    for name, path in REFERENCES.items():
-        scores = score_table(result.mappings, reference_frame(path)).set_index(["split", "method", "scope"])
+    for name, reference in references.items():
+        table = score_table(result.mappings, reference).set_index(["split", "method", "scope"])
         for split in SPLITS if name == "curated" else ("all",):  # the blind one has no tuning pair
             for method, times in selection.items():
-                exact, any_ = scores.loc[(split, method, "exact")], scores.loc[(split, method, "any")]
+                exact, any_ = table.loc[(split, method, "exact")], table.loc[(split, method, "any")]
                 rows.append(
                     [
                         name,
@@ -122,8 +123,7 @@ def main() -> None:
         )
     )
     if not args.no_peer:
-        references = {name: reference_frame(path) for name, path in REFERENCES.items()}
-        print_peer(result.mappings["hungarian"], total, runs(load_corpus(erb), references), references)
+        print_peer(result.mappings["hungarian"], total, runs(corpus, references), references)
 
 
 def peer_row(reference: str, name: str, seconds: str, threshold: str, found: pd.DataFrame, ref: pd.DataFrame) -> list:
