@@ -7,14 +7,21 @@ engine in an order that changes between processes, and the shown answer must not
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import subprocess
 import sys
+from contextlib import nullcontext
+from functools import partial
 from pathlib import Path
 
 import pyoxigraph
 import pytest
+
+from kg.qa.answer import Answerer
+from kg.qa.batch import run_batch, single_threaded
+from kg.query.sparql import EmbeddedStore
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Enough lines that two workers each get several chunks (kg/qa/batch.py: CHUNK, MIN_LINES_PER_JOB).
@@ -101,3 +108,35 @@ def test_jobs_below_one_is_refused(store: Path, batch_file: Path, jobs: str) -> 
 def test_jobs_needs_batch(store: Path) -> None:
     done = kg("ask", "Who wrote the Market Research Report for ActionGenie?", "--store", str(store), "--jobs", "2")
     assert done.returncode == 2 and "--jobs only works with --batch" in done.stderr
+
+
+def store_answerer(store: Path) -> Answerer:
+    """What a worker opens: a function the server process can import (a store handle cannot be pickled)."""
+    return Answerer(EmbeddedStore(store))
+
+
+def test_a_process_running_threads_starts_its_workers_from_a_fresh_server(store: Path, batch_file: Path) -> None:
+    """In a process whose store threads run (a library caller's), a fork could copy a lock one of them holds:
+    the workers come from a fresh server process instead, and write the same bytes."""
+    held = EmbeddedStore(store)
+    held.ask("ASK { ?s ?p ?o }")  # this process now runs the store's threads
+    assert not single_threaded()
+    outs = []
+    for jobs in (1, 2):
+        out, errors = io.StringIO(), io.StringIO()
+        counts = run_batch(partial(store_answerer, store), batch_file, partial(nullcontext, out), errors, jobs)
+        assert counts["malformed"] + counts["failed"] == 3
+        outs.append((out.getvalue(), errors.getvalue()))
+    assert outs[0] == outs[1] and outs[0][0].count("\n") == LINES
+
+
+def test_a_single_threaded_process_forks_its_workers() -> None:
+    """The CLI's case, read from the kernel in a fresh process: one thread, until a store opens its own."""
+    code = (
+        "from kg.qa.batch import single_threaded, worker_context; import pyoxigraph, tempfile; "
+        "a = (single_threaded(), worker_context().get_start_method()); "
+        "pyoxigraph.Store(tempfile.mkdtemp()).flush(); "
+        "print(a, (single_threaded(), worker_context().get_start_method()))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "(True, 'fork') (False, 'forkserver')", done.stderr

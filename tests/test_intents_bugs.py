@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 from pyoxigraph import Literal
 
 from kg.namespaces import node
 from kg.qa.answer import Answerer
-from kg.qa.intents import match_intent
+from kg.qa.intents import match_intent, table, validate_evidence
 from kg.qa.question import Vocabulary, parse
 from kg.qa.residue import Labels
+from kg.query.sparql import EmbeddedStore, named_query, product_dataset
 
 VOCAB = Vocabulary(products={"demoforce": "DemoForce"}, roles={}, companies={"acme": "Acme", "globex": "Globex"})
 #: Component keys as a product's graph holds them (skos:hiddenLabel), near neighbours included, so a free phrase
@@ -260,3 +265,45 @@ def test_an_unknown_component_is_named_in_the_abstention(answerer: Answerer) -> 
     got = answerer.ask("Which companies were affected by issues in the Quantum Teleporter of ConnectForce?")
     assert got.abstain and got.intent == "bug_component_companies"
     assert "unresolved phrase" in (got.reason or "") and "quantum teleporter" in (got.reason or "")
+
+
+class CountingBackend:
+    """The real store, with a count of the queries it ran (by text)."""
+
+    def __init__(self, store: EmbeddedStore) -> None:
+        self.store, self.location, self.ran = store, store.location, Counter()
+
+    def select(self, query, bindings=None, graphs=None):
+        self.ran[query] += 1
+        return self.store.select(query, bindings, graphs)
+
+    def ask(self, query, bindings=None, graphs=None):
+        self.ran[query] += 1
+        return self.store.ask(query, bindings, graphs)
+
+
+def test_the_bug_counting_intents_cite_the_product_evidence_read_once(store: Path) -> None:
+    backend = CountingBackend(EmbeddedStore(store))
+    answerer = Answerer(backend)
+    evidence = named_query("bug_lifecycle_evidence").text
+    cites = {r["cite"].value for r in backend.store.select(evidence, graphs=product_dataset("ActionGenie"))}
+    assert len(cites) > 100, "every message of the product's bug conversations, and the fixing PRs"
+    asked = [
+        "Find the name of company that has the maximum number of unresolved bugs in ActionGenie?",
+        "Find the name of company that has the maximum number of resolved bugs in ActionGenie?",
+        "Find employee IDs of engineers who are assigned to the highest number of active bugs in ActionGenie.",
+        "Find the employee ID of engineers who resolved the maximum number of customer bugs in ActionGenie",
+    ]
+    answers = [answerer.ask(q) for q in asked]
+    assert [a.intent for a in answers] == [
+        "bug_company_max_state", "bug_company_max_state", "bug_assignee_max_state", "bug_resolver_max",
+    ]  # fmt: skip
+    for a in answers:
+        assert not a.abstain and cites <= set(a.citations) and a.citations == sorted(set(a.citations))
+        assert evidence in a.queries, "an answer shows every query that made it"
+    assert backend.ran[evidence] == 1, "the evidence is the same for every question about a product: read once"
+
+
+def test_an_unknown_evidence_query_is_refused_when_the_table_loads() -> None:
+    with pytest.raises(ValueError, match="no evidence query"):
+        validate_evidence([replace(table()[1][0], evidence=("no_such_query",))])

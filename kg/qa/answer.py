@@ -80,12 +80,14 @@ Fallback = Callable[[Question], Answer | None]
 
 
 class Answerer:
-    """Answers questions against one backend; the slot vocabularies are read from the graph once."""
+    """Answers questions against one backend; the slot vocabularies are read from the graph once, and each
+    product's labels and intents' evidence once per product."""
 
     def __init__(self, backend: Backend, fallback: Fallback | None = None) -> None:
         self.backend = backend
         self.fallback = fallback
         self._labels: dict[str, Labels] = {}
+        self._evidence: dict[tuple[str, str], list[str]] = {}
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
@@ -131,6 +133,14 @@ class Answerer:
                 components=tuple(sorted(k for keys in found["component"].values() for k in keys)),
             )
         return self._labels[product]
+
+    def evidence(self, query: str, product: str) -> list[str]:
+        """The ?cite ids of a parameterless evidence query (an intent row's `evidence`) over one product: the
+        same for every question about it, so read once per product, not inside each question's SELECT."""
+        if (query, product) not in self._evidence:
+            rows = self.backend.select(named_query(query).text, graphs=product_dataset(product))
+            self._evidence[query, product] = [term_text(r["cite"]) for r in rows if "cite" in r]
+        return self._evidence[query, product]
 
     def ask(self, raw: str | bytes) -> Answer:
         """The answer or a proof-backed abstention. An invalid question (empty, not text, naming two products)
@@ -199,15 +209,17 @@ class Answerer:
                 bindings,
                 proof={"query": select_q.name, "text": select_q.text, "bindings": _show(bindings), "result": "no rows"},
             )
+        for query in intent.evidence:
+            cites.extend(self.evidence(query, q.product))
         return Answer(
             question=q.text,
             type=intent.answer_type,
             abstain=False,
             answer=shown_answer(intent.answer_type, answers),
-            citations=sorted(cites),
+            citations=sorted(set(cites)),
             intent=intent.name,
             slots={**q.slots(), **_show(bindings)},
-            queries=[proof_q.text, select_q.text],
+            queries=[proof_q.text, select_q.text, *(named_query(e).text for e in intent.evidence)],
         )
 
     def _abstain(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import multiprocessing
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
@@ -21,10 +22,11 @@ from kg.errors import KGError
 from kg.ingest.herb import valid_unicode
 from kg.qa.answer import Answerer
 
-#: Lines a worker answers per task: enough to amortise the hand-over, few enough to keep both workers busy.
-CHUNK = 32
+#: Lines a worker answers per task: enough to amortise the hand-over, few enough that the last task leaves the
+#: other workers idle only briefly.
+CHUNK = 16
 #: Below this many lines per worker, forking and opening costs more than it saves.
-MIN_LINES_PER_JOB = 2 * CHUNK
+MIN_LINES_PER_JOB = 64
 
 Line = tuple[int, str | None, str | None]
 #: One line's outcome: its kind (a key of the counts), its JSON record, and what to report on stderr (or None).
@@ -113,11 +115,23 @@ def outcomes(open_answerer: Callable[[], Answerer], src: Path, lines: list[Line]
 
 
 def worker_context() -> multiprocessing.context.BaseContext:
-    """Workers forked from a fresh server process that has imported the answering code: cheap to start, and
-    never a copy of a process that holds a store open (a store's threads and locks do not survive a fork)."""
+    """Workers forked from this process when it runs no other thread, as the CLI does (it opens no store
+    before its workers start): a fork then copies no lock another thread may hold. Otherwise (a store's
+    threads, a server's) they are forked from a fresh server process that has imported the answering code."""
+    if single_threaded():
+        return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([__name__])
     return context
+
+
+def single_threaded() -> bool:
+    """Whether this process runs one thread: the kernel's count, which sees a native library's threads too
+    (False where it cannot be read)."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
 
 
 _worker: tuple[Answerer | KGError, Path] | None = None

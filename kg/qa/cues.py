@@ -43,12 +43,27 @@ class Lexicon:
     stop: frozenset[str]
 
     @cached_property
-    def literals(self) -> tuple[str, ...]:
-        return tuple(sorted({n for ps in self.cues.values() for p in ps for n in p.needs or ()}))
+    def phrases(self) -> tuple[tuple[str, Phrase], ...]:
+        """Every (cue, phrase), in lexicon order."""
+        return tuple((cue, p) for cue, ps in self.cues.items() for p in ps)
 
-    def present(self, text: str) -> set[str]:
-        """The phrases' needed literals this text holds: one substring test each, shared by every phrase."""
-        return {lit for lit in self.literals if lit in text}
+    @cached_property
+    def needing(self) -> dict[str | None, frozenset[int]]:
+        """The positions in `phrases` of the phrases that need each literal (None: those that need none)."""
+        index: dict[str | None, set[int]] = {}
+        for i, (_, p) in enumerate(self.phrases):
+            for lit in p.needs if p.needs is not None else (None,):
+                index.setdefault(lit, set()).add(i)
+        return {lit: frozenset(at) for lit, at in index.items()}
+
+    def candidates(self, text: str) -> list[tuple[str, Phrase]]:
+        """The phrases that may match the text, in lexicon order: one substring test per literal, shared by
+        every phrase that needs it, so the regexes run only where they can match."""
+        at = set(self.needing.get(None, ()))
+        for lit, phrases in self.needing.items():
+            if lit is not None and lit in text:
+                at |= phrases
+        return [self.phrases[i] for i in sorted(at)]
 
 
 @dataclass
@@ -144,19 +159,13 @@ def tag(q: Question) -> Tagged:
     starts = [m.start() for m in re.finditer(r"\S+", text)]
     tagged = Tagged(tokens, words)
     names = name_tokens(q, tokens)
-    lex = lexicon()
-    present = lex.present(text)
-    for name, phrases in lex.cues.items():
-        spans = []
-        for phrase in phrases:
-            if phrase.needs is not None and present.isdisjoint(phrase.needs):
-                continue
-            for m in phrase.pattern.finditer(text):
-                span = (_token_at(starts, m.start()), _token_at(starts, max(m.end() - 1, m.start())) + 1)
-                if not set(range(*span)) <= names:  # a cue inside a name ("DemoForce") is no cue
-                    spans.append(span)
-        if spans:
-            tagged.spans[name] = sorted(set(spans))
+    found: dict[str, set[tuple[int, int]]] = {}
+    for name, phrase in lexicon().candidates(text):
+        for m in phrase.pattern.finditer(text):
+            span = (_token_at(starts, m.start()), _token_at(starts, max(m.end() - 1, m.start())) + 1)
+            if not set(range(*span)) <= names:  # a cue inside a name ("DemoForce") is no cue
+                found.setdefault(name, set()).add(span)
+    tagged.spans = {name: sorted(spans) for name, spans in found.items()}
     return tagged
 
 

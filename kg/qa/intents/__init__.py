@@ -32,9 +32,9 @@ false the system abstains and shows this query and its bindings as the proof.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +80,7 @@ class Intent:
     residue: str | None = None
     subject: int = 0
     finish: Finisher | None = None
+    evidence: tuple[str, ...] = ()
     absent: Absence | None = None
     asof_absent: Absence | None = None
 
@@ -91,7 +92,7 @@ class Intent:
     def proof(self) -> str:
         return f"{self.query}.ask"
 
-    @property
+    @cached_property
     def specificity(self) -> int:
         """How many constraints a question meets when this row accepts it (rule 1)."""
         return len(self.requires) + len(self.any_of) + len(self.slots) + (1 if self.residue else 0)
@@ -167,6 +168,7 @@ def _row(name: str, row: dict[str, Any], named: dict[str, Any], order: list[str]
         residue=row.get("residue"),
         subject=subject_rank(row, order),
         finish=pick("finish"),
+        evidence=tuple(row.get("evidence", ())),
         asof_absent=pick("asof_absent"),
     )
 
@@ -185,7 +187,15 @@ def table() -> tuple[dict[str, Any], tuple[Intent, ...]]:
     for intent in rows:
         if unknown := [b for b in intent.binders if b not in BINDERS]:
             raise ValueError(f"intent {intent.name}: unknown binder(s) {unknown}")
+    validate_evidence(rows)
     return data.get("residue", {}), rows
+
+
+def validate_evidence(rows: Sequence[Intent]) -> None:
+    """Every evidence query a row names is in the library (a misspelt one would fail only when asked)."""
+    for intent in rows:
+        if unknown := [e for e in intent.evidence if e not in library()]:
+            raise ValueError(f"intent {intent.name}: no evidence query {unknown} in sparql/")
 
 
 def load_intents() -> list[Intent]:
@@ -207,23 +217,24 @@ def as_of(intent: Intent) -> Intent | None:
     )  # fmt: skip
 
 
-def _unmet(intent: Intent, found: set[str], q: Question) -> str | None:
-    """The first constraint the question does not meet, or None."""
+def _unmet(intent: Intent, found: set[str], q: Question) -> tuple[str, bool] | None:
+    """The first constraint the question does not meet, and whether that makes a near miss (the question has
+    what the row needs, but also a cue or slot the row forbids), or None."""
     for cue in intent.requires:
         if cue not in found:
-            return f"no {cue} cue"
+            return f"no {cue} cue", False
     for group in intent.any_of:
         if not any((SLOTS[c[1:]](q) if c.startswith("@") else c in found) for c in group):
-            return f"none of {'/'.join(group)}"
+            return f"none of {'/'.join(group)}", False
     for cue in intent.forbids:
         if cue in found:
-            return f"{cue} cue forbidden"
+            return f"{cue} cue forbidden", True
     for slot in intent.slots:
         if not SLOTS[slot](q):
-            return f"no {slot}"
+            return f"no {slot}", False
     for slot in intent.no_slots:
         if SLOTS[slot](q):
-            return f"{slot} not allowed"
+            return f"{slot} not allowed", True
     return None
 
 
@@ -239,12 +250,15 @@ def rank(intent: Intent, found: set[str]) -> tuple[int, int, int]:
     return intent.specificity, int(asks_its_type(intent, found)), -intent.subject
 
 
-def judge(intent: Intent, q: Question, tagged: Tagged, labels: Labels | None) -> Candidate:
-    """One row's verdict: its constraints, then its binders, then its free phrase."""
-    found = tagged.found
+def judge(intent: Intent, q: Question, tagged: Tagged, labels: Labels | None, found: set[str]) -> Candidate | None:
+    """One row's verdict: None when the question lacks one of its cues or slots; else a near miss saying why
+    not, or a candidate with bindings (its constraints, then its binders, then its free phrase)."""
+    unmet = _unmet(intent, found, q)
+    if unmet is not None and not unmet[1]:
+        return None
     candidate = Candidate(intent, rank(intent, found))
-    if (unmet := _unmet(intent, found, q)) is not None:
-        candidate.missing = unmet
+    if unmet is not None:
+        candidate.missing = unmet[0]
         return candidate
     bindings: dict[str, Term] = {}
     for name in intent.binders:
@@ -265,15 +279,13 @@ def judge(intent: Intent, q: Question, tagged: Tagged, labels: Labels | None) ->
 
 
 def choose(q: Question, labels: Labels | None = None) -> Choice:
-    """The most specific accepting row (see the module docstring), with its competitors."""
+    """The most specific accepting row (see the module docstring), with its competitors and near misses."""
     tagged = tag(q)
+    found = tagged.found
     choice = Choice(tagged)
     for intent in table()[1]:
-        candidate = judge(intent, q, tagged, labels)
-        if candidate.bindings is not None:
-            choice.accepted.append(candidate)
-        elif candidate.missing and not candidate.missing.startswith(("no ", "none of")):
-            choice.near.append(candidate)
+        if (candidate := judge(intent, q, tagged, labels, found)) is not None:
+            (choice.near if candidate.bindings is None else choice.accepted).append(candidate)
     choice.accepted.sort(key=lambda c: c.score, reverse=True)
     if choice.accepted:
         best = choice.accepted[0]
