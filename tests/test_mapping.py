@@ -9,9 +9,8 @@ from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError
 from kg.ingest.mapping import as_list, load_mapping, map_artifact
-from kg.namespaces import ID, expand, product_graph
+from kg.namespaces import ID, expand
 
-G = product_graph("Demo")
 P = NamedNode(ID + "product/Demo")
 
 
@@ -25,7 +24,7 @@ def test_slack_message_maps_author_channel_text_and_id() -> None:
         "Channel": {"name": "planning-Demo", "channelID": "ch-1"},
         "Message": {"User": {"userId": "eid_12345678", "timestamp": "2026-01-01T10:00:00", "text": "hi"}},
     }
-    got = triples(map_artifact(load_mapping(), "slack", rec, G, P))
+    got = triples(map_artifact(load_mapping(), "slack", rec, P))
     msg = ID + "artifact/20260101-0-abcde"
     assert (msg, expand("rdf:type"), expand("ekg:SlackMessage")) in got
     assert (msg, expand("prov:wasAttributedTo"), ID + "person/eid_12345678") in got
@@ -45,7 +44,7 @@ def test_pr_logins_that_are_not_eids_stay_distinct_accounts() -> None:
         "user": {"login": "EMP_42"},
         "reviews": [{"state": "APPROVED", "user": {"login": "eid_0000abcd"}, "comment": "ok"}],
     }
-    quads = list(map_artifact(load_mapping(), "prs", rec, G, P))
+    quads = list(map_artifact(load_mapping(), "prs", rec, P))
     got = triples(quads)
     pr = ID + "artifact/github_com_a_b_pull_1"
     assert (pr, expand("prov:wasAttributedTo"), ID + "account/EMP_42") in got
@@ -59,10 +58,10 @@ def test_pr_logins_that_are_not_eids_stay_distinct_accounts() -> None:
 
 def test_document_kind_is_looked_up_and_participants_are_split() -> None:
     doc = {"id": "d1", "content": "x", "type": "System Design Document", "author": "eid_00000001"}
-    got = triples(map_artifact(load_mapping(), "documents", doc, G, P))
+    got = triples(map_artifact(load_mapping(), "documents", doc, P))
     assert (ID + "artifact/d1", expand("ekg:documentKind"), expand("ekg:SystemDesignDocument")) in got
     meeting = {"id": "m1", "transcript": "t", "participants": "['eid_00000001', 'eid_00000002']"}
-    got = triples(map_artifact(load_mapping(), "meeting_transcripts", meeting, G, P))
+    got = triples(map_artifact(load_mapping(), "meeting_transcripts", meeting, P))
     people = {o for s, p, o in got if p == expand("ekg:participant")}
     assert people == {ID + "person/eid_00000001", ID + "person/eid_00000002"}
 
@@ -90,6 +89,6 @@ def test_accounts_are_typed_where_used_and_people_are_not_retyped() -> None:
         "user": {"login": "EMP_7"},
         "reviews": [{"state": "PENDING", "user": {"login": "eid_0000abcd"}}],
     }
-    got = triples(map_artifact(load_mapping(), "prs", rec, G, P))
+    got = triples(map_artifact(load_mapping(), "prs", rec, P))
     assert (ID + "account/EMP_7", expand("rdf:type"), expand("ekg:Account")) in got
     assert not any(s == ID + "person/eid_0000abcd" and p == expand("rdf:type") for s, p, _ in got)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pyoxigraph import Literal, NamedNode, Store
+from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from kg.ingest.herb import Organisation, Product
 from kg.ingest.rules import RuleContext, run_rules
 from kg.ingest.rules.bugs import bug_records, conversation_kind, item_component, item_title
-from kg.namespaces import node, product_graph, term
+from kg.namespaces import node, term
 from kg.text import component_key
 
 CHANNEL = "bug-alice-Demo"
@@ -124,7 +124,7 @@ ORG = Organisation(
 @pytest.fixture()
 def ctx() -> RuleContext:
     product = Product("Demo", Path("Demo.json"), [], [], {"slack": SLACK, "prs": PRS})
-    context = RuleContext(product, ORG, product_graph("Demo"))
+    context = RuleContext(product, ORG)
     run_rules(context, ["conversations", "bug-reports", "bug-components", "bug-lifecycle"])
     return context
 
@@ -132,7 +132,7 @@ def ctx() -> RuleContext:
 @pytest.fixture()
 def store(ctx: RuleContext) -> Store:
     s = Store()
-    s.extend(ctx.out)
+    s.extend(Quad(*statement) for statement in ctx.out)  # in the default graph
     return s
 
 
@@ -196,7 +196,7 @@ def test_every_event_derives_from_its_message_and_names_its_agent(store: Store) 
 
 
 def test_rebuilding_is_idempotent(ctx: RuleContext) -> None:
-    again = RuleContext(ctx.product, ORG, product_graph("Demo"))
+    again = RuleContext(ctx.product, ORG)
     run_rules(again, ["bug-reports", "bug-components", "bug-lifecycle"])
     mine = {q for q in ctx.out if "bug" in q.subject.value or "component" in q.subject.value}
     assert set(again.out) == mine

@@ -12,7 +12,7 @@ from kg.ingest.herb import Organisation, Product
 from kg.ingest.rules import Message, RuleContext
 from kg.ingest.rules.competitors import competitor_name, demo_urls, insight_text
 from kg.ingest.rules.messages import conversations as threads
-from kg.namespaces import ID, product_graph
+from kg.namespaces import ID
 
 RULES = ["competitor-insights", "competitor-demos"]
 
@@ -82,7 +82,7 @@ def context() -> RuleContext:
         "urls": [{"id": "www_pulsewatch_com_demo", "link": "https://www.pulsewatch.com/demo", "description": "d"}],
     }
     product = Product("Demo", Path("Demo.json"), [], [], artifacts)
-    return RuleContext(product, Organisation({}, {}, []), product_graph("Demo"))
+    return RuleContext(product, Organisation({}, {}, []))
 
 
 def triples(ctx: RuleContext) -> set[tuple[str, str, str]]:

@@ -10,7 +10,7 @@ import pytest
 from kg.ingest.herb import Organisation, Product
 from kg.ingest.rules import RuleContext, run_rules
 from kg.ingest.rules.documents import feedback_items, revision_pairs, suggestion_text, version_status
-from kg.namespaces import ID, expand, product_graph
+from kg.namespaces import ID, expand
 
 DOC = "https://sf-internal.slack.com/archives/docs/"
 PEOPLE = {
@@ -109,7 +109,7 @@ def context() -> RuleContext:
     }
     product = Product("Demo", Path("Demo.json"), list(PEOPLE), [], artifacts)
     org = Organisation({e: {"employee_id": e, "name": n, "role": r} for e, (n, r) in PEOPLE.items()}, {}, [])
-    return RuleContext(product, org, product_graph("Demo"))
+    return RuleContext(product, org)
 
 
 def edges(rules: list[str]) -> set[tuple[str, str, str]]:

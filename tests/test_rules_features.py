@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pyoxigraph import Literal, NamedNode, Store
+from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from kg.ingest.herb import Organisation, Product
 from kg.ingest.rules import RuleContext, run_rules
@@ -21,7 +21,7 @@ from kg.ingest.rules.features import (
     same_feature,
 )
 from kg.ingest.rules.prs import TeamPR, reason_of
-from kg.namespaces import node, product_graph, term
+from kg.namespaces import node, term
 from kg.qa.answer import fold_rows
 from kg.qa.intents.features import keep_best_features, keep_top_authors
 from kg.qa.residue import resolve_feature
@@ -252,7 +252,7 @@ def store() -> Store:
     product = Product(
         "Demo", Path("Demo.json"), list(NAMES), [], {"slack": SLACK, "prs": PRS, "meeting_transcripts": MEETINGS}
     )
-    ctx = RuleContext(product, ORG, product_graph("Demo"))
+    ctx = RuleContext(product, ORG)
     run_rules(
         ctx,
         [
@@ -266,7 +266,7 @@ def store() -> Store:
         ],
     )
     s = Store()
-    s.extend(ctx.out)
+    s.extend(Quad(*statement) for statement in ctx.out)  # in the default graph
     # the plain PR fields the declarative mapping adds (only what the queries read)
     for rec in PRS:
         subject = node("artifact", rec["id"])
@@ -299,10 +299,8 @@ def store() -> Store:
     return s
 
 
-def _quad(s: NamedNode, p: str, o: NamedNode | Literal):
-    from pyoxigraph import DefaultGraph, Quad
-
-    return Quad(s, term(p), o, DefaultGraph())
+def _quad(s: NamedNode, p: str, o: NamedNode | Literal) -> Quad:
+    return Quad(s, term(p), o)
 
 
 def objects(store: Store, s: NamedNode, p: str) -> set:
@@ -533,10 +531,10 @@ def test_every_planned_feature_assigned_means_no_discussed_feature() -> None:
         [],
         {"slack": SLACK, "prs": PRS, "meeting_transcripts": [planning, *MEETINGS[1:]]},
     )
-    ctx = RuleContext(product, ORG, product_graph("Demo"))
+    ctx = RuleContext(product, ORG)
     run_rules(ctx, ["feature-discussed"])
     s = Store()
-    s.extend(ctx.out)
+    s.extend(Quad(*statement) for statement in ctx.out)  # in the default graph
     assert not ask(s, "feature_discussed.ask", {})
 
 
@@ -629,7 +627,7 @@ def test_listed_feature_no_review_assigns_is_discussed() -> None:
         ],
     )
     product = Product("List", Path("List.json"), list(NAMES), [], {"meeting_transcripts": [planning, *MEETINGS[1:]]})
-    ctx = RuleContext(product, ORG, product_graph("List"))
+    ctx = RuleContext(product, ORG)
     run_rules(ctx, ["feature-discussed"])
     labels = {q.object.value for q in ctx.out if q.predicate == term("skos:prefLabel")}
     assert labels == {"offline sync"}

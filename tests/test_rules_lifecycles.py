@@ -7,13 +7,13 @@ import copy
 from pathlib import Path
 
 import pytest
-from pyoxigraph import Literal, NamedNode, Store, Variable
+from pyoxigraph import Literal, NamedNode, Quad, Store, Variable
 from test_rules_features import DAN, MEETINGS, NAMES, ORG, PRS, SLACK, msg
 
 from kg.ingest.herb import Product
 from kg.ingest.rules import RuleContext, run_rules
 from kg.ingest.rules.lifecycles import Step, pr_lifecycles, pr_steps
-from kg.namespaces import node, product_graph, term
+from kg.namespaces import node, term
 from kg.query.sparql import named_query, prefixed
 
 XSD_DATETIME = NamedNode("http://www.w3.org/2001/XMLSchema#dateTime")
@@ -36,10 +36,10 @@ def store() -> Store:
     product = Product(
         "Demo", Path("Demo.json"), list(NAMES), [], {"slack": SLACK, "prs": TIMED_PRS, "meeting_transcripts": MEETINGS}
     )
-    ctx = RuleContext(product, ORG, product_graph("Demo"))
+    ctx = RuleContext(product, ORG)
     run_rules(ctx, ["pr-revert", "pr-decision", "feature-tracks", "feature-discussed", "pr-events", "feature-events"])
     s = Store()
-    s.extend(ctx.out)
+    s.extend(Quad(*statement) for statement in ctx.out)  # in the default graph
     for rec in TIMED_PRS:  # the declarative mapping's type and id, which the queries read
         s.add(_quad(node("artifact", rec["id"]), "rdf:type", term("ekg:PullRequest")))
         s.add(_quad(node("artifact", rec["id"]), "dct:identifier", Literal(rec["id"])))
@@ -48,10 +48,8 @@ def store() -> Store:
     return s
 
 
-def _quad(s: NamedNode, p: str, o: NamedNode | Literal):
-    from pyoxigraph import DefaultGraph, Quad
-
-    return Quad(s, term(p), o, DefaultGraph())
+def _quad(s: NamedNode, p: str, o: NamedNode | Literal) -> Quad:
+    return Quad(s, term(p), o)
 
 
 def states_at(store: Store, kind: str, at: str) -> dict[str, str]:
@@ -148,7 +146,7 @@ PR_1 = "github_com_salesforce_Demo_pull_1"
 def merge_step(extra: list[dict]) -> Step:
     """PR 1's merge step when the develop channel also holds the messages `extra`."""
     data = {"slack": SLACK + extra, "prs": LATE_REVIEWED, "meeting_transcripts": []}
-    ctx = RuleContext(Product("Demo", Path("Demo.json"), list(NAMES), [], data), ORG, product_graph("Demo"))
+    ctx = RuleContext(Product("Demo", Path("Demo.json"), list(NAMES), [], data), ORG)
     return next(s for s in pr_lifecycles(ctx)[PR_1] if s.kind == "merged")
 
 

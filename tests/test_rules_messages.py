@@ -8,7 +8,7 @@ from typing import Any
 from kg.ingest.herb import Organisation, Product
 from kg.ingest.rules import RuleContext, run_rules
 from kg.ingest.rules.messages import normalise_url
-from kg.namespaces import ID, expand, product_graph
+from kg.namespaces import ID, expand
 
 
 def slack(mid: str, text: str, ts: str, user: str = "eid_aaaaaaaa", channel: str = "bug-x-Demo") -> dict[str, Any]:
@@ -52,7 +52,7 @@ def context() -> RuleContext:
     }
     product = Product("Demo", Path("Demo.json"), ["eid_aaaaaaaa"], ["CUST-0042"], artifacts)
     org = Organisation({}, {"CUST-0042": {"id": "CUST-0042", "company": "Acme"}}, [])
-    return RuleContext(product, org, product_graph("Demo"))
+    return RuleContext(product, org)
 
 
 def edges(ctx: RuleContext, rules: list[str]) -> set[tuple[str, str, str]]:

@@ -11,7 +11,7 @@ from test_rules_features import msg, pr
 from kg.ingest.herb import Organisation, Product
 from kg.ingest.rules import RuleContext
 from kg.ingest.rules.prs import thread_reason
-from kg.namespaces import expand, product_graph
+from kg.namespaces import expand
 
 ALICE, BOB = "eid_0000000a", "eid_0000000b"
 ORG = Organisation({ALICE: {"name": "Alice Smith"}, BOB: {"name": "Bob Jones"}}, {}, [])
@@ -84,7 +84,7 @@ SLACK = [
 
 def found() -> set[tuple[str, str, str]]:
     product = Product("Demo", Path("Demo.json"), [ALICE, BOB], [], {"slack": SLACK, "prs": PRS})
-    return rule_triples(RuleContext(product, ORG, product_graph("Demo")), ["pr-revert", "pr-decision"])
+    return rule_triples(RuleContext(product, ORG), ["pr-revert", "pr-decision"])
 
 
 def test_security_pr_dropped_for_product_direction() -> None:

@@ -10,7 +10,7 @@ from rulekit import objects, rule_triples
 
 from kg.ingest.herb import Organisation, Product
 from kg.ingest.rules import RuleContext
-from kg.namespaces import ID, expand, product_graph
+from kg.namespaces import ID, expand
 
 RULES = [
     "release-kickoff",
@@ -109,7 +109,7 @@ def context(with_kickoff: bool = True) -> RuleContext:
         ],
     }
     product = Product("New", Path("New.json"), [], [], artifacts)
-    return RuleContext(product, Organisation({}, {}, []), product_graph("New"))
+    return RuleContext(product, Organisation({}, {}, []))
 
 
 def triples(ctx: RuleContext) -> set[tuple[str, str, str]]:

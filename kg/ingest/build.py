@@ -16,7 +16,7 @@ import os
 import shutil
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from itertools import islice
@@ -24,7 +24,7 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 
-from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, Store, serialize
+from pyoxigraph import Literal, NamedNode, RdfFormat, Store
 from tqdm import tqdm
 
 from kg.errors import KGError
@@ -36,7 +36,7 @@ from kg.ingest.herb import (
     load_product,
     selected_products,
 )
-from kg.ingest.mapping import Mapping, load_mapping, map_artifact, map_record
+from kg.ingest.mapping import Mapping, Statement, load_mapping, map_artifact, map_record, nquads
 from kg.ingest.rules import RuleContext, run_rules
 from kg.namespaces import ORG_GRAPH, node, product_graph, term
 from kg.vocab import RDF_TYPE, RDFS_LABEL
@@ -55,54 +55,58 @@ class BuildReport:
     skipped: list[str] = field(default_factory=list)
 
 
-def organisation_quads(mapping: Mapping, org: Organisation) -> Iterator[Quad]:
-    """Employees, customers, their companies and roles, and who reports to whom, in the org graph."""
+def organisation_statements(mapping: Mapping, org: Organisation) -> Iterator[Statement]:
+    """Employees, customers, their companies and roles, and who reports to whom, for the org graph."""
     for emp in org.employees.values():
         if isinstance(emp.get("employee_id"), str):
-            yield from map_record(mapping.organisation["employees"], emp, ORG)
+            yield from map_record(mapping.organisation["employees"], emp)
     for cust in org.customers.values():
-        yield from map_record(mapping.organisation["customers"], cust, ORG)
-    yield from reporting_quads(org.org_tree, None)
+        yield from map_record(mapping.organisation["customers"], cust)
+    yield from reporting_statements(org.org_tree, None)
 
 
-def reporting_quads(tree: Any, manager: str | None) -> Iterator[Quad]:
+def reporting_statements(tree: Any, manager: str | None) -> Iterator[Statement]:
     """Walk salesforce_team.json's nested lists: every person under a manager ekg:reportsTo that manager."""
     if isinstance(tree, list):
         for item in tree:
-            yield from reporting_quads(item, manager)
+            yield from reporting_statements(item, manager)
     elif isinstance(tree, dict):
         eid = tree.get("employee_id")
         if isinstance(eid, str) and manager:
-            yield Quad(node("person", eid), term("ekg:reportsTo"), node("person", manager), ORG)
+            yield Statement(node("person", eid), term("ekg:reportsTo"), node("person", manager))
         for value in tree.values():
             if isinstance(value, list | dict):
-                yield from reporting_quads(value, eid if isinstance(eid, str) else manager)
+                yield from reporting_statements(value, eid if isinstance(eid, str) else manager)
 
 
-def roster_quads(product: Product, graph: NamedNode) -> Iterator[Quad]:
+def roster_statements(product: Product) -> Iterator[Statement]:
     """The product, its team and its customers (the roster HERB keeps per product)."""
     prod = node("product", product.name)
     team = node("team", product.name)
-    yield Quad(prod, RDF_TYPE, term("ekg:Product"), graph)
-    yield Quad(prod, RDFS_LABEL, Literal(product.name), graph)
-    yield Quad(team, RDF_TYPE, term("ekg:Team"), graph)
-    yield Quad(team, term("ekg:teamOf"), prod, graph)
+    yield Statement(prod, RDF_TYPE, term("ekg:Product"))
+    yield Statement(prod, RDFS_LABEL, Literal(product.name))
+    yield Statement(team, RDF_TYPE, term("ekg:Team"))
+    yield Statement(team, term("ekg:teamOf"), prod)
     for eid in product.team:
-        yield Quad(node("person", eid), term("ekg:memberOf"), team, graph)
+        yield Statement(node("person", eid), term("ekg:memberOf"), team)
     for cust in product.customers:
-        yield Quad(node("customer", cust), term("ekg:customerOf"), prod, graph)
+        yield Statement(node("customer", cust), term("ekg:customerOf"), prod)
 
 
-def product_quads(mapping: Mapping, org: Organisation, product: Product) -> list[Quad]:
-    """Every quad of one product's named graph, once: roster, mapped artifacts, then the text-derived rules."""
-    graph = product_graph(product.name)
+def product_statements(mapping: Mapping, org: Organisation, product: Product) -> list[Statement]:
+    """Every statement of one product's graph, once: roster, mapped artifacts, then the text-derived rules."""
     prod = node("product", product.name)
-    quads = list(roster_quads(product, graph))
+    statements = list(roster_statements(product))
     for kind, records in product.artifacts.items():
         for rec in records:
-            quads.extend(map_artifact(mapping, kind, rec, graph, prod))
-    quads.extend(run_rules(RuleContext(product, org, graph)))
-    return list(dict.fromkeys(quads))  # once each: many messages of a channel restate its type and label
+            statements.extend(map_artifact(mapping, kind, rec, prod))
+    statements.extend(run_rules(RuleContext(product, org)))
+    return list(dict.fromkeys(statements))  # once each: many messages of a channel restate its type and label
+
+
+def product_nquads(mapping: Mapping, org: Organisation, product: Product) -> bytes:
+    """One product's graph as N-Quads."""
+    return nquads(product_statements(mapping, org, product), product_graph(product.name))
 
 
 def artifact_count(product: Product) -> int:
@@ -177,10 +181,7 @@ def _build_locked(
     try:
         with worker_pool(jobs, mapping, org, herb) as pool:
             store = _open_tmp(tmp, store_path if products else None, products or [])
-            if pool is None:
-                _load(store, all_quads(mapping, org, herb, names, report, progress))
-            else:
-                _load_nquads(store, nquads_chunks(pool, jobs, mapping, org, herb, names, report, progress))
+            _load_nquads(store, nquads_chunks(pool, jobs, mapping, org, herb, names, report, progress))
         report.quads = len(store)
         store.optimize()  # compact: a big bulk load leaves overlapping files that every later look-up consults
         _close(store)
@@ -208,29 +209,6 @@ def _open_tmp(tmp: Path, base: Path | None, products: list[str]) -> Store:
     return store
 
 
-def all_quads(
-    mapping: Mapping, org: Organisation, herb: Path, names: list[str], report: BuildReport, progress: bool
-) -> Iterator[Quad]:
-    """The organisation graph, then every product's graph, lazily — one stream, so the store is written in one
-    bulk load (few, compacted files that read several times faster than one load per product)."""
-    yield from organisation_quads(mapping, org)
-    products = (load_product(herb, name) for name in names)
-    bar = tqdm(products, total=len(names), desc="kg build", unit="product", disable=not progress)
-    for product in bar:
-        bar.set_postfix_str(product.name)
-        yield from product_quads(mapping, org, product)
-        report.products.append(product.name)
-        report.artifacts += artifact_count(product)
-        report.skipped.extend(product.skipped)
-
-
-def _load(store: Store, quads: Iterable[Quad]) -> None:
-    try:
-        store.bulk_extend(quads)
-    except OSError as exc:
-        raise KGError(f"writing to the store failed: {exc}") from exc
-
-
 def worker_pool(jobs: int, mapping: Mapping, org: Organisation, herb: Path) -> AbstractContextManager[Pool | None]:
     """`jobs` worker processes that map products (none for one job), forked before the store opens its own
     threads, so a worker inherits no lock RocksDB may hold."""
@@ -240,7 +218,7 @@ def worker_pool(jobs: int, mapping: Mapping, org: Organisation, herb: Path) -> A
 
 
 def nquads_chunks(
-    pool: Pool,
+    pool: Pool | None,
     jobs: int,
     mapping: Mapping,
     org: Organisation,
@@ -249,21 +227,17 @@ def nquads_chunks(
     report: BuildReport,
     progress: bool,
 ) -> Iterator[bytes]:
-    """The organisation graph, then every product's graph, as N-Quads: the workers map the products while this
-    process loads, and at most two per worker wait here, so memory holds a few products, not the company. The
-    workers start before this process maps the organisation, and take the largest products first, so neither
-    waits at the start and no big product is left to one worker at the end."""
-    todo = iter(largest_first(herb, names))
-    pending = deque(pool.apply_async(_product_nquads, (name,)) for name in islice(todo, 2 * jobs))
-    yield serialize(list(organisation_quads(mapping, org)), format=RdfFormat.N_QUADS)
+    """The organisation graph, then every product's graph, as N-Quads: one stream, so the store is written in
+    one bulk load (few, compacted files that read several times faster than one load per product). With a
+    pool, the workers map the products while this process loads."""
+    products = mapped_products(pool, jobs, mapping, org, herb, names)
+    yield nquads(organisation_statements(mapping, org), ORG)
     herb_log = logging.getLogger("kg.ingest.herb")
     bar = tqdm(total=len(names), desc="kg build", unit="product", disable=not progress)
-    while pending:
-        chunk, name, artifacts, skipped = pending.popleft().get()
-        if (following := next(todo, None)) is not None:
-            pending.append(pool.apply_async(_product_nquads, (following,)))
-        for msg in skipped:
-            herb_log.warning(msg)
+    for chunk, name, artifacts, skipped in products:
+        if pool is not None:  # a worker's warnings are logged here (in this process, load_product logs them)
+            for msg in skipped:
+                herb_log.warning(msg)
         report.products.append(name)
         report.artifacts += artifacts
         report.skipped.extend(skipped)
@@ -271,6 +245,37 @@ def nquads_chunks(
         bar.update()
         yield chunk
     bar.close()
+
+
+#: One product mapped: its graph as N-Quads, its name, its artifact count and the records it skipped.
+Mapped = tuple[bytes, str, int, list[str]]
+
+
+def mapped_products(
+    pool: Pool | None, jobs: int, mapping: Mapping, org: Organisation, herb: Path, names: list[str]
+) -> Iterator[Mapped]:
+    """Every product mapped, in this process as it is read, or by the pool. The pool gets its first tasks at
+    once, so the workers start before this process maps the organisation; they take the largest products
+    first, so no big product is left to one worker at the end, and at most two per worker wait here, so
+    memory holds a few products, not the company."""
+    if pool is None:
+        return (mapped(mapping, org, load_product(herb, name)) for name in names)
+    todo = iter(largest_first(herb, names))
+    pending = deque(pool.apply_async(_product_nquads, (name,)) for name in islice(todo, 2 * jobs))
+    return _in_turn(pool, pending, todo)
+
+
+def _in_turn(pool: Pool, pending: deque[Any], todo: Iterator[str]) -> Iterator[Mapped]:
+    """The pool's results in the order asked, each taken one handing the pool the next product."""
+    while pending:
+        done = pending.popleft().get()
+        if (following := next(todo, None)) is not None:
+            pending.append(pool.apply_async(_product_nquads, (following,)))
+        yield done
+
+
+def mapped(mapping: Mapping, org: Organisation, product: Product) -> Mapped:
+    return product_nquads(mapping, org, product), product.name, artifact_count(product), product.skipped
 
 
 def largest_first(herb: Path, names: list[str]) -> list[str]:
@@ -289,11 +294,9 @@ def _start_worker(mapping: Mapping, org: Organisation, herb: Path) -> None:
     logging.getLogger("kg.ingest.herb").disabled = True
 
 
-def _product_nquads(name: str) -> tuple[bytes, str, int, list[str]]:
-    """One product's graph as N-Quads, with what the report needs: its name, artifacts and skipped records."""
-    product = load_product(_WORKER["herb"], name)
-    quads = product_quads(_WORKER["mapping"], _WORKER["org"], product)
-    return serialize(quads, format=RdfFormat.N_QUADS), product.name, artifact_count(product), product.skipped
+def _product_nquads(name: str) -> Mapped:
+    """One product mapped in a worker."""
+    return mapped(_WORKER["mapping"], _WORKER["org"], load_product(_WORKER["herb"], name))
 
 
 class ChunkReader(io.RawIOBase):

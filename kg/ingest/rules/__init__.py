@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from pyoxigraph import Literal, NamedNode, Quad
+from pyoxigraph import Literal, NamedNode
 
 from kg.ingest.herb import Organisation, Product
-from kg.ingest.mapping import agent_node
+from kg.ingest.mapping import Statement, agent_node
 from kg.namespaces import node, term
 from kg.vocab import RDF_TYPE, WAS_DERIVED_FROM
 
@@ -69,12 +69,11 @@ class RuleContext:
 
     product: Product
     org: Organisation
-    graph: NamedNode
-    out: list[Quad] = field(default_factory=list)
+    out: list[Statement] = field(default_factory=list)
     facts: dict[str, Any] = field(default_factory=dict)
 
     def add(self, s: NamedNode, p: NamedNode, o: NamedNode | Literal) -> None:
-        self.out.append(Quad(s, p, o, self.graph))
+        self.out.append(Statement(s, p, o))
 
     def derived(self, kind: str, key: str, cls: NamedNode | str, source_ids: Iterable[str]) -> NamedNode:
         """A derived node `id:{kind}/{product}/{key}` typed `cls`, with prov:wasDerivedFrom its sources."""
@@ -187,8 +186,8 @@ def load_rules() -> dict[str, Rule]:
     return RULES
 
 
-def run_rules(ctx: RuleContext, names: Iterable[str] | None = None) -> list[Quad]:
-    """Apply the named rules (default: all) to one product; returns the quads they wrote."""
+def run_rules(ctx: RuleContext, names: Iterable[str] | None = None) -> list[Statement]:
+    """Apply the named rules (default: all) to one product; returns the statements they wrote."""
     registry = load_rules()
     for name in names or list(registry):
         registry[name].fn(ctx)
