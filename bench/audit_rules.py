@@ -37,7 +37,7 @@ from kg.ingest.rules.features import (
     spoken_lines,
 )
 from kg.ingest.rules.prs import PR_NUMBER, develop_conversations, reason_of, team_prs, thread_reason
-from kg.namespaces import product_graph, term
+from kg.namespaces import term
 
 ROOT = Path(__file__).resolve().parent.parent
 HERB = Path(__import__("os").environ.get("HERB_DATA", ROOT.parent / "shared" / "herb"))
@@ -210,16 +210,16 @@ def audit(herb: Path) -> dict[str, str]:
     topic_ex, reason_ex, security_ex, plan_ex = [], [], [], []
     for name in product_names(herb):
         product = load_product(herb, name)
-        row, ex = topic_audit(RuleContext(product, org, product_graph(name)))
+        row, ex = topic_audit(RuleContext(product, org))
         topics.append(row)
         topic_ex += ex
-        ctx = RuleContext(product, org, product_graph(name))
+        ctx = RuleContext(product, org)
         states.append(state_audit(ctx, decisions(ctx)))
-        row, ex, sec = reason_audit(RuleContext(product, org, product_graph(name)))
+        row, ex, sec = reason_audit(RuleContext(product, org))
         reasons.append(row)
         reason_ex += ex
         security_ex += sec
-        row, ex = planning_audit(RuleContext(product, org, product_graph(name)))
+        row, ex = planning_audit(RuleContext(product, org))
         plans.append(row)
         plan_ex += ex
     bullets = lambda items: "\n".join(f"- {i}" for i in items[:EXAMPLES]) or "- none"  # noqa: E731

@@ -8,7 +8,6 @@ endpoint, a result that is not SPARQL results -- raises KGError, so an abstentio
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import cached_property
@@ -55,7 +54,17 @@ class Answer:
     def to_json(self) -> dict[str, Any]:
         """The answer object of `--json` and `--batch`: every field but the SPARQL text and the chooser's
         verdicts (`asdict` would deep-copy those, only to drop them)."""
-        return {f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(self) if f.name not in INTERNAL}
+        return {f.name: json_copy(getattr(self, f.name)) for f in fields(self) if f.name not in INTERNAL}
+
+
+def json_copy(value: Any) -> Any:
+    """A copy of JSON-shaped data (dicts, lists, scalars), so a caller may change it: `copy.deepcopy` does the
+    same with bookkeeping for shapes an answer never has, at several times the cost."""
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    return value
 
 
 def term_text(term: Any) -> str:
