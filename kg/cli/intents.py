@@ -1,6 +1,6 @@
-"""`kg intents`: the intent table (kg/qa/intents/table.toml) as its rows say it — answer type, query and proof,
-the cues each requires and forbids, its slots and free phrase, its timed form — then what each state word
-means (kg/qa/states.py)."""
+"""`kg intents`: the intent table (kg/qa/intents/table.toml) as its rows say it — answer type, query (and the
+evidence queries read once per product) and proof, the cues each requires and forbids, its slots and free
+phrase, its timed form — then what each state word means (kg/qa/states.py)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
             i.name,
             i.answer_type,
             str(i.specificity),
-            f"sparql/{i.query}.rq",
+            " + ".join(f"sparql/{q}.rq" for q in (i.query, *i.evidence)),
             f"sparql/{i.proof}.rq",
             constraints(i),
             slots(i),
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
             "intent",
             "type",
             "spec.",
-            "query",
+            "query (+ evidence)",
             "proof (derived)",
             "cues",
             "slots",
