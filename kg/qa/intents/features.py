@@ -2,9 +2,10 @@
 author(s) with the most PRs.
 
 A question names a feature by a free phrase (its residue, kg/qa/residue.py), bound as ?topic: the query returns
-every feature sharing a word with it, and `keep_best_features` keeps those naming at least half of the
-phrase's words and at least three quarters as many as the best one. When no feature qualifies the answer is
-empty and the system abstains; no phrase is ever matched to text.
+every feature sharing a word with it, and `keep_best_features` keeps those naming at least half of the phrase's
+words (FEATURE_FLOOR, the floor the free phrase's resolution uses too) and at least three quarters as many as
+the best one. When no feature qualifies the answer is empty and the system abstains; no phrase is ever matched
+to text.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from kg.qa.answer import term_text
+from kg.qa.residue import FEATURE_FLOOR
 from kg.query.sparql import Row
 
 
@@ -27,7 +29,7 @@ def keep_best_features(rows: list[Row]) -> tuple[list[str], list[str]]:
     if not hits:
         return [], []
     best = max(len(h) for h in hits.values())
-    chosen = {f for f, h in hits.items() if 2 * len(h) >= ntok and 4 * len(h) >= 3 * best}
+    chosen = {f for f, h in hits.items() if len(h) >= FEATURE_FLOOR * ntok and 4 * len(h) >= 3 * best}
     kept = [r for r in rows if term_text(r.get("feature", "")) in chosen]
     answers = dict.fromkeys(term_text(r["answer"]) for r in kept if "answer" in r)
     cites = dict.fromkeys(term_text(r["cite"]) for r in kept if "cite" in r)
