@@ -81,6 +81,8 @@ class Intent:
     subject: int = 0
     finish: Finisher | None = None
     evidence: tuple[str, ...] = ()
+    #: False when the query and proof read the product's graph alone (table.toml's `org`).
+    org: bool = True
     absent: Absence | None = None
     asof_absent: Absence | None = None
 
@@ -169,6 +171,7 @@ def _row(name: str, row: dict[str, Any], named: dict[str, Any], order: list[str]
         subject=subject_rank(row, order),
         finish=pick("finish"),
         evidence=tuple(row.get("evidence", ())),
+        org=row.get("org", True),
         asof_absent=pick("asof_absent"),
     )
 
