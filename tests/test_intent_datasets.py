@@ -17,7 +17,7 @@ from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Sequenc
 from rdflib.plugins.sparql import prepareQuery
 from rdflib.term import URIRef, Variable
 
-from kg.namespaces import ORG_GRAPH, product_graph
+from kg.namespaces import ORG_GRAPH
 from kg.qa.answer import Answerer
 from kg.qa.intents import match_intent, table
 from kg.qa.question import parse
@@ -157,17 +157,16 @@ def test_rows_that_read_people_or_companies_keep_the_organisation_graph(organisa
 
 def test_product_only_rows_give_the_same_rows_and_proofs_with_the_organisation_graph(store: Path, herb: Path) -> None:
     backend = EmbeddedStore(store)
-    vocabulary = Answerer(backend).vocabulary
-    labels = Answerer(backend)
+    answerer = Answerer(backend)
     checked = 0
     for name in ("answerable", "unanswerable"):
         for line in (herb / "qa" / "dev" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines():
-            q = parse(json.loads(line)["question"], vocabulary)
-            matched = match_intent(q, labels.labels(q.product)) if q.product else None
+            q = parse(json.loads(line)["question"], answerer.vocabulary)
+            matched = match_intent(q, answerer.labels(q.product)) if q.product else None
             if matched is None or matched[0].org or q.time is not None:
                 continue
             intent, bindings = matched
-            alone, both = [product_graph(q.product)], product_dataset(q.product)
+            alone, both = product_dataset(q.product, org=False), product_dataset(q.product)
             proof = named_query(intent.proof).text
             assert backend.ask(proof, bindings, alone) == backend.ask(proof, bindings, both), q.text
             select = named_query(intent.query).text

@@ -191,7 +191,7 @@ class Answerer:
             if isinstance(routed, Refusal):
                 return self._abstain(q, intent, routed.reason, bindings, proof=routed.proof)
             intent, bindings = routed
-        graphs = product_dataset(q.product) if intent.org else [product_graph(q.product)]
+        graphs = product_dataset(q.product, org=intent.org)
         proof_q = named_query(intent.proof)
         if not self.backend.ask(proof_q.text, bindings, graphs):
             return self._abstain(

@@ -71,9 +71,12 @@ def named_query(name: str) -> NamedQuery:
         raise KGError(f"no query named {name!r} in {SPARQL_DIR}") from exc
 
 
-def product_dataset(product: str | None) -> list[NamedNode] | None:
-    """The graphs a product-scoped query sees: the product's own graph and the organisation graph."""
-    return None if product is None else [product_graph(product), NamedNode(ORG_GRAPH)]
+def product_dataset(product: str | None, org: bool = True) -> list[NamedNode] | None:
+    """The graphs a product-scoped query sees: the product's own graph and (unless a query is known never to
+    read it, an intent row's `org = false`) the organisation graph."""
+    if product is None:
+        return None
+    return [product_graph(product), NamedNode(ORG_GRAPH)] if org else [product_graph(product)]
 
 
 class Backend(Protocol):

@@ -145,10 +145,15 @@ class ProductGraph:
 Edge = tuple[str, str, str]
 
 
+def graph_rows(store: Store, query: str, graph: NamedNode, names: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The values of `names` in each row of a library query over one named graph."""
+    rows = store.query(prefixed(named_query(query).text), default_graph=[graph])
+    return [tuple(row[n].value for n in names) for row in rows]
+
+
 def read_edges(store: Store, graph: NamedNode) -> list[Edge]:
     """Every IRI-to-IRI triple (s, p, o) of one named graph."""
-    rows = store.query(prefixed(named_query("search_graph_edges").text), default_graph=[graph])
-    return [(row["s"].value, row["p"].value, row["o"].value) for row in rows]
+    return graph_rows(store, "search_graph_edges", graph, ("s", "p", "o"))
 
 
 def graph_of(*edge_lists: list[Edge]) -> ProductGraph:
@@ -177,8 +182,7 @@ Label = tuple[str, str]
 def read_labels(store: Store, graph: NamedNode) -> list[Label]:
     """(node IRI, label) for every name of a node in one named graph (rdfs:label, skos labels, foaf:name,
     former names)."""
-    rows = store.query(prefixed(named_query("search_node_labels").text), default_graph=[graph])
-    return [(row["node"].value, row["label"].value) for row in rows]
+    return graph_rows(store, "search_node_labels", graph, ("node", "label"))
 
 
 def labels_of(*label_lists: list[Label]) -> dict[str, list[str]]:
