@@ -1,11 +1,11 @@
-"""The intent table's queries keep the shape that lets an engine evaluate their citation unions per row.
+"""The library's queries keep the shape that lets an engine evaluate their citation unions per row.
 
 Oxigraph (like most engines) evaluates a UNION with the rows before it bound only when every branch binds a
 variable those rows bind; a union whose branches share no such variable is evaluated whole, over the product,
 and joined by hash (`oxigraph query --explain` shows `Join(HashBuildLeftProbeRight, keys = )` and the union's
 row counts for the whole product). So each citation branch restates the edge it hangs from. This test reads
-every query, proof and evidence query of the intent table through rdflib's algebra and fails on a join of a
-union whose branches share no variable with the other side. (The timed forms, `asof_*`, are not table rows.)
+every query in sparql/ through rdflib's algebra and fails on a join of a union whose branches share no
+variable with the other side.
 """
 
 from __future__ import annotations
@@ -18,10 +18,9 @@ from rdflib.plugins.sparql import prepareQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.term import Variable
 
-from kg.qa.intents import table
-from kg.query.sparql import PREFIXES, named_query
+from kg.query.sparql import PREFIXES, library, named_query
 
-NAMES = sorted({n for i in table()[1] for n in (i.query, i.proof, *i.evidence)})
+NAMES = sorted(library())
 
 
 def bound(node: Any) -> set[Variable]:
