@@ -71,9 +71,10 @@ def unanchored_unions(node: Any) -> list[str]:
 @pytest.mark.parametrize("name", NAMES)
 def test_every_joined_union_shares_a_variable_with_the_rows_before_it(name: str) -> None:
     query = prepareQuery(named_query(name).text, initNs={k: Namespace(v) for k, v in PREFIXES.items()})
-    assert not unanchored_unions(query.algebra), (
+    found = unanchored_unions(query.algebra)
+    assert not found, (
         f"sparql/{name}.rq joins a union none of whose shared variables the rows beside it bind "
-        f"({unanchored_unions(query.algebra)}): restate in each branch the edge it hangs from"
+        f"({found}): restate in each branch the edge it hangs from"
     )
 
 
