@@ -1,8 +1,16 @@
 """Answer one question: parse, pick the intent, prove the evidence exists, run the query, cite.
 
-Abstention is structural: it happens only when no intent covers the wording ("unsupported question"), when
-the product is unknown, or when the intent's ASK proof finds no typed evidence for the bound slots. There is
-no score threshold anywhere on this path. Everything else -- an invalid question, an unreachable or refusing
+Every answer has one of four outcomes (`Answer.outcome`), kept apart everywhere they are shown:
+
+- `answer`: the rows of the intent's SELECT, with their citations;
+- `absent`: a proof of absence: the intent's ASK found no typed evidence for the bound slots (or the free phrase
+  shares no word with any label of the product). Run only for a complete reading (kg/qa/reading.py);
+- `uncertain`: the reading is incomplete or contested (a cue no part of it explains, an answer type it does not
+  give, two rows tied, a phrase that only partly names a label): no proof runs, and the best readings are
+  offered as canonical questions (`readings`; `kg ask --pick N` asks one);
+- `unsupported`: no intent covers the wording, or it names no product.
+
+There is no score threshold anywhere on this path. Everything else -- an invalid question, an unreachable or refusing
 endpoint, a result that is not SPARQL results -- raises KGError, so an abstention always means what it says.
 """
 
@@ -42,6 +50,10 @@ class Answer:
     slots: dict[str, Any] = field(default_factory=dict)
     reason: str | None = None
     proof: dict[str, Any] | None = None
+    #: answer | absent | uncertain | unsupported (see the module docstring).
+    outcome: str = "answer"
+    #: For an uncertain reading: the best readings as canonical questions, best first.
+    readings: list[dict[str, str]] = field(default_factory=list)
     queries: list[str] = field(default_factory=list)
     #: The intent chooser's verdicts, kept so the reading is built only when `kg ask --explain` asks for it.
     choice: Choice | None = field(default=None, repr=False, compare=False)
@@ -169,23 +181,40 @@ class Answerer:
 
     def _answer_choice(self, q: Question, choice: Choice) -> Answer:
         if choice.ambiguous:
-            return self._abstain(
-                q, None, f"unsupported question: the wording fits {' and '.join(choice.ambiguous)} equally"
-            )
+            return self._uncertain(q, choice, f"the wording fits {' and '.join(choice.ambiguous)} equally")
         if choice.winner is None:
             found = self.fallback(q) if self.fallback and q.product else None
-            return found or self._abstain(q, None, "unsupported question: no intent covers this wording")
+            if found:
+                return found
+            if choice.near:
+                return self._uncertain(q, choice, "no reading accounts for the whole question")
+            return self._abstain(q, None, "unsupported question: no intent covers this wording", outcome="unsupported")
         intent, bindings = choice.winner.intent, choice.winner.bindings or {}
+        if q.product is None:
+            return self._abstain(
+                q, intent, "unsupported question: it names no product known to the graph", outcome="unsupported"
+            )
+        account = choice.winner.account
+        if account is not None and not account.complete:
+            left = [f"'{choice.tagged.phrase(c)}' ({c})" for c in account.cues]
+            if account.asked_type:
+                left.append(f"it asks for a {account.asked_type}, which {intent.name} does not answer")
+            return self._uncertain(q, choice, f"{intent.name} leaves {', '.join(left)} unexplained")
         resolution = choice.winner.resolution
-        if q.product is not None and resolution is not None and not resolution.resolved:
+        if resolution is not None and not resolution.resolved:
+            if resolution.candidates:
+                return self._uncertain(
+                    q,
+                    choice,
+                    f"'{resolution.phrase}' only partly names a {resolution.kind} of {q.product} "
+                    f"(best: {', '.join(f'{c} {s:.2f}' for c, s in resolution.candidates[:3])})",
+                )
             return self._abstain(
                 q,
                 intent,
-                f"unresolved phrase: '{resolution.phrase}' names no {resolution.kind} of {q.product} "
-                f"(best: {', '.join(f'{c} {s:.2f}' for c, s in resolution.candidates[:3]) or 'none'})",
+                f"unresolved phrase: '{resolution.phrase}' shares no word with any {resolution.kind} of {q.product}",
+                proof={"query": "qa_labels", "text": named_query("qa_labels").text, "bindings": {}, "result": 0},
             )
-        if q.product is None:
-            return self._abstain(q, intent, "unsupported question: it names no product known to the graph")
         if q.time is not None:
             routed = route_as_of(q, intent, bindings, self.backend)
             if isinstance(routed, Refusal):
@@ -231,6 +260,12 @@ class Answerer:
             queries=[proof_q.text, select_q.text, *(named_query(e).text for e in intent.evidence)],
         )
 
+    def _uncertain(self, q: Question, choice: Choice, why: str) -> Answer:
+        """An uncertain reading: no proof runs; the best readings are offered as canonical questions."""
+        answer = self._abstain(q, None, f"uncertain reading: {why}", outcome="uncertain")
+        answer.readings = [{"question": c.reading, "intent": c.intent.name} for c in choice.readings()]
+        return answer
+
     def _abstain(
         self,
         q: Question,
@@ -238,6 +273,7 @@ class Answerer:
         reason: str,
         bindings: dict[str, Any] | None = None,
         proof: dict[str, Any] | None = None,
+        outcome: str = "absent",
     ) -> Answer:
         """An abstention; its slots include the intent's bindings, so the shown slots match the proof's."""
         return Answer(
@@ -250,6 +286,7 @@ class Answerer:
             slots={**q.slots(), **_show(bindings or {})},
             reason=reason,
             proof=proof,
+            outcome=outcome,
             queries=[proof["text"]] if proof else [],
         )
 

@@ -81,6 +81,14 @@ class Tagged:
     def covered(self, cues: set[str]) -> set[int]:
         return {i for cue in cues for s, e in self.spans.get(cue, ()) for i in range(s, e)}
 
+    def inside_other(self, cue: str) -> bool:
+        """Every match of the cue lies inside a longer match of another cue ("resolved" in "not resolved")."""
+        return all(
+            any(o != cue and os <= s and e <= oe and (oe - os) > (e - s) for o, spans in self.spans.items()
+                for os, oe in spans)
+            for s, e in self.spans.get(cue, ())
+        )  # fmt: skip
+
     def phrase(self, cue: str) -> str:
         """The words the first match of a cue covers (for --explain)."""
         s, e = self.spans[cue][0]
@@ -196,13 +204,13 @@ def slot_tokens(q: Question, tagged: Tagged) -> set[int]:
     return name_tokens(q, tagged.tokens) | occupied([*q.roles, *kinds], tagged.tokens)
 
 
-def residue(q: Question, tagged: Tagged, used: set[str]) -> str:
-    """The plain words left once the slots, the cues `used` and the stop words are taken out."""
+def residue_positions(q: Question, tagged: Tagged, used: set[str]) -> list[int]:
+    """The positions of the plain words left once the slots, the cues `used` and the stop words are taken out."""
     covered = slot_tokens(q, tagged) | tagged.covered(used)
     stop = lexicon().stop
-    kept = [
-        w
-        for i, (w, t) in enumerate(zip(tagged.words, tagged.tokens, strict=True))
-        if i not in covered and t not in stop
-    ]
-    return " ".join(kept)
+    return [i for i, t in enumerate(tagged.tokens) if i not in covered and t not in stop]
+
+
+def residue(q: Question, tagged: Tagged, used: set[str]) -> str:
+    """The plain words left once the slots, the cues `used` and the stop words are taken out."""
+    return " ".join(tagged.words[i] for i in residue_positions(q, tagged, used))

@@ -52,6 +52,15 @@ class Resolution:
     phrase: str
     bindings: dict[str, Term] = field(default_factory=dict)
     candidates: list[tuple[str, float]] = field(default_factory=list)
+    #: The phrase's words the resolved label holds (feature tokens, or component-key stems): the words the
+    #: free phrase explains (kg/qa/reading.py).
+    hits: frozenset[str] = frozenset()
+
+    @property
+    def bound(self) -> str:
+        """The bound component key (or topic words), as text."""
+        value = self.bindings.get("phrase") or self.bindings.get("topic")
+        return value.value.strip() if value is not None else ""
 
     @property
     def resolved(self) -> bool:
@@ -98,6 +107,10 @@ def resolve_feature(phrase: str, labels: Labels | None) -> Resolution:
         found.candidates = [c for c in scored if c[1] > 0]
         if not found.candidates or found.candidates[0][1] < FEATURE_FLOOR:
             return found
+        best = found.candidates[0][1]
+        found.hits = frozenset(
+            w for f, kw in labels.features.items() if len(set(words) & kw) / len(words) == best for w in kw
+        ) & frozenset(words)
     if words:
         found.bindings = topic_bindings(words)
     return found
@@ -120,4 +133,5 @@ def resolve_component(phrase: str, labels: Labels | None) -> Resolution:
     found.candidates = [c for c in scored if c[1] > 0]
     if found.candidates and found.candidates[0][1] >= COMPONENT_FLOOR:
         found.bindings = {"phrase": Literal(found.candidates[0][0])}
+        found.hits = frozenset(stem(w) for w in found.candidates[0][0].split()) & have
     return found

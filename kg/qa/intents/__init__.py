@@ -38,21 +38,17 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-from kg.qa.cues import Tagged, residue, tag
-from kg.qa.intents.binders import BINDERS, READS
+from kg.qa.cues import Tagged, residue_positions, tag
+from kg.qa.intents.binders import BINDERS, FAMILIES, READS
 from kg.qa.question import Question
+from kg.qa.reading import ASKED_BY, Account, account, canonical, explained_by_phrase
 from kg.qa.residue import Labels, Resolution, resolve
 from kg.query.sparql import Row, Term, library
 
 TABLE = Path(__file__).with_name("table.toml")
 ANSWER_TYPES = ("person", "pr", "company", "url", "content")
-#: The cues that say which answer type is asked for (rule 2 of the chooser).
-ASKED_BY: dict[str, tuple[str, ...]] = {
-    "person": ("person",),
-    "company": ("company",),
-    "url": ("link",),
-    "pr": ("pr", "link"),
-}
+#: How many readings an uncertain question offers.
+READINGS_SHOWN = 3
 SLOTS: dict[str, Callable[[Question], list[str]]] = {
     "doc_kind": lambda q: [q.doc_kind] if q.doc_kind else [],
     "role": lambda q: q.roles,
@@ -71,6 +67,8 @@ class Intent:
     answer_type: str
     query: str
     says: str = ""
+    #: The canonical wording, with {slot} places (kg/qa/reading.py fills them): how an uncertain reading is shown.
+    ask: str = ""
     requires: tuple[str, ...] = ()
     any_of: tuple[tuple[str, ...], ...] = ()
     forbids: tuple[str, ...] = ()
@@ -81,6 +79,8 @@ class Intent:
     subject: int = 0
     finish: Finisher | None = None
     evidence: tuple[str, ...] = ()
+    #: Constraint cues the row's wording may carry without narrowing its answer (table.toml's `explains`).
+    explains: tuple[str, ...] = ()
     #: False when the query and proof read the product's graph alone (table.toml's `org`).
     org: bool = True
     absent: Absence | None = None
@@ -113,6 +113,20 @@ class Candidate:
     bindings: dict[str, Term] | None = None
     missing: str | None = None
     resolution: Resolution | None = None
+    #: What the reading leaves unexplained (kg/qa/reading.py); None for a near miss.
+    account: Account | None = None
+    #: The reading written out as the row's canonical question.
+    reading: str = ""
+
+    @property
+    def complete(self) -> bool:
+        """The reading accounts for every cue of the question, and its free phrase (if any) resolved."""
+        return (
+            self.bindings is not None
+            and self.account is not None
+            and self.account.complete
+            and (self.resolution is None or self.resolution.resolved)
+        )
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"intent": self.intent.name, "score": list(self.score)}
@@ -120,6 +134,10 @@ class Candidate:
             out["missing"] = self.missing
         if self.resolution:
             out["residue"] = self.resolution.to_json()
+        if self.account is not None and not self.account.complete:
+            out["unexplained"] = self.account.to_json()
+        if self.reading:
+            out["reading"] = self.reading
         return out
 
 
@@ -132,6 +150,21 @@ class Choice:
     accepted: list[Candidate] = field(default_factory=list)
     near: list[Candidate] = field(default_factory=list)
     ambiguous: list[str] = field(default_factory=list)
+
+    @property
+    def uncertain(self) -> bool:
+        """No complete reading wins: the best rows tie, or the winner leaves a cue or asked type unexplained."""
+        return bool(self.ambiguous) or (self.winner is not None and not self.winner.complete)
+
+    def readings(self, most: int = READINGS_SHOWN) -> list[Candidate]:
+        """The best distinct readings to offer for an uncertain question: accepting rows first (complete ones
+        first, then by the chooser's rank), then near misses, each once per canonical wording."""
+        ranked = sorted(self.accepted, key=lambda c: (not c.complete, tuple(-x for x in c.score)))
+        out: dict[str, Candidate] = {}
+        for c in [*ranked, *sorted(self.near, key=lambda c: tuple(-x for x in c.score))]:
+            if c.reading and c.reading not in out:
+                out[c.reading] = c
+        return list(out.values())[:most]
 
     def explain(self) -> dict[str, Any]:
         return {
@@ -161,6 +194,7 @@ def _row(name: str, row: dict[str, Any], named: dict[str, Any], order: list[str]
         answer_type=row["type"],
         query=row.get("query", name),
         says=row.get("says", ""),
+        ask=row.get("ask", ""),
         requires=tuple(row.get("all", ())),
         any_of=tuple(tuple(g) for g in row.get("any", ())),
         forbids=tuple(row.get("none", ())),
@@ -171,9 +205,16 @@ def _row(name: str, row: dict[str, Any], named: dict[str, Any], order: list[str]
         subject=subject_rank(row, order),
         finish=pick("finish"),
         evidence=tuple(row.get("evidence", ())),
+        explains=tuple(row.get("explains", ())),
         org=row.get("org", True),
         asof_absent=pick("asof_absent"),
     )
+
+
+@cache
+def constraints() -> frozenset[str]:
+    """The cues a complete reading must explain (table.toml's [reading])."""
+    return frozenset(tomllib.loads(TABLE.read_text(encoding="utf-8"))["reading"]["constraints"])
 
 
 @cache
@@ -215,7 +256,7 @@ def as_of(intent: Intent) -> Intent | None:
     if not (name in library() and f"{name}.ask" in library()):
         return None
     return Intent(
-        name, intent.answer_type, name, says=f"{intent.name}, at a time", finish=intent.finish,
+        name, intent.answer_type, name, says=f"{intent.name}, at a time", ask=intent.ask, finish=intent.finish,
         absent=intent.asof_absent or nothing_yet,
     )  # fmt: skip
 
@@ -255,29 +296,62 @@ def rank(intent: Intent, found: set[str]) -> tuple[int, int, int]:
 
 def judge(intent: Intent, q: Question, tagged: Tagged, labels: Labels | None, found: set[str]) -> Candidate | None:
     """One row's verdict: None when the question lacks one of its cues or slots; else a near miss saying why
-    not, or a candidate with bindings (its constraints, then its binders, then its free phrase)."""
+    not, or a candidate with bindings. When the question carries two members of a family the row binds one of
+    (two reasons, two states), each is tried, the others' words left to the free phrase: the one reading that
+    accounts for every word wins, and with none or several the reading is contested."""
     unmet = _unmet(intent, found, q)
     if unmet is not None and not unmet[1]:
         return None
-    candidate = Candidate(intent, rank(intent, found))
     if unmet is not None:
-        candidate.missing = unmet[0]
+        candidate = Candidate(intent, rank(intent, found), missing=unmet[0])
+        candidate.reading = canonical(intent.ask, q, {}, None)
         return candidate
+    variants = [reading(intent, q, tagged, labels, found, dropped) for dropped in family_choices(intent, tagged)]
+    complete = [c for c in variants if c.complete]
+    return complete[0] if len(complete) == 1 else variants[0]
+
+
+def family_choices(intent: Intent, tagged: Tagged) -> list[set[str]]:
+    """For each way of binding one member of each cue family the row's binders read, the members left out.
+    A member whose every match lies inside another cue's ("resolved" in "not resolved") is no member."""
+    found = tagged.found
+    out: list[set[str]] = [set()]
+    for binder in intent.binders:
+        members = [c for c in FAMILIES.get(binder, ()) if c in found and not tagged.inside_other(c)]
+        if len(members) > 1:
+            out = [d | (set(members) - {keep}) for d in out for keep in members]
+    return out
+
+
+def reading(
+    intent: Intent, q: Question, tagged: Tagged, labels: Labels | None, found: set[str], dropped: set[str]
+) -> Candidate:
+    """The row's reading of the question with the cues `dropped` left unbound: bindings, free phrase, account."""
+    candidate = Candidate(intent, rank(intent, found))
+    found = found - dropped
     bindings: dict[str, Term] = {}
     for name in intent.binders:
         made = BINDERS[name](q, found)
         if made is None:
             candidate.missing = f"binder {name} found nothing to bind"
+            candidate.reading = canonical(intent.ask, q, {}, None)
             return candidate
         bindings |= made
+    ignore = set(table()[0].get("ignore", ()))
+    used = (intent.cues() | ignore | {c for b in intent.binders for c in READS.get(b, ())}) - dropped
+    explained: set[int] = set()
     if intent.residue:
-        ignore = set(table()[0].get("ignore", ()))
-        used = intent.cues() | ignore | {c for b in intent.binders for c in READS.get(b, ())}
-        candidate.resolution = resolve(intent.residue, residue(q, tagged, used), labels)
+        positions = residue_positions(q, tagged, used)
+        phrase = " ".join(tagged.words[i] for i in positions)
+        candidate.resolution = resolve(intent.residue, phrase, labels)
         bindings |= candidate.resolution.bindings
+        explained = explained_by_phrase(tagged, positions, candidate.resolution)
         if not candidate.resolution.resolved:  # an unresolved phrase is a constraint not met
             candidate.score = (candidate.score[0] - 1, *candidate.score[1:])
     candidate.bindings = bindings
+    candidate.account = account(q, tagged, used | set(intent.explains), explained, intent.answer_type, constraints())
+    shown = {k: getattr(v, "value", str(v)) for k, v in bindings.items()}
+    candidate.reading = canonical(intent.ask, q, shown, candidate.resolution)
     return candidate
 
 

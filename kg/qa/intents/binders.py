@@ -134,12 +134,16 @@ BINDERS: dict[str, Binder] = {
         bug_text,
     )
 }
-#: The cues each binder reads (they are no part of a free phrase).
-READS: dict[str, tuple[str, ...]] = {
+#: The binders that pick one cue of a family, and the family: a question holding two members is read each way.
+FAMILIES: dict[str, tuple[str, ...]] = {
     "bug_state": tuple(c for c, _ in BUG_STATES),
     "reason": tuple(c for c, _ in REASONS),
-    "approved": ("unapproved",),
     "pr_state": tuple(c for c, _ in PR_STATES),
+}
+#: The cues each binder reads (they are no part of a free phrase).
+READS: dict[str, tuple[str, ...]] = {
+    **FAMILIES,
+    "approved": ("unapproved",),
     "aspect": ("weak", "strong"),
     "feedback_kind": ("praise", "qa", "issue", "found", "customer"),
     "customer_feedback_kind": ("praise", "qa", "issue", "found", "customer"),

@@ -1,0 +1,153 @@
+"""Whether a reading of a question accounts for all of it, and the reading written out as a canonical question.
+
+A proof of absence is only as good as the reading it was run for. A row of the intent table *reads* a question
+completely when every cue the question carries is one the row uses, or lies inside words the row explains
+otherwise: its slots, the cues it uses, or the free phrase it resolved (a word of the named feature or
+component). A cue outside all of those is a constraint the row would silently drop ("reopened" in a question
+about PRs to merge), and a cue that two readings each claim (a reason word that is also part of a feature's
+name) makes the reading contested. Either way the question is answered with "uncertain reading" and the best
+readings written out as canonical questions, never with a proof.
+
+Which cues constrain an answer is data (`[reading] constraints` in the intent table): states, reasons, fates,
+subjects and superlatives. Other cues colour a question without narrowing it ("new" in "I'm new here"), and a
+row lists the constraint cues its own wording carries (`explains`: "eventually added" in a delayed-features
+question).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from kg.qa.cues import Tagged, lexicon, slot_tokens
+from kg.qa.question import Question
+from kg.text import DOC_KINDS, feature_tokens, stem
+
+if TYPE_CHECKING:
+    from kg.qa.residue import Resolution
+
+#: The cues that say which answer type is asked for (rule 2 of the chooser).
+ASKED_BY: dict[str, tuple[str, ...]] = {
+    "person": ("person",),
+    "company": ("company",),
+    "url": ("link",),
+    "pr": ("pr", "link"),
+}
+#: The cues that ask for an answer type: checked against the row's type, not as words.
+TYPE_CUES = frozenset(c for cues in ASKED_BY.values() for c in cues)
+#: Words shown for bound values in a canonical question.
+REASON_WORDS = {
+    "SecurityRisk": "security risks",
+    "ProductDirectionChange": "a change in product direction",
+    "IntroducedBugs": "the bugs they introduced",
+}
+STATE_WORDS = {"no fix": "no-fix-needed", "active": "active", "resolved": "resolved", "reopened": "reopened"}
+FEEDBACK_WORDS = {
+    "CustomerPraise": ("strengths did customers praise", "praised"),
+    "QAIssue": ("issues did QA find", "found issues in"),
+    "CustomerIssue": ("issues did customers report", "reported issues with"),
+}
+
+
+@dataclass(frozen=True)
+class Account:
+    """What a reading leaves unexplained: cues no part of the reading accounts for, and an answer type the
+    question asks for that the row does not give."""
+
+    cues: tuple[str, ...] = ()
+    asked_type: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return not self.cues and self.asked_type is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"unexplained cues": list(self.cues), **({"asks for": self.asked_type} if self.asked_type else {})}
+
+
+def explained_by_phrase(tagged: Tagged, positions: list[int], resolution: Resolution | None) -> set[int]:
+    """The residue positions whose word belongs to the label the free phrase resolved to."""
+    if resolution is None or not resolution.resolved:
+        return set()
+    hits = resolution.hits
+    out = set()
+    for i in positions:
+        word = tagged.words[i]
+        if resolution.kind == "feature" and set(feature_tokens(word)) & hits or stem(word) in hits:
+            out.add(i)
+    return out
+
+
+def account(
+    q: Question,
+    tagged: Tagged,
+    used: set[str],
+    explained: set[int],
+    answer_type: str,
+    constraints: frozenset[str],
+) -> Account:
+    """The cues of the question that the reading leaves out (see the module docstring)."""
+    covered = slot_tokens(q, tagged) | tagged.covered(used & tagged.found) | explained
+    stop = lexicon().stop
+    left = []
+    for cue, spans in sorted(tagged.spans.items()):
+        if cue in used or cue not in constraints:
+            continue
+        for s, e in spans:
+            words = set(range(s, e))
+            if not words & covered and any(tagged.tokens[i] not in stop for i in words):
+                left.append(cue)
+                break
+    return Account(tuple(left), asked_type(tagged, covered, answer_type))
+
+
+def asked_type(tagged: Tagged, covered: set[int], answer_type: str) -> str | None:
+    """Another answer type the question asks for, when it does not ask for the row's own."""
+    asked = {t for t, cues in ASKED_BY.items() for c in cues if c in tagged.found}
+    if answer_type in asked or (answer_type == "pr" and "pr" in tagged.found):
+        return None
+    if answer_type == "content":
+        # prose rows answer no type cue; one the row's own words hold ("who decided ...") still asks
+        asked = {
+            t
+            for t, cues in ASKED_BY.items()
+            for c in cues
+            if any(not set(range(s, e)) & covered for s, e in tagged.spans.get(c, ()))
+        }
+    return min(asked) if asked else None
+
+
+def canonical(ask: str, q: Question, shown: dict[str, str], resolution: Resolution | None) -> str:
+    """The row's canonical wording (`ask` in the intent table) with the reading's values filled in."""
+    values = {
+        "product": q.product or "<product>",
+        "doc_kind": DOC_KINDS[q.doc_kind][0].title() if q.doc_kind else "<document>",
+        "role": q.roles[0] if q.roles else "<role>",
+        "company": q.companies[0] if q.companies else "<company>",
+        "eid": q.eids[0] if q.eids else "<employee id>",
+        "bug_state": STATE_WORDS.get(shown.get("asked", ""), shown.get("asked", "<state>")),
+        "pr_state": shown.get("asked", "<state>"),
+        "reason": REASON_WORDS.get(shown.get("reason", "").rsplit("#", 1)[-1], "<reason>"),
+        "approved": {"true": "approved", "false": "unapproved"}.get(shown.get("approved", ""), "approved"),
+        "aspect": _aspect(shown.get("aspect")),
+        "feedback": FEEDBACK_WORDS.get(shown.get("kind", "").rsplit("#", 1)[-1], ("<feedback>",))[0],
+        "company_feedback": FEEDBACK_WORDS.get(shown.get("kind", "").rsplit("#", 1)[-1], ("", "<feedback>"))[1],
+        "role_people": f"{q.roles[0]}s" if q.roles else "team members",
+        "by_company": f" reported by {q.companies[0]}" if q.companies else "",
+        "topic": _topic(resolution),
+        "component": resolution.bound if resolution and resolution.resolved else "<component>",
+    }
+    text = ask.format(**values)
+    return f"{text[:-1]} as of {q.time.phrase}{text[-1]}" if q.time and text[-1] in "?." else text
+
+
+def _aspect(value: str | None) -> str:
+    if value is None:
+        return "strengths and weaknesses"
+    return "weaknesses" if value.endswith("weakness") else "unique features and strengths"
+
+
+def _topic(resolution: Resolution | None) -> str:
+    if resolution is None or not resolution.candidates:
+        return "<feature>"
+    return resolution.candidates[0][0]
