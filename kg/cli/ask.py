@@ -25,7 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Answer a question with citations, or abstain with a proof. An invalid "
         "question (empty, not text, naming two products) and an endpoint failure are "
         "errors (exit 2), never abstentions; in --batch they become error records "
-        "and the batch exits 2 at the end.",
+        "and the batch exits 2 at the end. An uncertain reading (the question's words fit "
+        "no reading completely) offers readings as canonical questions and exits 3; "
+        "--pick N asks one of them.",
     )
     p.add_argument("question", nargs="?", help="the question (omit with --batch)")
     add_backend_options(p)
@@ -42,6 +44,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="show how the question was read (cues, competing intents, free phrase) and the SPARQL that ran",
     )
     p.add_argument("--json", action="store_true", help="print the answer object as JSON")
+    p.add_argument(
+        "--pick",
+        type=int,
+        metavar="N",
+        help="when the reading is uncertain, ask the N-th reading it offers (1 = the first)",
+    )
     p.add_argument("--graph", metavar="OUT.svg", help="also draw the evidence subgraph as SVG (needs Graphviz)")
     p.add_argument(
         "--fallback",
@@ -72,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if (args.batch is None) == (args.question is None):
         raise KGError("give either a question or --batch IN.jsonl")
     refuse_unused(args, {"out": "batch", "jobs": "batch", "token": "endpoint"})
-    refuse_together(args, [("explain", "batch"), ("json", "batch"), ("graph", "batch")])
+    refuse_together(args, [("explain", "batch"), ("json", "batch"), ("graph", "batch"), ("pick", "batch")])
     refuse_bad_jobs(args.jobs)
     if args.with_files or args.without_files:
         from kg.cli.whatif import run_ask_what_if
@@ -82,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         return run_args_batch(args)
     answerer = open_answerer(args)
     answer = answerer.ask(args.question)
+    if args.pick is not None:
+        answer = answerer.ask(picked(answer, args.pick))
     if args.graph:
         from kg.page.evidence import write_evidence_svg
 
@@ -90,7 +100,22 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
     else:
         print(render(answer, args.explain))
-    return 0
+    return UNCERTAIN_EXIT if answer.outcome == "uncertain" else 0
+
+
+#: The exit status of an uncertain reading: not an answer, not an abstention, not an error.
+UNCERTAIN_EXIT = 3
+
+
+def picked(answer: Answer, pick: int) -> str:
+    """The canonical question of the N-th reading an uncertain answer offers."""
+    if answer.outcome != "uncertain":
+        raise KGError(
+            f"--pick chooses among the readings of an uncertain question; this one's outcome is {answer.outcome!r}"
+        )
+    if not 1 <= pick <= len(answer.readings):
+        raise KGError(f"--pick {pick}: the question has {len(answer.readings)} reading(s) to pick from")
+    return answer.readings[pick - 1]["question"]
 
 
 def run_args_batch(args: argparse.Namespace) -> int:
@@ -126,10 +151,19 @@ def understanding_lines(u: dict) -> list[str]:
     return lines
 
 
+#: How each kind of abstention opens its line.
+HEADINGS = {"absent": "ABSTAIN (proof of absence)", "unsupported": "UNSUPPORTED", "uncertain": "UNCERTAIN READING"}
+
+
 def render(a: Answer, explain: bool) -> str:
     lines = [f"Q: {a.question}"]
     if a.abstain:
-        lines.append(f"ABSTAIN: {a.reason}")
+        reason = (a.reason or "").removeprefix("uncertain reading: ").removeprefix("unsupported question: ")
+        lines.append(f"{HEADINGS[a.outcome]}: {reason}")
+        if a.readings:
+            lines.append("Did you mean:")
+            lines += [f"  {n}. {r['question']}" for n, r in enumerate(a.readings, start=1)]
+            lines.append("(kg ask --pick N QUESTION asks reading N)")
     else:
         answers = a.answer if isinstance(a.answer, list) else (a.answer or "").splitlines()
         lines.append("A:")

@@ -28,6 +28,9 @@ CHUNK = 16
 #: Below this many lines per worker, forking and opening costs more than it saves.
 MIN_LINES_PER_JOB = 64
 
+#: How each answer outcome is counted: three kinds of abstention stay apart.
+COUNTED = {"answer": "answered", "absent": "proved absent", "uncertain": "uncertain", "unsupported": "unsupported"}
+
 Line = tuple[int, str | None, str | None]
 #: One line's outcome: its kind (a key of the counts), its JSON record, and what to report on stderr (or None).
 Outcome = tuple[str, str, str | None]
@@ -73,7 +76,7 @@ def outcome(answerer: Answerer, src: Path, line: Line) -> Outcome:
         except KGError as exc:
             record, kind, report = error_record(number, question, str(exc)), "failed", f"{src}:{number}: {exc}"
         else:
-            record, kind, report = answer.to_json(), "abstained" if answer.abstain else "answered", None
+            record, kind, report = answer.to_json(), COUNTED[answer.outcome], None
     return kind, json.dumps(record, ensure_ascii=False) + "\n", report
 
 
@@ -90,7 +93,7 @@ def run_batch(
     errors = errors or sys.stderr
     lines = read_questions(src)
     jobs = max(1, min(jobs, len(lines) // MIN_LINES_PER_JOB))
-    counts = {"lines": len(lines), "answered": 0, "abstained": 0, "malformed": 0, "failed": 0}
+    counts = {"lines": len(lines), **dict.fromkeys(COUNTED.values(), 0), "malformed": 0, "failed": 0}
     results = outcomes(open_answerer, src, lines, jobs)
     first = next(results, None)  # the data opens (or fails) before the output is touched
     with open_out() as out:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
 
-from kg.qa.question import Question
-from kg.text import DOC_KINDS, singular_text
+from kg.qa.question import Question, spelled_out
+from kg.text import DOC_KINDS, normalise, singular_text
 
 LEXICON = Path(__file__).with_name("lexicon.toml")
 #: Spelled-out negations: "couldn't" -> "could not" (then "ca not" / "wo not" -> "can not" / "will not"), and
@@ -26,6 +26,9 @@ LEXICON = Path(__file__).with_name("lexicon.toml")
 IRREGULAR_NOT = {"cannot": "can not", "cant": "can not", "wont": "will not"}
 BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|have|had|need|must)nt\b")
 GAP_WORDS = 3
+#: Where one clause of a question ends: sentence punctuation, a colon or semicolon, a bracket, a dash between
+#: spaces, a comma before a space. ("For the board deck, which company ...": two clauses.)
+CLAUSE_END = re.compile(r"[.?!;:()\[\]]+(?=\s|$)|[()\[\]]|\s[-–—]+\s|[—–]|,\s")
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,8 @@ class Tagged:
     tokens: list[str]
     words: list[str]
     spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    #: The clause (0, 1, ...) each token stands in (CLAUSE_END).
+    clauses: list[int] = field(default_factory=list)
 
     @property
     def found(self) -> set[str]:
@@ -165,7 +170,7 @@ def tag(q: Question) -> Tagged:
     tokens = [singular_text(w) for w in words]
     text = " ".join(tokens)
     starts = [m.start() for m in re.finditer(r"\S+", text)]
-    tagged = Tagged(tokens, words)
+    tagged = Tagged(tokens, words, clauses=clause_ids(q.text, words))
     names = name_tokens(q, tokens)
     found: dict[str, set[tuple[int, int]]] = {}
     for name, phrase in lexicon().candidates(text):
@@ -175,6 +180,25 @@ def tag(q: Question) -> Tagged:
                 found.setdefault(name, set()).add(span)
     tagged.spans = {name: sorted(spans) for name, spans in found.items()}
     return tagged
+
+
+def clause_ids(text: str, words: list[str]) -> list[int]:
+    """The clause of the raw text each word stands in: the words of each clause, read as the question's are,
+    matched in order (a word the question's text no longer holds, like a time phrase, is skipped over)."""
+    stream = [
+        (number, word)
+        for number, part in enumerate(CLAUSE_END.split(text))
+        for word in cue_words(spelled_out(normalise(part)))
+    ]
+    out, at = [], 0
+    for word in words:
+        k = next((k for k in range(at, len(stream)) if stream[k][1] == word), None)
+        if k is None:
+            out.append(out[-1] if out else 0)
+        else:
+            out.append(stream[k][0])
+            at = k + 1
+    return out
 
 
 def _token_at(starts: list[int], offset: int) -> int:

@@ -10,9 +10,11 @@ something about one product the question did not ask alone.
 from __future__ import annotations
 
 import re
+import tomllib
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from pathlib import Path
 
 from kg.errors import KGError
 from kg.qa.time import TimeSlot, find_time
@@ -20,6 +22,7 @@ from kg.text import DOC_KINDS, normalise, singular_text
 from kg.text import singular_phrase as _singular_phrase
 
 MAX_QUESTION_CHARS = 2000
+LEXICON = Path(__file__).with_name("lexicon.toml")
 
 
 @dataclass(frozen=True)
@@ -97,9 +100,23 @@ def _find_longest(norm: str, vocab: dict[str, str]) -> list[str]:
     return [name for _, _, name in sorted(found)]
 
 
+@cache
+def abbreviations() -> tuple[re.Pattern[str], dict[str, str]]:
+    """The lexicon's short forms as one whole-word pattern (longest first) and their spelled-out forms."""
+    table = tomllib.loads(LEXICON.read_text(encoding="utf-8"))["abbreviations"]
+    alternatives = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
+    return re.compile(rf"(?<![\w/-])(?:{alternatives})(?![\w/-])"), table
+
+
+def spelled_out(norm: str) -> str:
+    """Normalised text with the lexicon's short forms ("prev", "eng lead", "b/c") spelled out."""
+    pattern, table = abbreviations()
+    return pattern.sub(lambda m: table[m.group(0)], norm)
+
+
 def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     text = clean_text(raw)
-    full = normalise(text)
+    full = spelled_out(normalise(text))
     time, norm = find_time(full)
     q = Question(text=text, norm=norm, sing=singular_text(norm), time=time)
     products = _find_longest(full, vocab.products) or _find_longest(full.replace("'s", ""), vocab.products)

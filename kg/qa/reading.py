@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kg.qa.cues import Tagged, lexicon, slot_tokens
+from kg.qa.cues import Tagged, lexicon, occupied, slot_tokens
 from kg.qa.question import Question
 from kg.text import DOC_KINDS, feature_tokens, stem
 
@@ -85,13 +85,17 @@ def account(
     explained: set[int],
     answer_type: str,
     constraints: frozenset[str],
+    contested: set[str] | None = None,
 ) -> Account:
-    """The cues of the question that the reading leaves out (see the module docstring)."""
+    """The cues of the question that the reading leaves out (see the module docstring). `contested`: members of
+    a family the row binds one of and this reading leaves unbound: unexplained wherever they stand."""
     covered = slot_tokens(q, tagged) | tagged.covered(used & tagged.found) | explained
+    claimed = covered - product_tokens(q, tagged) - tagged.covered(TYPE_CUES)
+    covered |= context(q, tagged, claimed)
     stop = lexicon().stop
-    left = []
+    left = sorted(contested or ())
     for cue, spans in sorted(tagged.spans.items()):
-        if cue in used or cue not in constraints:
+        if cue in used or cue not in constraints or cue in left:
             continue
         for s, e in spans:
             words = set(range(s, e))
@@ -101,20 +105,33 @@ def account(
     return Account(tuple(left), asked_type(tagged, covered, answer_type))
 
 
+def context(q: Question, tagged: Tagged, claimed: set[int]) -> set[int]:
+    """The words of context clauses: clauses in which the reading claims no word but the product's name and
+    answer-type words ("For the board deck, ...", "... ? prepping a customer call", "I want to thank the right
+    person on my call: ..."). Their cues set the scene; they ask for nothing."""
+    held = {tagged.clauses[i] for i in claimed}
+    return {i for i, clause in enumerate(tagged.clauses) if clause not in held}
+
+
+def product_tokens(q: Question, tagged: Tagged) -> set[int]:
+    return occupied([q.product], tagged.tokens) if q.product else set()
+
+
 def asked_type(tagged: Tagged, covered: set[int], answer_type: str) -> str | None:
-    """Another answer type the question asks for, when it does not ask for the row's own."""
+    """Another answer type the question asks for, in words the reading does not otherwise explain, when it does
+    not ask for the row's own ("which customer ..." read by a row answering engineers)."""
     asked = {t for t, cues in ASKED_BY.items() for c in cues if c in tagged.found}
-    if answer_type in asked or (answer_type == "pr" and "pr" in tagged.found):
+    loose = {
+        t
+        for t, cues in ASKED_BY.items()
+        for c in cues
+        if any(not set(range(s, e)) & covered for s, e in tagged.spans.get(c, ()))
+    }
+    if answer_type == "pr":  # "the engineer whose PRs ..." asks for a person unless it asks for links
+        return "person" if "person" in loose and "link" not in tagged.found else None
+    if answer_type != "content" and answer_type in asked:
         return None
-    if answer_type == "content":
-        # prose rows answer no type cue; one the row's own words hold ("who decided ...") still asks
-        asked = {
-            t
-            for t, cues in ASKED_BY.items()
-            for c in cues
-            if any(not set(range(s, e)) & covered for s, e in tagged.spans.get(c, ()))
-        }
-    return min(asked) if asked else None
+    return min(loose) if loose else None
 
 
 def canonical(ask: str, q: Question, shown: dict[str, str], resolution: Resolution | None) -> str:

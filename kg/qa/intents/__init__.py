@@ -117,6 +117,8 @@ class Candidate:
     account: Account | None = None
     #: The reading written out as the row's canonical question.
     reading: str = ""
+    #: The row's other readings of the question (another member of a cue family bound), best first.
+    alternatives: list[Candidate] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -157,12 +159,14 @@ class Choice:
         return bool(self.ambiguous) or (self.winner is not None and not self.winner.complete)
 
     def readings(self, most: int = READINGS_SHOWN) -> list[Candidate]:
-        """The best distinct readings to offer for an uncertain question: accepting rows first (complete ones
-        first, then by the chooser's rank), then near misses, each once per canonical wording."""
-        ranked = sorted(self.accepted, key=lambda c: (not c.complete, tuple(-x for x in c.score)))
+        """The best distinct readings to offer for an uncertain question: accepting rows and their other
+        readings first (complete ones first, then by the chooser's rank), then near misses, each once per
+        canonical wording, and none with a place the question gave no value for."""
+        readings = [r for c in self.accepted for r in (c, *c.alternatives)]
+        ranked = sorted(readings, key=lambda c: (not c.complete, tuple(-x for x in c.score)))
         out: dict[str, Candidate] = {}
         for c in [*ranked, *sorted(self.near, key=lambda c: tuple(-x for x in c.score))]:
-            if c.reading and c.reading not in out:
+            if c.reading and "<" not in c.reading and c.reading not in out:
                 out[c.reading] = c
         return list(out.values())[:most]
 
@@ -308,7 +312,9 @@ def judge(intent: Intent, q: Question, tagged: Tagged, labels: Labels | None, fo
         return candidate
     variants = [reading(intent, q, tagged, labels, found, dropped) for dropped in family_choices(intent, tagged)]
     complete = [c for c in variants if c.complete]
-    return complete[0] if len(complete) == 1 else variants[0]
+    chosen = complete[0] if len(complete) == 1 else variants[0]
+    chosen.alternatives = [c for c in variants if c is not chosen]
+    return chosen
 
 
 def family_choices(intent: Intent, tagged: Tagged) -> list[set[str]]:
@@ -349,7 +355,9 @@ def reading(
         if not candidate.resolution.resolved:  # an unresolved phrase is a constraint not met
             candidate.score = (candidate.score[0] - 1, *candidate.score[1:])
     candidate.bindings = bindings
-    candidate.account = account(q, tagged, used | set(intent.explains), explained, intent.answer_type, constraints())
+    candidate.account = account(
+        q, tagged, used | set(intent.explains), explained, intent.answer_type, constraints(), contested=dropped
+    )
     shown = {k: getattr(v, "value", str(v)) for k, v in bindings.items()}
     candidate.reading = canonical(intent.ask, q, shown, candidate.resolution)
     return candidate
