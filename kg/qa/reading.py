@@ -69,13 +69,11 @@ def explained_by_phrase(tagged: Tagged, positions: list[int], resolution: Resolu
     """The residue positions whose word belongs to the label the free phrase resolved to."""
     if resolution is None or not resolution.resolved:
         return set()
-    hits = resolution.hits
-    out = set()
-    for i in positions:
-        word = tagged.words[i]
-        if resolution.kind == "feature" and set(feature_tokens(word)) & hits or stem(word) in hits:
-            out.add(i)
-    return out
+
+    def tokens(word: str) -> set[str]:
+        return set(feature_tokens(word)) if resolution.kind == "feature" else {stem(word)}
+
+    return {i for i in positions if tokens(tagged.words[i]) & resolution.hits}
 
 
 def account(
