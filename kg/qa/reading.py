@@ -86,12 +86,13 @@ def account(
     contested: set[str] | None = None,
 ) -> Account:
     """The cues of the question that the reading leaves out (see the module docstring). `contested`: members of
-    a family the row binds one of and this reading leaves unbound: unexplained wherever they stand."""
+    a family the row binds one of and this reading leaves unbound: unexplained wherever they stand, unless the
+    free phrase holds them (a reason word inside the feature's name)."""
     covered = slot_tokens(q, tagged) | tagged.covered(used & tagged.found) | explained
     claimed = covered - product_tokens(q, tagged) - tagged.covered(TYPE_CUES)
     covered |= context(q, tagged, claimed)
     stop = lexicon().stop
-    left = sorted(contested or ())
+    left = sorted(c for c in contested or () if not all(set(range(s, e)) <= explained for s, e in tagged.spans[c]))
     for cue, spans in sorted(tagged.spans.items()):
         if cue in used or cue not in constraints or cue in left:
             continue

@@ -1,0 +1,122 @@
+"""A proof needs a complete reading: every constraint cue of the question explained, spans not shared, the asked
+type given. Otherwise the answer is an uncertain reading offering canonical questions, never a proof.
+
+Each case below was a misreading on the code before reading completeness was checked (the first one ended in a
+proof of absence for a question the reader had misread); they run on the real store.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kg.qa.answer import Answerer
+from kg.qa.evaluate import read_jsonl
+
+ROOT = Path(__file__).resolve().parent.parent
+BLIND_7 = ROOT / "tests" / "data" / "rewordings_blind_7.jsonl"
+
+
+def kg(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kg", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def test_a_reason_word_inside_the_feature_name_is_no_reason(answerer: Answerer) -> None:
+    """'security' belongs to the feature; the question's reason is the change of direction."""
+    got = answerer.ask(
+        "Which PRs for security enhancements for authentication in ProposalForce were reverted because of a "
+        "change in product direction?"
+    )
+    assert got.intent == "pr_reverted"
+    assert got.slots["reason"].endswith("ProductDirectionChange")
+    assert "security" in got.slots["topic"]
+
+
+def test_a_reason_word_of_the_feature_still_binds_when_it_is_the_only_reason(answerer: Answerer) -> None:
+    got = answerer.ask(
+        "Which PRs for security enhancements for authentication in ProposalForce were reverted due to security risks?"
+    )
+    assert got.outcome == "answer" and got.slots["reason"].endswith("SecurityRisk")
+
+
+def test_a_constraint_the_reading_drops_makes_it_uncertain_not_a_proof(answerer: Answerer) -> None:
+    """'reopened' is a second state: either reading would drop the other, so none is proved."""
+    got = answerer.ask("Which company has the most unresolved bugs in SentimentForce? Only the reopened ones.")
+    assert got.outcome == "uncertain" and got.proof is None
+    offered = [r["question"] for r in got.readings]
+    assert "Which company has the most unresolved bugs in SentimentForce?" in offered
+    assert "Which company has the most reopened bugs in SentimentForce?" in offered
+
+
+def test_an_asked_type_the_row_does_not_give_is_uncertain(answerer: Answerer) -> None:
+    """The engineer whose PRs outnumber everyone's is a person, not a list of PRs."""
+    got = answerer.ask("Which engineer's approved feature development PRs in ContextForce does the team review?")
+    assert got.outcome in ("uncertain", "unsupported") and got.proof is None
+
+
+def test_context_clauses_set_the_scene_and_ask_nothing(answerer: Answerer) -> None:
+    plain = answerer.ask("Which company has the most unresolved bugs in SentimentForce?")
+    framed = answerer.ask(
+        "Prepping for a customer call and a demo next week: which company has the most unresolved bugs in "
+        "SentimentForce? Need it for the meeting."
+    )
+    assert framed.outcome == "answer" and framed.answer == plain.answer
+
+
+def test_abbreviations_are_spelled_out(answerer: Answerer) -> None:
+    short = answerer.ask("eids of QA specialists on the prev release of EdgeForce?")
+    full = answerer.ask("Find employee IDs of QA Specialists who worked on the previous release of EdgeForce?")
+    assert short.outcome == "answer" and short.answer == full.answer
+
+
+def test_every_answered_dev_question_reads_back_from_its_canonical_wording(answerer: Answerer, herb: Path) -> None:
+    """The reading an uncertain answer offers is the row's `ask` wording filled in; asked again, it must reach
+    the same intent and answer, or a user picking it would get another question answered."""
+    differ = []
+    for name in ("answerable", "unanswerable"):
+        for q in read_jsonl(herb / "qa" / "dev" / f"{name}.jsonl"):
+            got = answerer.ask(q["question"])
+            if got.outcome != "answer" or got.choice is None or got.choice.winner is None:
+                continue
+            again = answerer.ask(got.choice.winner.reading)
+            if (again.intent, again.answer) != (got.intent, got.answer):
+                differ.append(f"{q['question']!r} -> {got.choice.winner.reading!r}: {again.intent} {again.outcome}")
+    assert not differ, "\n".join(differ)
+
+
+def test_no_answerable_rewording_of_the_blind_batch_gets_a_proof_its_original_does_not(
+    answerer: Answerer, herb: Path
+) -> None:
+    """The batch's first run gave one such proof (a superlative said as 'outnumber everyone else's')."""
+    source = {
+        (split, n): q
+        for split in ("answerable", "unanswerable")
+        for n, q in enumerate(read_jsonl(herb / "qa" / "dev" / f"{split}.jsonl"), start=1)
+    }
+    proofs = []
+    for line in read_jsonl(BLIND_7):
+        if line["split"] != "answerable":
+            continue
+        got = answerer.ask(line["question"])
+        if got.outcome == "absent" and answerer.ask(source["answerable", line["line"]]["question"]).outcome == "answer":
+            proofs.append(line["question"])
+    assert not proofs, "\n".join(proofs)
+
+
+@pytest.mark.usefixtures("store")
+def test_cli_offers_readings_exits_3_and_picks_one(store: Path) -> None:
+    question = "Which company has the most unresolved bugs in SentimentForce? Only the reopened ones."
+    shown = kg("ask", "--store", str(store), question)
+    assert shown.returncode == 3, shown.stderr
+    assert "UNCERTAIN READING" in shown.stdout and "Did you mean:" in shown.stdout
+    as_json = json.loads(kg("ask", "--store", str(store), question, "--json").stdout)
+    assert as_json["outcome"] == "uncertain" and len(as_json["readings"]) >= 2
+    picked = kg("ask", "--store", str(store), question, "--pick", "2", "--json")
+    assert picked.returncode == 0, picked.stderr
+    assert json.loads(picked.stdout)["question"] == as_json["readings"][1]["question"]
+    wrong = kg("ask", "--store", str(store), question, "--pick", "9")
+    assert wrong.returncode == 2 and wrong.stderr.startswith("kg: error: --pick 9") and "Traceback" not in wrong.stderr
