@@ -53,9 +53,18 @@ def test_a_constraint_the_reading_drops_makes_it_uncertain_not_a_proof(answerer:
 
 
 def test_an_asked_type_the_row_does_not_give_is_uncertain(answerer: Answerer) -> None:
-    """The engineer whose PRs outnumber everyone's is a person, not a list of PRs."""
+    """An engineer is asked for; a row answering PR links would prove absence of the wrong thing."""
     got = answerer.ask("Which engineer's approved feature development PRs in ContextForce does the team review?")
-    assert got.outcome in ("uncertain", "unsupported") and got.proof is None
+    assert got.outcome == "uncertain" and got.proof is None
+    who = answerer.ask("who's the customer with the most bugs that aren't resolved yet in SentimentForce?")
+    assert who.outcome == "uncertain"
+    assert "Which company has the most unresolved bugs in SentimentForce?" in [r["question"] for r in who.readings]
+
+
+def test_a_superlative_in_other_words_reaches_the_superlative_row(answerer: Answerer) -> None:
+    """Read as approved-PR links, this question got a proof of absence on the code before."""
+    got = answerer.ask("Which engineer in TrendForce leads in unapproved feature development PRs? Employee ID, please.")
+    assert got.outcome == "answer" and got.intent == "pr_top_author"
 
 
 def test_context_clauses_set_the_scene_and_ask_nothing(answerer: Answerer) -> None:

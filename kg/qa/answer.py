@@ -196,10 +196,11 @@ class Answerer:
             )
         account = choice.winner.account
         if account is not None and not account.complete:
-            left = [f"'{choice.tagged.phrase(c)}' ({c})" for c in account.cues]
+            left = ", ".join(f"'{choice.tagged.phrase(c)}' ({c})" for c in account.cues)
+            why = f"{intent.name} leaves {left} unexplained"
             if account.asked_type:
-                left.append(f"it asks for a {account.asked_type}, which {intent.name} does not answer")
-            return self._uncertain(q, choice, f"{intent.name} leaves {', '.join(left)} unexplained")
+                why = f"the question asks for a {account.asked_type}, which {intent.name} does not answer"
+            return self._uncertain(q, choice, why)
         resolution = choice.winner.resolution
         if resolution is not None and not resolution.resolved:
             if resolution.candidates:

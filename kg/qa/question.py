@@ -105,7 +105,7 @@ def abbreviations() -> tuple[re.Pattern[str], dict[str, str]]:
     """The lexicon's short forms as one whole-word pattern (longest first) and their spelled-out forms."""
     table = tomllib.loads(LEXICON.read_text(encoding="utf-8"))["abbreviations"]
     alternatives = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
-    return re.compile(rf"(?<![\w/-])(?:{alternatives})(?![\w/-])"), table
+    return re.compile(rf"(?<![\w/-])(?:{alternatives})(?![\w/]|-\d)"), table
 
 
 def spelled_out(norm: str) -> str:
@@ -134,7 +134,7 @@ def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
             q.doc_kind = kind
             break
     q.roles = _find_longest(q.sing, vocab.singular_roles)
-    q.companies = _find_longest(norm, vocab.companies)
+    q.companies = list(dict.fromkeys(_find_longest(norm, vocab.companies)))
     q.eids = list(dict.fromkeys(re.findall(r"\beid_[0-9a-f]{8}\b", norm)))
     q.customer_ids = list(dict.fromkeys(re.findall(r"\bcust-\d{4}\b", norm)))
     q.customer_ids = [c.upper() for c in q.customer_ids]

@@ -16,6 +16,7 @@ question).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,7 @@ ASKED_BY: dict[str, tuple[str, ...]] = {
 }
 #: The cues that ask for an answer type: checked against the row's type, not as words.
 TYPE_CUES = frozenset(c for cues in ASKED_BY.values() for c in cues)
+WHO = frozenset({"who", "whom"})
 #: Words shown for bound values in a canonical question.
 REASON_WORDS = {
     "SecurityRisk": "security risks",
@@ -88,9 +90,10 @@ def account(
     """The cues of the question that the reading leaves out (see the module docstring). `contested`: members of
     a family the row binds one of and this reading leaves unbound: unexplained wherever they stand, unless the
     free phrase holds them (a reason word inside the feature's name)."""
-    covered = slot_tokens(q, tagged) | tagged.covered(used & tagged.found) | explained
-    claimed = covered - product_tokens(q, tagged) - tagged.covered(TYPE_CUES)
-    covered |= context(q, tagged, claimed)
+    slots = slot_tokens(q, tagged)
+    claimed = slots | tagged.covered(used & tagged.found - TYPE_CUES)
+    scene = context(tagged, slots - product_tokens(q, tagged) | explained, used & tagged.found - TYPE_CUES)
+    covered = claimed | explained | scene | tagged.covered(used & TYPE_CUES)
     stop = lexicon().stop
     left = sorted(c for c in contested or () if not all(set(range(s, e)) <= explained for s, e in tagged.spans[c]))
     for cue, spans in sorted(tagged.spans.items()):
@@ -101,14 +104,24 @@ def account(
             if not words & covered and any(tagged.tokens[i] not in stop for i in words):
                 left.append(cue)
                 break
-    return Account(tuple(left), asked_type(tagged, covered, answer_type))
+    return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type))
 
 
-def context(q: Question, tagged: Tagged, claimed: set[int]) -> set[int]:
-    """The words of context clauses: clauses in which the reading claims no word but the product's name and
-    answer-type words ("For the board deck, ...", "... ? prepping a customer call", "I want to thank the right
-    person on my call: ..."). Their cues set the scene; they ask for nothing."""
-    held = {tagged.clauses[i] for i in claimed}
+def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
+    """The words of context clauses ("For the board deck, ...", "... ? prepping a customer call"): their cues set
+    the scene and ask nothing. The reading holds the clause where it claims most words (slots but the product,
+    free-phrase words, its cues' words), every clause holding a slot or free-phrase word, and, for each of its
+    cues no held clause holds, the clauses that cue stands in; every other clause is context."""
+    where = {cue: {tagged.clauses[i] for i in tagged.covered({cue})} for cue in cues}
+    claims = Counter(tagged.clauses[i] for i in named | tagged.covered(cues))
+    held = {tagged.clauses[i] for i in named} | ({claims.most_common(1)[0][0]} if claims else set())
+    changed = True
+    while changed:
+        changed = False
+        for clauses in where.values():
+            if not clauses & held:
+                held |= clauses
+                changed = True
     return {i for i, clause in enumerate(tagged.clauses) if clause not in held}
 
 
@@ -124,13 +137,21 @@ def asked_type(tagged: Tagged, covered: set[int], answer_type: str) -> str | Non
         t
         for t, cues in ASKED_BY.items()
         for c in cues
-        if any(not set(range(s, e)) & covered for s, e in tagged.spans.get(c, ()))
+        if any(not set(range(s, e)) <= covered for s, e in tagged.spans.get(c, ()))
     }
     if answer_type == "pr":  # "the engineer whose PRs ..." asks for a person unless it asks for links
         return "person" if "person" in loose and "link" not in tagged.found else None
+    if answer_type == "person" and asked_by_who(tagged) and (loose & {"company", "url"}):
+        return min(loose & {"company", "url"})  # "who's the customer with ...": the noun says what is asked
     if answer_type != "content" and answer_type in asked:
         return None
     return min(loose) if loose else None
+
+
+def asked_by_who(tagged: Tagged) -> bool:
+    """The question asks for a person only by "who" / "whom" ("who's the customer ...")."""
+    spans = tagged.spans.get("person", ())
+    return bool(spans) and all(e - s == 1 and tagged.tokens[s] in WHO for s, e in spans)
 
 
 def canonical(ask: str, q: Question, shown: dict[str, str], resolution: Resolution | None) -> str:
