@@ -142,6 +142,15 @@ def understanding_lines(u: dict) -> list[str]:
         for c in rows:
             what = f" - {c['missing']}" if "missing" in c else ""
             lines.append(f"{label}: {c['intent']} (constraints {c['score'][0]}, asked type {c['score'][1]}){what}")
+            if reading := c.get("reading"):
+                lines.append(f"  reads as: {reading}")
+            if unexplained := c.get("unexplained"):
+                left = ", ".join(unexplained["unexplained cues"]) or "-"
+                asks = f"; asks for a {unexplained['asks for']}" if "asks for" in unexplained else ""
+                lines.append(f"  incomplete: unexplained cues {left}{asks}")
+            for other in c.get("other readings", ()):
+                verdict = "complete" if other["complete"] else "incomplete"
+                lines.append(f"  or reads as: {other['reading']} ({verdict})")
             if residue := c.get("residue"):
                 shown = ", ".join(f"{n} {s}" for n, s in residue["candidates"]) or "none"
                 verdict = "resolved" if residue["resolved"] else "unresolved"

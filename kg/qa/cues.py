@@ -78,6 +78,8 @@ class Tagged:
     spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     #: The clause (0, 1, ...) each token stands in (CLAUSE_END).
     clauses: list[int] = field(default_factory=list)
+    #: Token positions the slots occupy (names, ids, roles, the document kind): read once per question.
+    slots: set[int] = field(default_factory=set)
 
     @property
     def found(self) -> set[str]:
@@ -170,8 +172,10 @@ def tag(q: Question) -> Tagged:
     tokens = [singular_text(w) for w in words]
     text = " ".join(tokens)
     starts = [m.start() for m in re.finditer(r"\S+", text)]
-    tagged = Tagged(tokens, words, clauses=clause_ids(q.text, words))
     names = name_tokens(q, tokens)
+    kinds = list(DOC_KINDS[q.doc_kind]) if q.doc_kind else []
+    slots = names | occupied([*q.roles, *kinds], tokens)
+    tagged = Tagged(tokens, words, clauses=clause_ids(q.text, words), slots=slots)
     found: dict[str, set[tuple[int, int]]] = {}
     for name, phrase in lexicon().candidates(text):
         for m in phrase.pattern.finditer(text):
@@ -185,11 +189,10 @@ def tag(q: Question) -> Tagged:
 def clause_ids(text: str, words: list[str]) -> list[int]:
     """The clause of the raw text each word stands in: the words of each clause, read as the question's are,
     matched in order (a word the question's text no longer holds, like a time phrase, is skipped over)."""
-    stream = [
-        (number, word)
-        for number, part in enumerate(CLAUSE_END.split(text))
-        for word in cue_words(spelled_out(normalise(part)))
-    ]
+    parts = CLAUSE_END.split(text.rstrip(".?! "))
+    if len(parts) == 1:
+        return [0] * len(words)
+    stream = [(number, word) for number, part in enumerate(parts) for word in cue_words(spelled_out(normalise(part)))]
     out, at = [], 0
     for word in words:
         k = next((k for k in range(at, len(stream)) if stream[k][1] == word), None)
@@ -222,19 +225,8 @@ def name_tokens(q: Question, tokens: list[str]) -> set[int]:
     return occupied([q.product or "", *q.companies, *q.eids, *q.customer_ids], tokens)
 
 
-def slot_tokens(q: Question, tagged: Tagged) -> set[int]:
-    """Token positions every slot occupies: the names, the roles and the document kind."""
-    kinds = list(DOC_KINDS[q.doc_kind]) if q.doc_kind else []
-    return name_tokens(q, tagged.tokens) | occupied([*q.roles, *kinds], tagged.tokens)
-
-
-def residue_positions(q: Question, tagged: Tagged, used: set[str]) -> list[int]:
+def residue_positions(tagged: Tagged, used: set[str]) -> list[int]:
     """The positions of the plain words left once the slots, the cues `used` and the stop words are taken out."""
-    covered = slot_tokens(q, tagged) | tagged.covered(used)
+    covered = tagged.slots | tagged.covered(used)
     stop = lexicon().stop
     return [i for i, t in enumerate(tagged.tokens) if i not in covered and t not in stop]
-
-
-def residue(q: Question, tagged: Tagged, used: set[str]) -> str:
-    """The plain words left once the slots, the cues `used` and the stop words are taken out."""
-    return " ".join(tagged.words[i] for i in residue_positions(q, tagged, used))

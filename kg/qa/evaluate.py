@@ -83,6 +83,17 @@ class EvalResult:
             )
         return out
 
+    def outcomes(self) -> list[list[str]]:
+        """Per split, how many questions got each outcome: the three abstentions (a proof of absence, an
+        uncertain reading, an unsupported question) are counted apart."""
+        kinds = ("answer", "absent", "uncertain", "unsupported")
+        out = []
+        for split in ("answerable", "unanswerable"):
+            rows = [r for r in self.rows if r["split"] == split]
+            if rows:
+                out.append([split, str(len(rows)), *(str(sum(r["outcome"] == k for r in rows)) for k in kinds)])
+        return out
+
 
 def score_answerable(q: dict[str, Any], got: dict[str, Any]) -> float:
     if got["abstain"] or got["answer"] is None:
@@ -111,6 +122,7 @@ def evaluate(answerer: Answerer, qa_dir: Path) -> EvalResult:
                 "type": q.get("type", got["type"]),
                 "intent": got["intent"],
                 "abstain": got["abstain"],
+                "outcome": got["outcome"],
                 "reason": got["reason"],
                 "answer": got["answer"],
             }

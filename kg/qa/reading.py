@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kg.qa.cues import Tagged, lexicon, occupied, slot_tokens
+from kg.qa.cues import Tagged, lexicon, occupied
 from kg.qa.question import Question
 from kg.text import DOC_KINDS, feature_tokens, stem
 
@@ -90,7 +90,7 @@ def account(
     """The cues of the question that the reading leaves out (see the module docstring). `contested`: members of
     a family the row binds one of and this reading leaves unbound: unexplained wherever they stand, unless the
     free phrase holds them (a reason word inside the feature's name)."""
-    slots = slot_tokens(q, tagged)
+    slots = tagged.slots
     claimed = slots | tagged.covered(used & tagged.found - TYPE_CUES)
     scene = context(tagged, slots - product_tokens(q, tagged) | explained, used & tagged.found - TYPE_CUES)
     covered = claimed | explained | scene | tagged.covered(used & TYPE_CUES)

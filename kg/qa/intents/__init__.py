@@ -140,6 +140,15 @@ class Candidate:
             out["unexplained"] = self.account.to_json()
         if self.reading:
             out["reading"] = self.reading
+        if self.alternatives:
+            out["other readings"] = [
+                {
+                    "reading": a.reading,
+                    "complete": a.complete,
+                    **({"unexplained": a.account.to_json()} if a.account else {}),
+                }
+                for a in self.alternatives
+            ]
         return out
 
 
@@ -347,7 +356,7 @@ def reading(
     used = (intent.cues() | ignore | {c for b in intent.binders for c in READS.get(b, ())}) - dropped
     explained: set[int] = set()
     if intent.residue:
-        positions = residue_positions(q, tagged, used)
+        positions = residue_positions(tagged, used)
         phrase = " ".join(tagged.words[i] for i in positions)
         candidate.resolution = resolve(intent.residue, phrase, labels)
         bindings |= candidate.resolution.bindings
