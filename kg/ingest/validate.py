@@ -25,13 +25,13 @@ from pyoxigraph import NamedNode, RdfFormat, Store
 from kg.errors import KGError
 from kg.ingest.shacl import ShapesProgram
 from kg.namespaces import ORG_GRAPH, product_graph, product_of_graph
-from kg.paths import PROJECT
+from kg.paths import resource
 from kg.query.sparql import Backend, EmbeddedStore, named_query
 
 if TYPE_CHECKING:  # rdflib and pyshacl load only when the pyshacl engine runs
     from rdflib import Graph
 
-ONTOLOGY_DIR = PROJECT / "ontology"
+ONTOLOGY_DIR = resource("ontology")
 SHAPES_FILE = ONTOLOGY_DIR / "shapes.ttl"
 ONTOLOGY_FILE = ONTOLOGY_DIR / "ekg.ttl"
 ORG = "org"

@@ -25,9 +25,9 @@ from pyoxigraph import BlankNode, Literal, NamedNode, QueryBoolean, QuerySolutio
 
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, PREFIXES, product_graph
-from kg.paths import PROJECT
+from kg.paths import resource
 
-SPARQL_DIR = PROJECT / "sparql"
+SPARQL_DIR = resource("sparql")
 Term = NamedNode | Literal | BlankNode
 Row = dict[str, Term]
 _PARAM = re.compile(r"^#\s*param\s+\?(\w+)\s*:?\s*(.*)$")

@@ -16,13 +16,13 @@ from typing import Any
 
 from pyoxigraph import Literal, RdfFormat, Store
 
-from kg.paths import PROJECT
+from kg.paths import resource
 from kg.qa.intents import Intent, as_of
 from kg.qa.question import Question
 from kg.query.sparql import Backend, Row, Term, named_query, product_dataset
 from kg.vocab import XSD_DATETIME
 
-ONTOLOGY = PROJECT / "ontology" / "ekg.ttl"
+ONTOLOGY = resource("ontology") / "ekg.ttl"
 
 
 @cache
