@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if args.with_files or args.without_files:
         from kg.cli.whatif import run_ask_what_if
 
-        return run_ask_what_if(args)
+        return run_ask_what_if(args, render)
     if args.batch:
         return run_args_batch(args)
     answerer = open_answerer(args)

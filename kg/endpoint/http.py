@@ -24,11 +24,11 @@ from aiohttp.abc import AbstractAccessLogger
 from aiohttp.web_protocol import RequestHandler
 from aiohttp.web_server import Server
 
-from kg.endpoint.access import LOCAL, Grant, token_key
-from kg.endpoint.appkeys import GRANTS
+from kg.endpoint.access import LOCAL, Grant
 from kg.endpoint.engine import Job, Pool, Reply
 from kg.endpoint.policy import HttpError, Limits, check_query, dataset_for, mentions_service
 from kg.endpoint.service_description import described
+from kg.grants import GRANTS, token_key
 
 access_log = logging.getLogger("kg.endpoint.access")
 log = logging.getLogger("kg.endpoint")

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from pyoxigraph import (
     BlankNode,
@@ -138,6 +138,11 @@ def prefixed(query: str) -> str:
     declared = set(re.findall(r"(?im)^\s*PREFIX\s+(\w*):", query))
     head = "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items() if p not in declared)
     return head + query
+
+
+def term_text(term: Any) -> str:
+    """An IRI's or a literal's text; anything else (a blank node, a plain value) as a string."""
+    return term.value if isinstance(term, Literal | NamedNode) else str(term)
 
 
 def solutions(result: object) -> QuerySolutions:
