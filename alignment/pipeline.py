@@ -129,6 +129,7 @@ def mapping_rows(p: pd.DataFrame, sim: Similarity, i: int, j: int, method: str, 
     facts = {k: float(sim.features[k][i, j]) for k in ("format", "role", "list", "specific")}
     facts["dated"] = a["format"] not in TEMPORAL or not np.isnan([a["time_position"], b["time_position"]]).any()
     facts["informative"] = a["format"] not in UNINFORMATIVE or sim.name[i, j] > 0
+    comment = evidence(p, sim, i, j)
     base = {
         "predicate_id": predicate(score, facts, support, mutual_best),
         "mapping_justification": "semapv:CompositeMatching" if sim.name[i, j] > 0 else "semapv:InstanceBasedMatching",
@@ -136,7 +137,7 @@ def mapping_rows(p: pd.DataFrame, sim: Similarity, i: int, j: int, method: str, 
         "similarity_score": score,
         "similarity_measure": SIMILARITY_MEASURE,
         "curation_rule": f"ekgalign:{method}",
-        "comment": evidence(p, sim, i, j),
+        "comment": comment,
         "subject_source": f"ekgsrc:{a['source']}",
         "object_source": f"ekgsrc:{b['source']}",
         "method": method,
@@ -148,9 +149,7 @@ def mapping_rows(p: pd.DataFrame, sim: Similarity, i: int, j: int, method: str, 
             "subject_label": sm,
             "object_id": f"{b['source']}:{om}",
             "object_label": om,
-            "comment": base["comment"]
-            + alias_note("subject", sm, a["members"])
-            + alias_note("object", om, b["members"]),
+            "comment": comment + alias_note("subject", sm, a["members"]) + alias_note("object", om, b["members"]),
         }
         for sm in a["members"]
         for om in b["members"]

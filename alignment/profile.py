@@ -307,8 +307,8 @@ def time_positions(records: list[Record], formats: dict[str, str]) -> dict[str, 
         repeated = times.duplicated(keep=False)
         top = max(order.max() - 1, 1)
         for f, r in order.items():
-            ranks[f].append((r - 1) / top)
-            ties[f].append(bool(repeated[f]))
+            ranks[str(f)].append((r - 1) / top)
+            ties[str(f)].append(bool(repeated[str(f)]))
     return {f: (float(np.mean(ranks[f])), float(np.mean(ties[f]))) for f in ranks}
 
 
@@ -364,7 +364,7 @@ def source_profiles(source: str, records: list[Record], min_records: int) -> lis
                 pooled[groups[f]].extend(values)
                 present[groups[f]] += 1
     rows = [group_profile(source, g, pooled[g], present[g], len(records), roles[g]) for g in sorted(pooled)]
-    per_record = {g: [] for g in pooled}
+    per_record: dict[str, list[int]] = {g: [] for g in pooled}
     for record in records:
         for f, values in record.values.items():
             if f in groups:

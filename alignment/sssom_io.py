@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import TextIO
@@ -47,6 +48,13 @@ SSSOM_COLUMNS = [
     "object_source",
 ]
 FORMATS = {"tsv": ".sssom.tsv", "json": ".sssom.json", "owl": ".owl.ttl"}
+#: Format -> sssom-py's writer and the serialisation it is given (as `writers.get_writer_function` picks them,
+#: whose declared return type omits the keywords these take).
+WRITERS: dict[str, tuple[Callable[..., None], str]] = {
+    "tsv": (writers.write_table, "tsv"),
+    "json": (writers.write_json, "json"),
+    "owl": (writers.write_owl, "turtle"),
+}
 
 
 def tool_version() -> str:
@@ -118,5 +126,5 @@ def write(msdf: MappingSetDataFrame, out: Path | TextIO, fmt: str = "tsv") -> No
         with out.open("w", encoding="utf-8") as handle:
             write(msdf, handle, fmt)
         return
-    writer, serialisation = writers.get_writer_function(output_format=fmt, output=out)
+    writer, serialisation = WRITERS[fmt]
     writer(msdf, out, serialisation=serialisation, condense=False)

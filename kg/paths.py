@@ -15,8 +15,17 @@ HERB_URL = (
 )
 ERB_URL = "https://github.com/onyx-dot-app/EnterpriseRAG-Bench (generated_data/sources/)"
 
-#: The project's edit sources beside the package: `sparql/`, `ontology/`, `mappings/`.
-PROJECT = Path(__file__).resolve().parent.parent
+#: The package's folder; an installed wheel holds `sparql/`, `ontology/` and `mappings/` in it (setup.py).
+PACKAGE = Path(__file__).resolve().parent
+#: A checkout: the edit sources `sparql/`, `ontology/`, `mappings/` sit beside the package.
+PROJECT = PACKAGE.parent
+
+
+def resource(name: str) -> Path:
+    """A folder the package ships (`sparql`, `ontology`, `mappings`): inside it when installed, else the checkout's,
+    so `kg` finds its queries, ontology and mapping from any working folder."""
+    inside = PACKAGE / name
+    return inside if inside.is_dir() else PROJECT / name
 
 
 def store_path(flag: str | os.PathLike | None = None) -> Path:

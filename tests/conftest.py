@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
 from kg.ingest.build import build
+from kg.paths import ERB_URL, HERB_URL
 from kg.qa.answer import Answerer
 from kg.query.sparql import EmbeddedStore
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+#: Set to 1 by `.ci/run`: a test that needs the data and cannot find it fails instead of skipping, so CI cannot
+#: pass on a machine without ../shared. Without it, a user without the data gets skips that say where to get it.
+REQUIRE_DATA = "EKG_REQUIRE_DATA"
 
 
 def _herb() -> Path | None:
@@ -19,12 +26,39 @@ def _herb() -> Path | None:
     return path if (path / "products").is_dir() else None
 
 
+def erb_data() -> Path | None:
+    path = Path(os.environ.get("ERB_DATA") or ROOT.parent / "shared" / "erb")
+    return path if (path / "jira").is_dir() else None
+
+
+def missing_data(name: str, variable: str, url: str) -> NoReturn:
+    """Skip (or, under EKG_REQUIRE_DATA=1, fail) a test whose data is absent, saying where to get it."""
+    where = f"../shared/{name.lower()}"
+    message = f"{name} data not found: download it from {url} and set {variable}=PATH or place it at {where}"
+    if os.environ.get(REQUIRE_DATA) == "1":
+        pytest.fail(f"{message} ({REQUIRE_DATA}=1: the data is required)", pytrace=False)
+    pytest.skip(f"{message} ({REQUIRE_DATA}=1 turns this skip into a failure)")
+
+
+def require_herb() -> Path:
+    return _herb() or missing_data("HERB", "HERB_DATA", HERB_URL)
+
+
+def require_erb() -> Path:
+    return erb_data() or missing_data("ERB", "ERB_DATA", ERB_URL)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """The `herb` and `erb` markers: the test needs that data."""
+    if item.get_closest_marker("herb"):
+        require_herb()
+    if item.get_closest_marker("erb"):
+        require_erb()
+
+
 @pytest.fixture(scope="session")
 def herb() -> Path:
-    path = _herb()
-    if path is None:
-        pytest.skip("HERB data not found: set HERB_DATA or place it at ../shared/herb")
-    return path
+    return require_herb()
 
 
 @pytest.fixture(scope="session")

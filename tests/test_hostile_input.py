@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import require_erb
 from herbkit import SOURCE, artifacts_per_kind, built_store, herb_layout, mutated, small_product
 
 from kg.cli import main
@@ -158,9 +159,7 @@ def test_an_output_naming_a_folder_is_an_error_and_a_missing_folder_is_created(
 
 def erb_sample(tmp_path: Path) -> Path:
     """Two small ERB sources, copied from the shared sample (skipped when it is absent)."""
-    shared = ROOT.parent / "shared" / "erb"
-    if not (shared / "jira").is_dir():
-        pytest.skip("ERB data not found at ../shared/erb")
+    shared = require_erb()
     erb = tmp_path / "erb"
     for source in ("jira", "linear"):
         (erb / source).mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from pyoxigraph import NamedNode, Store
 
+from kg import extras
 from kg.cli import main
 from kg.errors import KGError
 from kg.ingest.build import build
@@ -185,9 +186,9 @@ def test_facets_filter_before_ranking(searcher):
 
 
 def test_without_the_dense_extra_search_degrades_to_lexical_and_graph_and_says_so(tiny_store, monkeypatch):
-    real = dense.importlib.util.find_spec
+    real = extras.importlib.util.find_spec
     monkeypatch.setattr(
-        dense.importlib.util, "find_spec", lambda name, *a: None if name == dense.PACKAGE else real(name, *a)
+        extras.importlib.util, "find_spec", lambda name, *a: None if name == dense.PACKAGE else real(name, *a)
     )
     searcher = Searcher(tiny_store, use_dense=True)
     assert searcher.encoder is None

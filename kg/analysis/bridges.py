@@ -56,12 +56,12 @@ def collaboration_ties(backend: Backend, product: str) -> list[Tie]:
     ]
 
 
-def collaboration_graph(ties: list[Tie]) -> nx.DiGraph:
+def collaboration_graph(ties: list[Tie]) -> nx.DiGraph[str]:
     """One directed edge per ordered pair: strength = the weighted sum of its ties, distance = 1 / strength."""
     strength: dict[tuple[str, str], float] = defaultdict(float)
     for tie in ties:
         strength[tie.source, tie.target] += tie.strength
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     for (s, t), w in strength.items():
         graph.add_edge(s, t, strength=w, distance=1.0 / w)
     return graph

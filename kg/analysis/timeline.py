@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pyoxigraph import Literal, NamedNode
+from pyoxigraph import Literal
 
 from kg.errors import KGError
 from kg.qa.intents.asof import state_labels
-from kg.query.sparql import Backend, named_query, product_dataset
+from kg.query.sparql import Backend, Term, named_query, product_dataset
 
 
 @dataclass
@@ -37,7 +37,7 @@ def local_name(iri: str) -> str:
     return iri.rstrip("/").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
 
 
-def item_events(backend: Backend, item: NamedNode, product: str) -> list[Event]:
+def item_events(backend: Backend, item: Term, product: str) -> list[Event]:
     """The item's events in order, one per event with all the artifacts it was read from."""
     labels = state_labels()
     by_sequence: dict[int, Event] = {}

@@ -6,13 +6,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from kg.cli.output import show_progress, warn
 from kg.cli.table import format_table
 from kg.errors import KGError
+from kg.extras import require
 from kg.paths import erb_path, open_output, output_path
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -126,6 +129,7 @@ def summary_table(pairs: pd.DataFrame) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    require("align", "align")
     erb = erb_path(args.erb)
     sources = source_list(args.sources)
     if args.out:

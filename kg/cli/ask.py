@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from functools import partial
 from pathlib import Path
+from typing import IO
 
 from kg.cli import DEFAULT_JOBS, add_backend_options, add_jobs_option, add_what_if_options, open_args_backend
 from kg.cli.output import refuse_bad_jobs, refuse_together, refuse_unused
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     if args.with_files or args.without_files:
         from kg.cli.whatif import run_ask_what_if
 
-        return run_ask_what_if(args)
+        return run_ask_what_if(args, render)
     if args.batch:
         return run_args_batch(args)
     answerer = open_answerer(args)
@@ -122,7 +123,11 @@ def run_args_batch(args: argparse.Namespace) -> int:
     """Answer the batch file; exit 2 at the end if any line got an error record instead of an answer."""
     from kg.qa.batch import run_batch  # with its worker pool: not for one question
 
-    open_out = partial(open_output, output_path(args.out)) if args.out else partial(nullcontext, sys.stdout)
+    out = output_path(args.out) if args.out else None
+
+    def open_out() -> AbstractContextManager[IO[str]]:
+        return open_output(out) if out else nullcontext(sys.stdout)
+
     counts = run_batch(partial(open_answerer, args), Path(args.batch), open_out, jobs=args.jobs or DEFAULT_JOBS)
     print(", ".join(f"{v} {k}" for k, v in counts.items()), file=sys.stderr)
     if unanswered := counts["malformed"] + counts["failed"]:

@@ -23,7 +23,7 @@ from kg.cli.output import refuse_unused, write_bytes
 from kg.cli.table import print_table
 from kg.errors import KGError
 from kg.namespaces import expand
-from kg.query.sparql import check_product, product_dataset
+from kg.query.sparql import Term, check_product, product_dataset
 
 RESULT_FORMATS = {
     "json": QueryResultsFormat.JSON,
@@ -80,7 +80,7 @@ def parse_binding(spec: str) -> tuple[str, NamedNode | Literal]:
 def run(args: argparse.Namespace) -> int:
     refuse_unused(args, {"token": "endpoint"})  # option mistakes first, before any file is read
     text = read_query(args.file)
-    bindings = dict(parse_binding(b) for b in args.bind)
+    bindings: dict[str, Term] = dict(parse_binding(b) for b in args.bind)
     engine = open_args_backend(args)
     check_product(engine, args.product)
     if args.with_files or args.without_files:
@@ -98,13 +98,19 @@ def print_result(result: QueryBoolean | QuerySolutions | Iterable[Triple], fmt: 
     if isinstance(result, QueryBoolean) and fmt == "table":
         print("true" if result else "false")
     elif isinstance(result, QueryBoolean | QuerySolutions) and fmt != "table":
-        write_bytes(result.serialize(format=RESULT_FORMATS[fmt]))
+        write_bytes(serialized(result.serialize(format=RESULT_FORMATS[fmt])))
     elif isinstance(result, QuerySolutions):
         names = [v.value for v in result.variables]
         print_table(names, [[s[n].value if s[n] is not None else "" for n in names] for s in result])
-    else:
+    elif not isinstance(result, QueryBoolean):
         if fmt != "table":
             print(
                 f"kg: note: CONSTRUCT and DESCRIBE give a graph, not {fmt} results: writing N-Triples", file=sys.stderr
             )
-        write_bytes(serialize(result, format=RdfFormat.TURTLE if fmt == "table" else RdfFormat.N_TRIPLES))
+        write_bytes(serialized(serialize(result, format=RdfFormat.TURTLE if fmt == "table" else RdfFormat.N_TRIPLES)))
+
+
+def serialized(data: bytes | None) -> bytes:
+    """What a pyoxigraph serializer returns when given no output: the bytes (typed as optional)."""
+    assert data is not None
+    return data

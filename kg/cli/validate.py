@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 
@@ -45,7 +45,7 @@ def summary(report: ValidationReport) -> str:
 
 
 @contextmanager
-def terminal_bar(quiet: bool = False) -> Iterator[object]:
+def terminal_bar(quiet: bool = False) -> Iterator[Callable[[int], Progress]]:
     """A progress bar on stderr when it is a terminal (and not --quiet); nothing in pipes, files and CI logs."""
     from tqdm import tqdm
 

@@ -1,16 +1,19 @@
 """The what-if side of `kg ask` and `kg query` (`--with FILE`, `--without FILE`): a scratch copy of the product's
-graph, never the real store (kg/query/whatif.py)."""
+graph, never the real store (kg/query/whatif.py, kg/qa/whatif.py)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from kg.errors import KGError
 from kg.paths import store_path
+from kg.qa.answer import Answer
+from kg.qa.whatif import WhatIf, ask_what_if
 from kg.query.sparql import EmbeddedStore
-from kg.query.whatif import ScratchStore, WhatIf, ask_what_if
+from kg.query.whatif import ScratchStore
 
 
 def files(args: argparse.Namespace) -> tuple[list[Path], list[Path]]:
@@ -29,7 +32,8 @@ def scratch_store(args: argparse.Namespace) -> ScratchStore:
     return ScratchStore(EmbeddedStore(store_path(args.store)), args.product, with_files, without_files)
 
 
-def run_ask_what_if(args: argparse.Namespace) -> int:
+def run_ask_what_if(args: argparse.Namespace, render_answer: Callable[[Answer, bool], str]) -> int:
+    """`kg ask --with/--without`, each answer printed by `render_answer` (kg ask's own printer)."""
     with_files, without_files = files(args)
     if args.batch:
         raise KGError("--with / --without answer one question, not --batch")
@@ -41,7 +45,7 @@ def run_ask_what_if(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
-        print(render(result, args.explain))
+        print(render(result, args.explain, render_answer))
     return 0
 
 
@@ -50,9 +54,7 @@ def is_marked(line: str, marked: set[str]) -> bool:
     return item.startswith("- ") and (item in marked or item.removeprefix("- ") in marked)
 
 
-def render(result: WhatIf, explain: bool) -> str:
-    from kg.cli.ask import render as render_answer
-
+def render(result: WhatIf, explain: bool, render_answer: Callable[[Answer, bool], str]) -> str:
     marked = set(result.scratch_items)
     lines = [
         f"{line}   [what-if: only with the scratch facts]" if is_marked(line, marked) else line

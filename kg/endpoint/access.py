@@ -11,13 +11,13 @@ Only each token's SHA-256 is kept in memory; the logs show the name, or the firs
 from __future__ import annotations
 
 import difflib
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from kg.errors import KGError
+from kg.grants import token_key
 from kg.namespaces import ORG_GRAPH, product_graph
 
 
@@ -35,10 +35,6 @@ class Grant:
 
 #: The grant of a loopback client when no access file is given.
 LOCAL = Grant("local", None)
-
-
-def token_key(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def product_grant(name: str, products: list[str]) -> Grant:

@@ -23,8 +23,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import IO, TYPE_CHECKING, cast
 
 from kg.endpoint.policy import Dataset, HttpError, Limits
+
+if TYPE_CHECKING:
+    from pyoxigraph import Store
 
 log = logging.getLogger("kg.endpoint")
 
@@ -87,7 +91,8 @@ class CappedBuffer:
     """A write target that refuses to grow past `limit` bytes, so a huge result fails early with 507."""
 
     def __init__(self, limit: int) -> None:
-        self.limit, self.size, self.parts = limit, 0, []
+        self.limit, self.size = limit, 0
+        self.parts: list[bytes] = []
 
     def write(self, data: bytes) -> int:
         self.size += len(data)
@@ -125,7 +130,7 @@ def chosen_media(accept: str, offered: list[str]) -> str:
     return offered[0]
 
 
-def answer(store: object, job: Job, max_result: int) -> Reply:
+def answer(store: Store, job: Job, max_result: int) -> Reply:
     """Run one job to a complete, serialized reply (never a partial one)."""
     import pyoxigraph
     from pyoxigraph import NamedNode, QueryResultsFormat, RdfFormat
@@ -138,13 +143,15 @@ def answer(store: object, job: Job, max_result: int) -> Reply:
         )
     )
     graph_formats = dict(zip(GRAPH_MEDIA, [RdfFormat.TURTLE, RdfFormat.N_TRIPLES, RdfFormat.RDF_XML], strict=True))
-    out = CappedBuffer(max_result)
+    capped = CappedBuffer(max_result)
+    out = cast(IO[bytes], capped)  # the part of a binary file pyoxigraph writes to
     try:
         if job.graph is not None:
             media = chosen_media(job.accept, GRAPH_MEDIA)
             triples = (q.triple for q in store.quads_for_pattern(None, None, None, NamedNode(job.graph)))
             pyoxigraph.serialize(triples, out, format=graph_formats[media])
         else:
+            assert job.query is not None  # a job names a graph or carries a query
             result = store.query(job.query, base_iri=None, **dataset_arguments(job.dataset))
             if isinstance(result, pyoxigraph.QueryTriples):
                 media = chosen_media(job.accept, GRAPH_MEDIA)
@@ -162,7 +169,7 @@ def answer(store: object, job: Job, max_result: int) -> Reply:
     except Exception as exc:  # an engine error (OSError, an evaluation error): report it, keep serving
         return Reply(500, "text/plain; charset=utf-8", f"the query failed in the engine: {exc}\n".encode())
     charset = "; charset=utf-8" if media.startswith("text/") or media.endswith("json") else ""
-    return Reply(200, media + charset, out.value())
+    return Reply(200, media + charset, capped.value())
 
 
 def dataset_arguments(dataset: Dataset) -> dict:

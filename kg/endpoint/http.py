@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
@@ -23,11 +24,11 @@ from aiohttp.abc import AbstractAccessLogger
 from aiohttp.web_protocol import RequestHandler
 from aiohttp.web_server import Server
 
-from kg.endpoint.access import LOCAL, Grant, token_key
-from kg.endpoint.appkeys import GRANTS
+from kg.endpoint.access import LOCAL, Grant
 from kg.endpoint.engine import Job, Pool, Reply
 from kg.endpoint.policy import HttpError, Limits, check_query, dataset_for, mentions_service
 from kg.endpoint.service_description import described
+from kg.grants import GRANTS, token_key
 
 access_log = logging.getLogger("kg.endpoint.access")
 log = logging.getLogger("kg.endpoint")
@@ -120,7 +121,7 @@ def cors_middleware(origins: tuple[str, ...]) -> Any:
                 )
         else:
             response = await handler(request)
-        if allowed:
+        if allowed and origin is not None:
             response.headers["Access-Control-Allow-Origin"] = "*" if "*" in origins else origin
             response.headers["Vary"] = "Origin"
         return response
@@ -130,7 +131,7 @@ def cors_middleware(origins: tuple[str, ...]) -> Any:
 
 def grant_of(request: web.Request) -> Grant:
     """The caller's grant: its bearer token's; without an access file, everything for loopback callers."""
-    grants: dict[str, Grant] | None = request.app[GRANTS]
+    grants: Mapping[str, Grant] | None = request.app[GRANTS]
     if grants is None:
         if not ipaddress.ip_address(request.remote or "0.0.0.0").is_loopback:
             raise HttpError(403, "without an access file the endpoint only answers loopback clients")

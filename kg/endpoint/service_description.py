@@ -50,4 +50,6 @@ def service_description(endpoint: str, grant: Grant) -> list[Triple]:
 def described(endpoint: str, grant: Grant, accept: str) -> tuple[str, bytes]:
     """(media type, body) of the description in the format the Accept header names, Turtle by default."""
     media = next((m for m in MEDIA if m in accept), "text/turtle")
-    return media, pyoxigraph.serialize(service_description(endpoint, grant), format=MEDIA[media])
+    body = pyoxigraph.serialize(service_description(endpoint, grant), format=MEDIA[media])
+    assert body is not None  # given no output, serialize returns the bytes
+    return media, body

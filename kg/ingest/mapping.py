@@ -19,10 +19,10 @@ from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError
 from kg.namespaces import ID, expand, node, term
-from kg.paths import PROJECT
+from kg.paths import resource
 from kg.vocab import ABOUT_PRODUCT, ACCOUNT, DCT_IDENTIFIER, RDF_TYPE, RDFS_LABEL
 
-MAPPING_FILE = PROJECT / "mappings" / "herb.yaml"
+MAPPING_FILE = resource("mappings") / "herb.yaml"
 EID = re.compile(r"^eid_[0-9a-f]+$")
 _TEMPLATE_FIELD = re.compile(r"\{([^}]+)\}")
 _UNSAFE = re.compile(r"[^A-Za-z0-9\-_.~/]+")

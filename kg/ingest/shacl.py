@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store
+from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store, Triple
 
 from kg.errors import KGError
 from kg.namespaces import RDF, XSD
@@ -27,6 +27,9 @@ from kg.vocab import RDF_TYPE, RDFS_SUBCLASS_OF
 
 SH = "http://www.w3.org/ns/shacl#"
 FIRST, REST, NIL = NamedNode(RDF + "first"), NamedNode(RDF + "rest"), NamedNode(RDF + "nil")
+#: What a statement of the shapes file can point at, and what the compiler reads statements of.
+Value = NamedNode | BlankNode | Literal | Triple
+Subject = NamedNode | BlankNode
 
 #: What a node shape and a property shape may say; any other sh: term is refused.
 NODE_KEYS = {"targetClass", "property", "or", "message"}
@@ -85,24 +88,39 @@ def load_turtle(path: Path) -> Store:
     return store
 
 
-def rdf_list(store: Store, head: object) -> list[object]:
+def rdf_list(store: Store, head: Value) -> list[Value]:
     items = []
     while head != NIL:
-        items.append(single(store, head, FIRST))
-        head = single(store, head, REST)
+        node = subject_of(head)
+        items.append(single(store, node, FIRST))
+        head = single(store, node, REST)
     return items
 
 
-def single(store: Store, subject: object, predicate: NamedNode) -> object:
+def subject_of(term: Value) -> Subject:
+    """A term the compiler reads the statements of (a shape, a list cell): an IRI or a blank node."""
+    if not isinstance(term, NamedNode | BlankNode):
+        raise KGError(f"shapes: {term} stands where a shape or a list is expected")
+    return term
+
+
+def text_of(term: Value) -> str:
+    """An IRI's or a literal's text (a quoted triple has none)."""
+    if isinstance(term, Triple):
+        raise KGError(f"shapes: {term} stands where an IRI or a literal is expected")
+    return term.value
+
+
+def single(store: Store, subject: Subject, predicate: NamedNode) -> Value:
     values = [q.object for q in store.quads_for_pattern(subject, predicate, None)]
     if len(values) != 1:
         raise KGError(f"shapes: {subject} has {len(values)} values for {predicate.value}, expected one")
     return values[0]
 
 
-def shacl_keys(store: Store, subject: object, allowed: set[str]) -> dict[str, list[object]]:
+def shacl_keys(store: Store, subject: Subject, allowed: set[str]) -> dict[str, list[Value]]:
     """The sh: statements of a shape by local name; an sh: term outside `allowed` is an unsupported feature."""
-    keys: dict[str, list[object]] = defaultdict(list)
+    keys: dict[str, list[Value]] = defaultdict(list)
     for quad in store.quads_for_pattern(subject, None, None):
         name = quad.predicate.value
         if name.startswith(SH):
@@ -116,15 +134,16 @@ def shacl_keys(store: Store, subject: object, allowed: set[str]) -> dict[str, li
     return keys
 
 
-def one_text(keys: dict[str, list[object]], key: str, subject: object) -> str:
+def one_text(keys: dict[str, list[Value]], key: str, subject: Subject) -> str:
     values = keys.get(key, [])
     if len(values) > 1:
         raise KGError(f"shapes: {subject} has {len(values)} sh:{key}, expected at most one")
-    return values[0].value if values else ""
+    return text_of(values[0]) if values else ""
 
 
-def property_constraints(store: Store, shape: str, prop: object, reported: bool = True) -> tuple[Constraint, ...]:
+def property_constraints(store: Store, shape: str, prop: Value, reported: bool = True) -> tuple[Constraint, ...]:
     """The constraints of one property shape; a `reported` one needs its sh:message (no default texts here)."""
+    prop = subject_of(prop)
     keys = shacl_keys(store, prop, PROPERTY_KEYS)
     path = keys.get("path", [None])[0]
     if not isinstance(path, NamedNode) or len(keys["path"]) != 1:
@@ -139,7 +158,7 @@ def property_constraints(store: Store, shape: str, prop: object, reported: bool 
         ("class", "Class"),
         ("datatype", "Datatype"),
     ):
-        out += [Constraint(shape, component, path.value, message, (v.value,)) for v in keys.get(key, [])]
+        out += [Constraint(shape, component, path.value, message, (text_of(v),)) for v in keys.get(key, [])]
     for head in keys.get("in", []):
         out.append(Constraint(shape, "In", path.value, message, tuple(str(v) for v in rdf_list(store, head))))
     return tuple(out)
@@ -150,7 +169,7 @@ def node_shapes(path: Path) -> list[NodeShape]:
     store = load_turtle(path)
     shapes = []
     for quad in store.quads_for_pattern(None, RDF_TYPE, NamedNode(SH + "NodeShape")):
-        node = quad.subject
+        node = subject_of(quad.subject)
         keys = shacl_keys(store, node, NODE_KEYS)
         constraints = tuple(
             c for prop in keys.get("property", []) for c in property_constraints(store, node.value, prop)
@@ -165,7 +184,7 @@ def node_shapes(path: Path) -> list[NodeShape]:
         shapes.append(
             NodeShape(
                 node.value,
-                tuple(t.value for t in keys.get("targetClass", [])),
+                tuple(text_of(t) for t in keys.get("targetClass", [])),
                 constraints,
                 alternatives,
                 one_text(keys, "message", node),

@@ -25,13 +25,14 @@ from pyoxigraph import NamedNode, RdfFormat, Store
 from kg.errors import KGError
 from kg.ingest.shacl import ShapesProgram
 from kg.namespaces import ORG_GRAPH, product_graph, product_of_graph
-from kg.paths import PROJECT
-from kg.query.sparql import Backend, EmbeddedStore, named_query
+from kg.paths import resource
+from kg.query.sparql import Backend, EmbeddedStore, named_query, solutions
 
 if TYPE_CHECKING:  # rdflib and pyshacl load only when the pyshacl engine runs
     from rdflib import Graph
+    from rdflib.term import Node
 
-ONTOLOGY_DIR = PROJECT / "ontology"
+ONTOLOGY_DIR = resource("ontology")
 SHAPES_FILE = ONTOLOGY_DIR / "shapes.ttl"
 ONTOLOGY_FILE = ONTOLOGY_DIR / "ekg.ttl"
 ORG = "org"
@@ -148,10 +149,10 @@ def rdflib_graph(store: Store, *graphs: NamedNode) -> Graph:
 def typed_in(store: Store, graph: NamedNode) -> set[str]:
     """Nodes that have an rdf:type in `graph`: the focus nodes that graph answers for."""
     query = named_query("validate_focus_nodes").text
-    return {row[0].value for row in store.query(query, default_graph=graph)}
+    return {row[0].value for row in solutions(store.query(query, default_graph=graph))}
 
 
-def node_shape_of(shape: object) -> str:
+def node_shape_of(shape: Node | None) -> str:
     """The named node shape a (blank) property shape belongs to, or the shape itself."""
     from rdflib import SH
 
@@ -246,7 +247,10 @@ def validate(
         graphs.insert(0, ORG_GRAPH)
     steps = sparql_steps() if engine == "sparql" else len(graphs)
     report_to = progress(steps) if progress else (lambda _name, _step: None)
-    rows = (sparql_rows if engine == "sparql" else pyshacl_rows)(backend, graphs, report_to)
+    if engine == "pyshacl" and isinstance(backend, EmbeddedStore):  # any other backend was refused above
+        rows = pyshacl_rows(backend, graphs, report_to)
+    else:
+        rows = sparql_rows(backend, graphs, report_to)
     report = ValidationReport()
     for iri in graphs:
         report.add(graph_label(iri), rows[iri])

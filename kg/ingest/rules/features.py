@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -622,7 +623,9 @@ def review_task_words(reviews: list[dict[str, Any]]) -> list[set[str]]:
     return [set(feature_tokens(line)) for rv in reviews for line in transcript_lines(rv) if FEATURE_CUE.search(line)]
 
 
-def is_assigned(name: str, task_lines: list[set[str]], labels: list[frozenset[str]] = (), discussion: str = "") -> bool:
+def is_assigned(
+    name: str, task_lines: list[set[str]], labels: Sequence[frozenset[str]] = (), discussion: str = ""
+) -> bool:
     """True when one sprint-review task line names every distinctive word of the feature's name, or when the
     label of a sprint review's task part is named whole in the feature's name and discussion ("RESTful API
     framework" in "… set up the initial RESTful API framework"; a one-word label such as "NLP" in the name)."""

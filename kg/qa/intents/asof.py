@@ -16,13 +16,13 @@ from typing import Any
 
 from pyoxigraph import Literal, RdfFormat, Store
 
-from kg.paths import PROJECT
+from kg.paths import resource
 from kg.qa.intents import Intent, as_of
 from kg.qa.question import Question
-from kg.query.sparql import Backend, Row, Term, named_query, product_dataset
+from kg.query.sparql import Backend, Row, Term, named_query, product_dataset, solutions
 from kg.vocab import XSD_DATETIME
 
-ONTOLOGY = PROJECT / "ontology" / "ekg.ttl"
+ONTOLOGY = resource("ontology") / "ekg.ttl"
 
 
 @cache
@@ -30,9 +30,11 @@ def state_labels() -> dict[str, str]:
     """State concept IRI -> its label, read from the ontology (the one place the states are defined)."""
     store = Store()
     store.load(path=str(ONTOLOGY), format=RdfFormat.TURTLE)
-    rows = store.query(
-        "SELECT ?s ?l WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l ; "
-        "<http://www.w3.org/2004/02/skos/core#inScheme> ?scheme }"
+    rows = solutions(
+        store.query(
+            "SELECT ?s ?l WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l ; "
+            "<http://www.w3.org/2004/02/skos/core#inScheme> ?scheme }"
+        )
     )
     return {row["s"].value: row["l"].value for row in rows}
 

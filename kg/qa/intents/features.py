@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from kg.qa.answer import term_text
 from kg.qa.residue import FEATURE_FLOOR
-from kg.query.sparql import Row
+from kg.query.sparql import Row, term_text
 
 
 def keep_best_features(rows: list[Row]) -> tuple[list[str], list[str]]:
