@@ -193,7 +193,8 @@ def clause_ids(text: str, words: list[str]) -> list[int]:
     if len(parts) == 1:
         return [0] * len(words)
     stream = [(number, word) for number, part in enumerate(parts) for word in cue_words(spelled_out(normalise(part)))]
-    out, at = [], 0
+    out: list[int] = []
+    at = 0
     for word in words:
         k = next((k for k in range(at, len(stream)) if stream[k][1] == word), None)
         if k is None:
