@@ -46,7 +46,9 @@ def run(args: argparse.Namespace) -> int:
         result.table(),
     )
     print()
-    print_table(["split", "n", "answered", "proof of absence", "uncertain reading", "unsupported"], result.outcomes())
+    print_table(
+        ["outcomes", "n", "answered", "proof of absence", "uncertain reading", "unsupported"], result.outcomes()
+    )
     if not args.no_baseline:
         baseline = bm25_baseline(herb_path(args.herb), qa_dir)
         print("\nBM25 baseline (bm25s over the product's artifacts), citation recall / precision at k")

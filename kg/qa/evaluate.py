@@ -91,7 +91,9 @@ class EvalResult:
         for split in ("answerable", "unanswerable"):
             rows = [r for r in self.rows if r["split"] == split]
             if rows:
-                out.append([split, str(len(rows)), *(str(sum(r["outcome"] == k for r in rows)) for k in kinds)])
+                out.append(
+                    [f"{split} questions", str(len(rows)), *(str(sum(r["outcome"] == k for r in rows)) for k in kinds)]
+                )
         return out
 
 
