@@ -91,7 +91,7 @@ def build_server(service: Service) -> MCPServer:
         return await call(tools.ask, question)
 
     @server.tool(annotations=READ_ONLY)
-    async def intents() -> list[dict[str, Any]]:
+    async def intents() -> dict[str, list[dict[str, Any]]]:
         """List the questions the graph answers: each intent's name, answer type, canonical question wording and
         slots with their allowed values (the products you read, roles, companies, states, …). Use it before
         `run_intent`, or to reword a question `ask` abstained on as unsupported."""
@@ -156,9 +156,10 @@ def build_server(service: Service) -> MCPServer:
     async def timeline(
         item: Annotated[str, Field(description="a bug's title, a pull request's link or a feature's name")],
         product: Annotated[str, Field(description="the product whose graph holds the item")],
-    ) -> list[dict[str, Any]]:
-        """The item's dated events in order (reported, assigned, resolved, reopened, opened, merged, …), each
-        with the state after it, who acted and the artifacts it was read from."""
+    ) -> dict[str, list[dict[str, Any]]]:
+        """The items the name denotes (`items`), each with its dated events in order (reported, assigned,
+        resolved, reopened, opened, merged, …): the state after each, who acted and the artifacts it was read
+        from."""
         return await call(tools.timeline, item, product)
 
     @server.tool(annotations=READ_ONLY)

@@ -44,21 +44,23 @@ def ask(reader: Reader, question: str) -> dict[str, Any]:
     return reader.answerer.ask(question).to_json()
 
 
-def intents(reader: Reader) -> list[dict[str, Any]]:
+def intents(reader: Reader) -> dict[str, list[dict[str, Any]]]:
     """Every intent `run_intent` runs: its canonical wording, answer type and slots with their allowed values."""
     vocabulary = reader.answerer.vocabulary
-    return [
-        {
-            "intent": i.name,
-            "answers": i.answer_type,
-            "question": i.says,
-            "slots": [
-                {"name": "product", "required": True, "says": "the product", "values": reader.products},
-                *(s.to_json(vocabulary) for s in intent_slots(i)),
-            ],
-        }
-        for i in table()[1]
-    ]
+    return {
+        "intents": [
+            {
+                "intent": i.name,
+                "answers": i.answer_type,
+                "question": i.says,
+                "slots": [
+                    {"name": "product", "required": True, "says": "the product", "values": reader.products},
+                    *(s.to_json(vocabulary) for s in intent_slots(i)),
+                ],
+            }
+            for i in table()[1]
+        ]
+    }
 
 
 def run_intent(reader: Reader, intent: str, slots: dict[str, str]) -> dict[str, Any]:
@@ -160,13 +162,13 @@ def artifact(reader: Reader, artifact_id: str) -> dict[str, str]:
     return {k: v for k, v in found.items() if k not in ("artifact", "authorName", "channelName")}
 
 
-def timeline(reader: Reader, item: str, product: str) -> list[dict[str, Any]]:
+def timeline(reader: Reader, item: str, product: str) -> dict[str, list[dict[str, Any]]]:
     """The dated events of the bug (by title), PR (by link) or feature (by name) in the product, in order."""
     from kg.analysis.timeline import timelines
 
     if not item.strip():
         raise KGError("the item is empty: give a bug title, a PR link or a feature name")
-    return [asdict(t) for t in timelines(reader.answerer.backend, item, reader.check_product(product))]
+    return {"items": [asdict(t) for t in timelines(reader.answerer.backend, item, reader.check_product(product))]}
 
 
 def people(reader: Reader, eids: list[str]) -> dict[str, Any]:
