@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from endpoints import kg_serve
 from mcpkit import Session, hostile, http_server, http_session, stdio_session
 
 from kg.cli import main
@@ -306,3 +307,44 @@ def test_a_product_scoped_session_never_reads_the_other_product_through_any_tool
                 )
             assert "Traceback" not in mine.text
     assert seen_by_admin >= 10  # the calls did reach BETA's data, for a token allowed to read it
+
+
+# --- on an endpoint, and the command line's refusals -----------------------------------------------------------
+
+
+def test_on_an_endpoint_the_endpoint_grants_and_the_answers_are_the_stores(
+    mcp_store: Path, access: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = tmp_path_factory.mktemp("mcp-serve")
+    with (
+        kg_serve(mcp_store, logs, "--access", str(access), "--workers", "1") as url,
+        stdio_session("--endpoint", url, "--token", ALPHA_TOKEN, "--store", str(mcp_store)) as remote,
+    ):
+        assert json.loads(remote.read("ekg://products")) == [ALPHA]
+        assert remote.call("ask", {"question": ANSWERED}).value == kg_ask_json(capsys, mcp_store, ANSWERED)
+        beta_graph = product_graph(BETA).value
+        rows = remote.call("query", {"sparql": f"SELECT * WHERE {{ GRAPH <{beta_graph}> {{ ?s ?p ?o }} }} LIMIT 5"})
+        assert rows.value["results"]["bindings"] == []
+        hostile(refused := remote.call("query", {"sparql": "ASK {}", "product": BETA}))
+        assert "not one this token reads" in refused.text
+        found = remote.call("search", {"text": "bug", "k": 3}).value
+        assert found["products"] == [ALPHA] and found["hits"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--store", "{missing}"], "no store at"),
+        (["--store", "{store}", "--token", "t"], "--token without --endpoint"),
+        (["--store", "{store}", "--access", "{access}", "--token", "wrong"], "not a token of the access file"),
+        (["--endpoint", "http://127.0.0.1:9/query", "--access", "{access}"], "--access is for the local store"),
+        (["--store", "{store}", "--workers", "0"], "must be positive"),
+    ],
+)
+def test_command_line_mistakes_are_one_line_errors(
+    mcp_store: Path, access: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], says: str
+) -> None:
+    filled = [a.format(store=mcp_store, access=access, missing=tmp_path / "none") for a in args]
+    assert main(["mcp", *filled]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kg: error:") and says in err and err.count("\n") == 1
