@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -350,3 +351,12 @@ def test_command_line_mistakes_are_one_line_errors(
     assert main(["mcp", *filled]) == 2
     err = capsys.readouterr().err
     assert err.startswith("kg: error:") and says in err and err.count("\n") == 1
+
+
+def test_a_port_in_use_is_a_one_line_error(mcp_store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert main(["mcp", "--store", str(mcp_store), "--transport", "http", "--port", port]) == 2
+    assert capsys.readouterr().err == f"kg: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from kg.cli import add_backend_options
+from kg.cli import add_store_option
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,9 +20,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         "bearer token (over HTTP) or --token (over stdio) picks the products a session reads. docs/mcp.md has "
         "client configurations.",
     )
-    add_backend_options(p, "answer from")
+    add_store_option(p)
+    p.add_argument("--endpoint", metavar="URL", help="answer from this SPARQL 1.1 endpoint instead of the store")
+    p.add_argument(
+        "--token",
+        help="with --endpoint: its bearer token (HTTP callers' own tokens take precedence); with --access: the "
+        "grant of a stdio session",
+    )
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio", help="default: stdio")
-    p.add_argument("--port", type=int, default=7879, help="with --transport http: port on 127.0.0.1 (default 7879)")
+    p.add_argument(
+        "--port",
+        type=int,
+        default=7879,
+        help="with --transport http: port on 127.0.0.1 (default 7879; 0 picks a free one)",
+    )
     p.add_argument(
         "--access",
         metavar="FILE",

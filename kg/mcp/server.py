@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
-from functools import partial
 from importlib.metadata import version
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -63,6 +63,18 @@ def remember_headers() -> Callable[..., Any]:
     return middleware
 
 
+async def guarded(name: str, work: Awaitable[T]) -> T:
+    """The work's result; its KGError a tool error with the message, any other failure an internal error (the
+    log has the traceback, the model the exception's type and message)."""
+    try:
+        return await work
+    except KGError as exc:
+        raise ToolError(str(exc)) from None
+    except Exception as exc:
+        log.exception("kg mcp: %s failed", name)
+        raise ToolError(f"internal error: {type(exc).__name__}: {exc}") from None
+
+
 def build_server(service: Service) -> MCPServer:
     """The MCP server over `service`: eight tools and two resources."""
     server = MCPServer("ekg", version=version("ekg-toolkit"), instructions=INSTRUCTIONS, log_level="WARNING")
@@ -70,15 +82,13 @@ def build_server(service: Service) -> MCPServer:
     one_at_a_time = anyio.CapacityLimiter(1)
 
     async def call(fn: Callable[..., T], *args: Any) -> T:
-        """fn(reader, *args) in a worker thread, its KGError a tool error and any other failure an internal one."""
-        try:
-            reader = service.reader(HEADERS.get())
-            return await anyio.to_thread.run_sync(partial(fn, reader, *args), limiter=one_at_a_time)
-        except KGError as exc:
-            raise ToolError(str(exc)) from None
-        except Exception as exc:
-            log.exception("kg mcp: %s failed", getattr(fn, "__name__", fn))
-            raise ToolError(f"internal error: {type(exc).__name__}: {exc}") from None
+        """fn(the caller's reader, *args) in a worker thread (the reader too may read an endpoint)."""
+        headers = HEADERS.get()
+
+        def work() -> T:
+            return fn(service.reader(headers), *args)
+
+        return await guarded(fn.__name__, anyio.to_thread.run_sync(work, limiter=one_at_a_time))
 
     @server.tool(annotations=READ_ONLY)
     async def ask(
@@ -122,11 +132,9 @@ def build_server(service: Service) -> MCPServer:
         every graph you may read. SELECT and ASK give SPARQL JSON results; CONSTRUCT and DESCRIBE give
         N-Triples in `graph`. Updates, SERVICE and oversized or over-nested queries are refused; a query that
         runs too long or grows too large is stopped. Add LIMIT to large SELECTs."""
-        try:
-            reader = service.reader(HEADERS.get())
-            return await tools.query(service, reader, sparql, product)
-        except KGError as exc:
-            raise ToolError(str(exc)) from None
+        headers = HEADERS.get()
+        reader = await guarded("query", anyio.to_thread.run_sync(service.reader, headers))
+        return await guarded("query", tools.query(service, reader, sparql, product))
 
     @server.tool(annotations=READ_ONLY)
     async def search(
@@ -188,12 +196,29 @@ def build_server(service: Service) -> MCPServer:
 def serve(service: Service, transport: str, port: int) -> None:
     """Serve until the client closes stdin (stdio) or SIGINT / SIGTERM (HTTP, on 127.0.0.1 only)."""
     server = build_server(service)
+    listener = loopback_socket(port) if transport == "http" else None
     service.start_pool()
     try:
-        if transport == "stdio":
+        if listener is None:
             anyio.run(server.run_stdio_async)
         else:
-            print(f"kg mcp: streamable HTTP at http://{HOST}:{port}/mcp", file=sys.stderr, flush=True)
-            server.run("streamable-http", host=HOST, port=port)
+            import uvicorn
+
+            app = server.streamable_http_app(host=HOST)
+            url = f"http://{HOST}:{listener.getsockname()[1]}/mcp"
+            print(f"kg mcp: streamable HTTP at {url}", file=sys.stderr, flush=True)
+            anyio.run(uvicorn.Server(uvicorn.Config(app, log_level="warning")).serve, [listener])
     finally:
         service.close()
+
+
+def loopback_socket(port: int) -> socket.socket:
+    """A socket bound to 127.0.0.1:port (0: any free port), so a port in use is a one-line error."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((HOST, port))
+    except OSError as exc:
+        listener.close()
+        raise KGError(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from exc
+    return listener

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kg.endpoint.access import LOCAL, Grant, load_access, token_key
 from kg.endpoint.engine import Pool
@@ -23,6 +24,9 @@ from kg.errors import KGError
 from kg.namespaces import product_graph
 from kg.qa.answer import Answerer
 from kg.query.sparql import EmbeddedStore, known_products
+
+if TYPE_CHECKING:
+    from kg.search.searcher import Searcher
 
 
 @dataclass
@@ -34,7 +38,8 @@ class Reader:
     grant: Grant
     products: list[str]
     remote: bool = False
-    searcher: object | None = field(default=None, repr=False)
+    #: The evidence searcher, made on the first `search` call (it loads the index).
+    searcher: Searcher | None = field(default=None, repr=False)
 
     @property
     def graphs(self) -> frozenset[str] | None:

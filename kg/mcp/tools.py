@@ -11,6 +11,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import anyio
 from pyoxigraph import NamedNode, QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat, serialize
 
 from kg.endpoint.engine import Job
@@ -93,7 +94,7 @@ async def query(service: Service, reader: Reader, sparql: str, product: str | No
     if product is not None:
         reader.check_product(product)
     if reader.remote:
-        return remote_query(reader, sparql, product)
+        return await anyio.to_thread.run_sync(remote_query, reader, sparql, product)
     assert service.pool is not None
     text = prefixed(sparql)  # what is checked is what runs: the text with the project's prefixes
     graphs = [product_graph(product).value, ORG_GRAPH] if product else []
@@ -141,7 +142,7 @@ def search(
         backend = reader.answerer.backend if reader.remote else None
         reader.searcher = Searcher(store, backend=backend)
     facets = Facets(kind=kind, since=since, until=until)
-    result = reader.searcher.search(text, product=product, facets=facets, k=k, within=reader.products)  # type: ignore[attr-defined]
+    result = reader.searcher.search(text, product=product, facets=facets, k=k, within=reader.products)
     return {
         "products": result.products,
         "facets": result.facets,
