@@ -360,3 +360,11 @@ def test_a_port_in_use_is_a_one_line_error(mcp_store: Path, capsys: pytest.Captu
         port = str(taken.getsockname()[1])
         assert main(["mcp", "--store", str(mcp_store), "--transport", "http", "--port", port]) == 2
     assert capsys.readouterr().err == f"kg: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def test_the_query_tool_is_cut_off_at_the_time_limit_and_the_session_goes_on(mcp_store: Path) -> None:
+    runaway = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+    with stdio_session("--store", str(mcp_store), "--timeout", "0.5", "--workers", "1") as session:
+        hostile(cut := session.call("query", {"sparql": runaway, "product": ALPHA}))
+        assert "exceeded the 0.5 s time limit" in cut.text
+        assert session.call("query", {"sparql": "ASK { ?s a ekg:Product }"}).value["boolean"] is True
