@@ -158,6 +158,24 @@ HOSTILE: list[tuple[str, dict, str]] = [
         "no slot x",
     ),
     ("run_intent", {"intent": "bug_fix_prs_by_author_company", "slots": {"product": ALPHA, "eid": "bob"}}, "slot"),
+    (
+        "run_intent",
+        {"intent": "bug_fix_prs_by_author_company", "slots": {"product": ALPHA, "eid": "eid_00000000", "company": "X"}},
+        "one of:",
+    ),
+    (
+        "run_intent",
+        {"intent": "bug_fix_prs_by_author_company", "slots": {"product": ALPHA, "eid": "eid_00000000"}},
+        "needs the slot company",
+    ),
+    (
+        "run_intent",
+        {
+            "intent": "bug_fix_prs_by_author_company",
+            "slots": {"product": ALPHA, "eid": "eid_00000000", "company": "InnovateAI"},
+        },
+        "no employee 'eid_00000000'",
+    ),
     ("run_intent", {"intent": "pr_to_merge", "slots": {"product": ALPHA, "feature": "zzqx"}}, "names no feature"),
     ("run_intent", {"intent": "document_author", "slots": "product=FlowForce"}, "valid dictionary"),
     ("query", {"sparql": ""}, "empty"),

@@ -74,6 +74,8 @@ def run_intent(reader: Reader, intent: str, slots: dict[str, str]) -> dict[str, 
     reader.check_product(product)
     answerer = reader.answerer
     bindings = bindings_of(row, given, answerer.vocabulary, answerer.labels(product))
+    if "eid" in given and people(reader, [given["eid"]])["unknown"]:  # the one slot no vocabulary lists
+        raise KGError(f"slot eid: no employee {given['eid']!r} in the organisation graph")
     text = f"{row.name} {json.dumps(slots, ensure_ascii=False, sort_keys=True)}"
     question = Question(text=text, norm=text, sing=text, product=product)
     return answerer.answer_intent(question, row, bindings).to_json()
