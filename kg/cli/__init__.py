@@ -34,6 +34,7 @@ COMMANDS = [
     "ask",
     "eval",
     "serve",
+    "mcp",
     "index",
     "search",
     "align",

@@ -217,6 +217,13 @@ class Answerer:
             if isinstance(routed, Refusal):
                 return self._abstain(q, intent, routed.reason, bindings, proof=routed.proof)
             intent, bindings = routed
+        return self.answer_intent(q, intent, bindings)
+
+    def answer_intent(self, q: Question, intent: Intent, bindings: dict[str, Any]) -> Answer:
+        """Run one intent on the question's product with bindings already made: its ASK proof, then its SELECT.
+        `kg ask` comes here once a question is read; `run_intent` (kg/mcp) with slots it validated itself."""
+        if q.product is None:
+            raise KGError("an intent runs on one product: none was given")
         graphs = product_dataset(q.product, org=intent.org)
         proof_q = named_query(intent.proof)
         if not self.backend.ask(proof_q.text, bindings, graphs):

@@ -131,18 +131,20 @@ class Searcher:
             self._indexes[product] = ProductIndex.load(self.root / product, product)
         return self._indexes[product]
 
-    def scope(self, text: str, product: str | None) -> list[str]:
-        """The given product; else the products the text names (by any name they go by); else all."""
+    def scope(self, text: str, product: str | None, within: list[str] | None = None) -> list[str]:
+        """The given product; else the products the text names (by any name they go by); else all. `within`
+        (a caller's readable products) bounds the last two; the caller checks a given product itself."""
         if product:
             self.product_index(product)
             return [product]
         grams = word_ngrams(normalise(text)) | word_ngrams(normalise(text.replace("'s", "")))
+        candidates = self.products() if within is None else [p for p in self.products() if p in within]
         named = [
             p
-            for p, meta in self.manifest["products"].items()
-            if any(normalise(n) in grams for n in [p, *meta.get("names", [])])
+            for p in candidates
+            if any(normalise(n) in grams for n in [p, *self.manifest["products"][p].get("names", [])])
         ]
-        return sorted(named) or self.products()
+        return named or candidates
 
     def dense_reason(self) -> str:
         if not self.use_dense:
@@ -216,6 +218,7 @@ class Searcher:
         facets: Facets | None = None,
         k: int = 20,
         mode: str = "rrf+ppr",
+        within: list[str] | None = None,
     ) -> SearchResult:
         if mode not in MODES:
             raise KGError(f"unknown mode {mode!r}; one of: {', '.join(MODES)}")
@@ -225,7 +228,9 @@ class Searcher:
             raise KGError("k must be at least 1")
         started = time.perf_counter()
         facets = facets or Facets()
-        products = self.scope(text, product)
+        products = self.scope(text, product, within)
+        if not products:
+            raise KGError("none of the products you may read is indexed (run `kg index`)")
         scoped = _lap(started)
         vector = None
         if self.encoder is not None and any(self.product_index(p).has_dense for p in products):

@@ -1,0 +1,388 @@
+"""`kg mcp` driven by the MCP SDK's own client over stdio and streamable HTTP, on a real two-product store.
+
+Every tool with good and hostile arguments; `ask` equal to `kg ask --json`; a product-scoped session never reads
+the other product through any tool (a seeded differential fuzz against an admin session, in the spirit of
+tests/test_endpoint_breach.py); and the same tools on `kg serve` through `--endpoint`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from endpoints import kg_serve
+from mcpkit import Session, hostile, http_server, http_session, stdio_session
+
+from kg.cli import main
+from kg.ingest.build import build
+from kg.namespaces import ORG_GRAPH, product_graph
+from kg.query.sparql import EmbeddedStore
+from kg.search.index import build_index
+
+pytestmark = pytest.mark.herb
+
+ALPHA, BETA = "FlowForce", "CollaborationForce"
+ADMIN, ALPHA_TOKEN, BETA_TOKEN = "admin-token-0123", "alpha-token-4567", "beta-token-89ab"
+TOKENS = {ADMIN: "*", ALPHA_TOKEN: [ALPHA], BETA_TOKEN: [BETA]}
+TOOLS = {"ask", "intents", "run_intent", "query", "search", "artifact", "timeline", "people"}
+ANSWERED = f"Find employee IDs of the authors and key reviewers of the Market Research Report for the {ALPHA} product?"
+PROVED_ABSENT = f"Who attended the meeting about the Product Requirements Document of {ALPHA}?"
+UNSUPPORTED = f"What is the weather like in {ALPHA}?"
+
+
+@pytest.fixture(scope="module")
+def mcp_store(herb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The two products built and indexed (lexical only): about 3 s."""
+    path = tmp_path_factory.mktemp("mcp") / "store"
+    build(herb, path, products=[ALPHA, BETA], progress=False)
+    build_index(path, herb, products=[ALPHA, BETA], use_dense=False, progress=False)
+    return path
+
+
+@pytest.fixture(scope="module")
+def access(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("mcp-access") / "access.json"
+    path.write_text(json.dumps(TOKENS))
+    return path
+
+
+@pytest.fixture(scope="module")
+def alpha(mcp_store: Path, access: Path) -> Iterator[Session]:
+    """A stdio session scoped to ALPHA by the access file, as an MCP host starts it."""
+    with stdio_session("--store", str(mcp_store), "--access", str(access), "--token", ALPHA_TOKEN) as session:
+        yield session
+
+
+@pytest.fixture(scope="module")
+def http_url(mcp_store: Path, access: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with http_server(tmp_path_factory.mktemp("mcp-logs"), "--store", str(mcp_store), "--access", str(access)) as url:
+        yield url
+
+
+def kg_ask_json(capsys: pytest.CaptureFixture[str], store: Path, question: str) -> dict:
+    capsys.readouterr()
+    assert main(["ask", "--json", "--store", str(store), question]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+# --- the SDK's client over stdio -----------------------------------------------------------------------------
+
+
+def test_stdio_lists_typed_read_only_tools_and_the_resources(alpha: Session) -> None:
+    tools = {t.name: t for t in alpha.tools()}
+    assert set(tools) == TOOLS
+    for tool in tools.values():
+        assert len(tool.description) > 60, tool.name  # written for a model to choose by
+        assert tool.input_schema["type"] == "object"
+        assert tool.annotations.read_only_hint and not tool.annotations.destructive_hint
+    assert tools["ask"].input_schema["required"] == ["question"]
+    assert set(tools["search"].input_schema["properties"]) == {"text", "product", "kind", "since", "until", "k"}
+    assert set(alpha.resources()) == {"ekg://ontology", "ekg://products"}
+    assert "owl:Ontology" in alpha.read("ekg://ontology")
+    assert json.loads(alpha.read("ekg://products")) == [ALPHA]
+
+
+@pytest.mark.parametrize("question", [ANSWERED, PROVED_ABSENT, UNSUPPORTED])
+def test_ask_through_mcp_equals_kg_ask_json(
+    alpha: Session, mcp_store: Path, capsys: pytest.CaptureFixture[str], question: str
+) -> None:
+    assert alpha.call("ask", {"question": question}).value == kg_ask_json(capsys, mcp_store, question)
+
+
+def test_every_tool_answers_good_arguments(alpha: Session) -> None:
+    answered = alpha.call("ask", {"question": ANSWERED}).value
+    assert not answered["abstain"] and answered["citations"]
+    absent = alpha.call("ask", {"question": PROVED_ABSENT}).value
+    assert absent["abstain"] and absent["proof"]["result"] is False
+
+    listed = {i["intent"]: i for i in alpha.call("intents").value["intents"]}
+    assert listed["doc_authors_reviewers"]["slots"][0] == {
+        "name": "product", "required": True, "says": "the product", "values": [ALPHA]
+    }  # fmt: skip
+    run = alpha.call(
+        "run_intent",
+        {"intent": "doc_authors_reviewers", "slots": {"product": ALPHA, "doc_kind": "MarketResearchReport"}},
+    ).value
+    assert (run["answer"], run["citations"], run["intent"]) == (
+        answered["answer"], answered["citations"], answered["intent"]
+    )  # fmt: skip
+    proof = alpha.call(
+        "run_intent",
+        {"intent": "doc_meeting_attendees", "slots": {"product": ALPHA, "doc_kind": "ProductRequirementsDocument"}},
+    ).value
+    assert proof["abstain"] and proof["proof"] == absent["proof"]
+
+    rows = alpha.call(
+        "query", {"sparql": "SELECT ?t WHERE { ?b a ekg:Bug ; dct:title ?t } ORDER BY ?t LIMIT 1", "product": ALPHA}
+    ).value["results"]["bindings"]
+    title = rows[0]["t"]["value"]
+    assert alpha.call("query", {"sparql": "ASK { ?s a ekg:Product }"}).value["boolean"] is True
+    graph = alpha.call("query", {"sparql": "CONSTRUCT WHERE { ?p a ekg:Product }", "product": ALPHA}).value["graph"]
+    assert "Product>" in graph
+
+    events = alpha.call("timeline", {"item": title, "product": ALPHA}).value["items"]
+    assert events and events[0]["label"] == title and events[0]["events"][0]["cites"]
+    cited = events[0]["events"][0]["cites"][0]
+    shown = alpha.call("artifact", {"id": cited}).value
+    assert shown["id"] == cited and shown["product"] == ALPHA and shown["text"]
+
+    found = alpha.call("search", {"text": title, "kind": "slack", "k": 5}).value
+    assert found["products"] == [ALPHA] and 0 < len(found["hits"]) <= 5
+    assert all(h["product"] == ALPHA and h["kind"] == "slack" for h in found["hits"])
+
+    who = alpha.call("people", {"eids": [answered["answer"][0], "eid_00000000"]}).value
+    assert who["people"][0]["eid"] == answered["answer"][0] and who["people"][0]["name"] and who["people"][0]["roles"]
+    assert who["unknown"] == ["eid_00000000"]
+
+
+HOSTILE: list[tuple[str, dict, str]] = [
+    ("ask", {"question": ""}, "empty"),
+    ("ask", {"question": "\x00 who?"}, "control characters"),
+    ("ask", {"question": "x" * 2001}, "2000"),
+    ("ask", {"question": 42}, "valid string"),
+    ("ask", {}, "question"),
+    ("ask", {"question": f"Who authored the Market Research Report for {BETA}?"}, "not one this token reads"),
+    ("ask", {"question": f"Who authored the Market Research Report for {ALPHA} and {BETA}?"}, "2 products"),
+    ("run_intent", {"intent": "no_such_intent", "slots": {"product": ALPHA}}, "no intent named"),
+    ("run_intent", {"intent": "document_author", "slots": {"doc_kind": "MarketResearchReport"}}, "slot product"),
+    ("run_intent", {"intent": "document_author", "slots": {"product": BETA, "doc_kind": "X"}}, "not one this token"),
+    ("run_intent", {"intent": "document_author", "slots": {"product": ALPHA}}, "needs the slot doc_kind"),
+    ("run_intent", {"intent": "document_author", "slots": {"product": ALPHA, "doc_kind": "Memo"}}, "one of: Market"),
+    (
+        "run_intent",
+        {"intent": "document_author", "slots": {"product": ALPHA, "doc_kind": "PRD", "x": "1"}},
+        "no slot x",
+    ),
+    ("run_intent", {"intent": "bug_fix_prs_by_author_company", "slots": {"product": ALPHA, "eid": "bob"}}, "slot"),
+    (
+        "run_intent",
+        {"intent": "bug_fix_prs_by_author_company", "slots": {"product": ALPHA, "eid": "eid_00000000", "company": "X"}},
+        "one of:",
+    ),
+    (
+        "run_intent",
+        {"intent": "bug_fix_prs_by_author_company", "slots": {"product": ALPHA, "eid": "eid_00000000"}},
+        "needs the slot company",
+    ),
+    (
+        "run_intent",
+        {
+            "intent": "bug_fix_prs_by_author_company",
+            "slots": {"product": ALPHA, "eid": "eid_00000000", "company": "InnovateAI"},
+        },
+        "no employee 'eid_00000000'",
+    ),
+    ("run_intent", {"intent": "pr_to_merge", "slots": {"product": ALPHA, "feature": "zzqx"}}, "names no feature"),
+    ("run_intent", {"intent": "document_author", "slots": "product=FlowForce"}, "valid dictionary"),
+    ("query", {"sparql": ""}, "empty"),
+    ("query", {"sparql": "SELECT * WHERE { ?s ?p }"}, "refused (400)"),
+    ("query", {"sparql": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}, "refused"),
+    ("query", {"sparql": "SELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }"}, "SERVICE"),
+    ("query", {"sparql": "SELECT * WHERE " + "{" * 1200 + "}" * 1200}, "limit is 1000"),
+    ("query", {"sparql": "SELECT * WHERE { ?s ?p ?o } # " + "x" * 70000}, "bytes; the limit"),
+    ("query", {"sparql": "SELECT * WHERE { ?s ?p ?o }", "product": BETA}, "not one this token reads"),
+    ("query", {"sparql": "SELECT * WHERE { ?s ?p ?o }", "product": "Nope"}, "unknown product"),
+    ("search", {"text": ""}, "empty"),
+    ("search", {"text": "bug", "product": BETA}, "not one this token reads"),
+    ("search", {"text": "bug", "kind": "email"}, "kind"),
+    ("search", {"text": "bug", "since": "yesterday"}, "YYYY-MM-DD"),
+    ("search", {"text": "bug", "k": 0}, "greater than or equal"),
+    ("artifact", {"id": ""}, "empty"),
+    ("artifact", {"id": "no-such-artifact"}, "no artifact"),
+    ("timeline", {"item": "", "product": ALPHA}, "empty"),
+    ("timeline", {"item": "no such bug", "product": ALPHA}, "no bug titled"),
+    ("timeline", {"item": "x", "product": BETA}, "not one this token reads"),
+    ("people", {"eids": []}, "at least 1"),
+    ("people", {"eids": ["bob"]}, "not an employee id"),
+    ("people", {"eids": ["eid_00000000"] * 101}, "at most 100"),
+    ("no_such_tool", {}, "no_such_tool"),
+]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "says"), HOSTILE, ids=[f"{t}-{i}" for i, (t, _, _) in enumerate(HOSTILE)]
+)
+def test_hostile_arguments_are_tool_errors_with_a_clear_message(
+    alpha: Session, tool: str, arguments: dict, says: str
+) -> None:
+    result = alpha.call(tool, arguments)
+    hostile(result)
+    assert says in result.text, result.text[:400]
+
+
+def test_the_session_still_answers_after_the_hostile_calls(alpha: Session) -> None:
+    assert not alpha.call("ask", {"question": ANSWERED}).value["abstain"]
+
+
+# --- the SDK's client over streamable HTTP, one bearer token per session ---------------------------------------
+
+
+def test_http_sessions_read_what_their_token_grants(http_url: str) -> None:
+    with http_session(http_url, BETA_TOKEN) as beta, http_session(http_url, ADMIN) as admin:
+        assert json.loads(beta.read("ekg://products")) == [BETA]
+        assert json.loads(admin.read("ekg://products")) == sorted([ALPHA, BETA])
+        assert beta.call("ask", {"question": ANSWERED}).text.endswith(f"not one this token reads; it reads: {BETA}")
+        assert not admin.call("ask", {"question": ANSWERED}).value["abstain"]
+    with http_session(http_url, None) as anonymous, http_session(http_url, "not-a-token") as stranger:
+        hostile(refused := anonymous.call("intents"))
+        assert "bearer token is required" in refused.text
+        hostile(refused := stranger.call("query", {"sparql": "ASK {}"}))
+        assert "unknown bearer token" in refused.text
+
+
+def beta_only_markers(store: Path) -> set[str]:
+    """Artifact ids and IRIs that only BETA's graph holds: no output of an ALPHA session may show one."""
+    backend = EmbeddedStore(store)
+    query = "SELECT DISTINCT ?x WHERE { { ?a dct:identifier ?x } UNION { ?x a ekg:Bug } UNION { ?x a ekg:Feature } }"
+
+    def terms(graphs: list[str]) -> set[str]:
+        from pyoxigraph import NamedNode
+
+        return {r["x"].value for r in backend.select(query, graphs=[NamedNode(g) for g in graphs])}
+
+    return terms([product_graph(BETA).value]) - terms([product_graph(ALPHA).value, ORG_GRAPH])
+
+
+def fuzz_calls(rng: random.Random, ids: list[str], titles: list[str], eids: list[str]) -> Iterator[tuple[str, dict]]:
+    """Tool calls aimed at both products: their names, ids, bug titles and people, and SPARQL that names graphs."""
+    products = [ALPHA, BETA, None]
+    beta_graph, alpha_graph = product_graph(BETA).value, product_graph(ALPHA).value
+    sparql = [
+        "SELECT ?g ?id WHERE { GRAPH ?g { ?a dct:identifier ?id } } LIMIT 50",
+        f"SELECT ?id FROM <{beta_graph}> WHERE {{ ?a dct:identifier ?id }} LIMIT 50",
+        f"SELECT ?id FROM NAMED <{beta_graph}> WHERE {{ GRAPH ?g {{ ?a dct:identifier ?id }} }} LIMIT 50",
+        f"SELECT ?id WHERE {{ GRAPH <{beta_graph}> {{ ?a dct:identifier ?id }} }} LIMIT 50",
+        f"SELECT ?id WHERE {{ GRAPH <{alpha_graph}> {{ ?a dct:identifier ?id }} }} LIMIT 50",
+        "SELECT ?b WHERE { ?b a ekg:Bug } LIMIT 50",
+        "CONSTRUCT { ?b a ekg:Feature } WHERE { ?b a ekg:Feature } LIMIT 50",
+        "DESCRIBE ?b WHERE { ?b a ekg:Bug } LIMIT 3",
+    ]
+    for _ in range(120):
+        tool = rng.choice(sorted(TOOLS))
+        product = rng.choice(products)
+        if tool == "ask":
+            kind = rng.choice(["Market Research Report", "Product Vision Document", "System Design Document"])
+            yield tool, {"question": f"Who authored the {kind} for {rng.choice([ALPHA, BETA])}?"}
+        elif tool == "intents":
+            yield tool, {}
+        elif tool == "run_intent":
+            yield (
+                tool,
+                {
+                    "intent": "document_author",
+                    "slots": {"product": product or BETA, "doc_kind": "MarketResearchReport"},
+                },
+            )
+        elif tool == "query":
+            yield tool, {"sparql": rng.choice(sparql), **({"product": product} if product else {})}
+        elif tool == "search":
+            yield tool, {"text": rng.choice(titles), **({"product": product} if product else {}), "k": 20}
+        elif tool == "artifact":
+            yield tool, {"id": rng.choice(ids)}
+        elif tool == "timeline":
+            yield tool, {"item": rng.choice(titles), "product": product or BETA}
+        else:
+            yield tool, {"eids": rng.sample(eids, 3)}
+
+
+def test_a_product_scoped_session_never_reads_the_other_product_through_any_tool(
+    http_url: str, mcp_store: Path
+) -> None:
+    """The admin session reads BETA-only terms through every kind of call; the ALPHA session, sent the same
+    calls, never shows one that its arguments did not name, and answers ALPHA's calls exactly as the admin."""
+    markers = beta_only_markers(mcp_store)
+    backend = EmbeddedStore(mcp_store)
+    ids, titles = [], []
+    for product in (ALPHA, BETA):
+        graph = [product_graph(product)]
+        ids += [
+            r["i"].value
+            for r in backend.select("SELECT ?i WHERE { ?a dct:identifier ?i } ORDER BY ?i LIMIT 40", graphs=graph)
+        ]
+        titles += [
+            r["t"].value
+            for r in backend.select(
+                "SELECT ?t WHERE { ?b a ekg:Bug ; dct:title ?t } ORDER BY ?t LIMIT 10", graphs=graph
+            )
+        ]
+    people = backend.select("SELECT ?p WHERE { ?p a ekg:Employee } ORDER BY ?p LIMIT 20")
+    eids = [r["p"].value.rsplit("/", 1)[-1] for r in people]
+    reached: set[str] = set()  # the tools through which the admin session read BETA-only terms
+    with http_session(http_url, ALPHA_TOKEN) as scoped, http_session(http_url, ADMIN) as admin:
+        for tool, arguments in fuzz_calls(random.Random(27), ids, titles, eids):
+            mine, theirs = scoped.call(tool, arguments), admin.call(tool, arguments)
+            named = json.dumps(arguments)
+            leaked = [m for m in markers if m in mine.text and m not in named]
+            assert not leaked, (tool, arguments, leaked[:3])
+            if any(m in theirs.text for m in markers):
+                reached.add(tool)
+            if BETA not in named and not mine.error and tool != "intents":
+                assert mine.text == theirs.text or (tool in ("query", "search") and "product" not in arguments), (
+                    tool,
+                    arguments,
+                )
+            assert "Traceback" not in mine.text
+    # the calls did reach BETA's data through every tool that reads a product, for a token allowed to read it
+    assert reached == TOOLS - {"intents", "people"}
+
+
+# --- on an endpoint, and the command line's refusals -----------------------------------------------------------
+
+
+def test_on_an_endpoint_the_endpoint_grants_and_the_answers_are_the_stores(
+    mcp_store: Path, access: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = tmp_path_factory.mktemp("mcp-serve")
+    with (
+        kg_serve(mcp_store, logs, "--access", str(access), "--workers", "1") as url,
+        stdio_session("--endpoint", url, "--token", ALPHA_TOKEN, "--store", str(mcp_store)) as remote,
+    ):
+        assert json.loads(remote.read("ekg://products")) == [ALPHA]
+        assert remote.call("ask", {"question": ANSWERED}).value == kg_ask_json(capsys, mcp_store, ANSWERED)
+        beta_graph = product_graph(BETA).value
+        rows = remote.call("query", {"sparql": f"SELECT * WHERE {{ GRAPH <{beta_graph}> {{ ?s ?p ?o }} }} LIMIT 5"})
+        assert rows.value["results"]["bindings"] == []
+        hostile(refused := remote.call("query", {"sparql": "ASK {}", "product": BETA}))
+        assert "not one this token reads" in refused.text
+        found = remote.call("search", {"text": "bug", "k": 3}).value
+        assert found["products"] == [ALPHA] and found["hits"]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--store", "{missing}"], "no store at"),
+        (["--store", "{store}", "--token", "t"], "--token without --endpoint"),
+        (["--store", "{store}", "--access", "{access}", "--token", "wrong"], "not a token of the access file"),
+        (["--endpoint", "http://127.0.0.1:9/query", "--access", "{access}"], "--access is for the local store"),
+        (["--store", "{store}", "--workers", "0"], "must be positive"),
+    ],
+)
+def test_command_line_mistakes_are_one_line_errors(
+    mcp_store: Path, access: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], says: str
+) -> None:
+    filled = [a.format(store=mcp_store, access=access, missing=tmp_path / "none") for a in args]
+    assert main(["mcp", *filled]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kg: error:") and says in err and err.count("\n") == 1
+
+
+def test_a_port_in_use_is_a_one_line_error(mcp_store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert main(["mcp", "--store", str(mcp_store), "--transport", "http", "--port", port]) == 2
+    assert capsys.readouterr().err == f"kg: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def test_the_query_tool_is_cut_off_at_the_time_limit_and_the_session_goes_on(mcp_store: Path) -> None:
+    runaway = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+    with stdio_session("--store", str(mcp_store), "--timeout", "0.5", "--workers", "1") as session:
+        hostile(cut := session.call("query", {"sparql": runaway, "product": ALPHA}))
+        assert "exceeded the 0.5 s time limit" in cut.text
+        assert session.call("query", {"sparql": "ASK { ?s a ekg:Product }"}).value["boolean"] is True
