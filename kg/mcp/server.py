@@ -36,7 +36,7 @@ T = TypeVar("T")
 HEADERS: ContextVar[Mapping[str, str] | None] = ContextVar("kg_mcp_headers", default=None)
 #: Where the HTTP transport listens: loopback only, never any other address.
 HOST = "127.0.0.1"
-READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 ONTOLOGY = PROJECT / "ontology" / "ekg.ttl"
 INSTRUCTIONS = (
     "An enterprise knowledge graph of products: their documents, Slack messages, meetings, pull requests, bugs, "

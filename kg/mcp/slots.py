@@ -147,8 +147,8 @@ def bindings_of(intent: Intent, given: dict[str, str], vocabulary: Vocabulary, l
             continue
         if not isinstance(value, str) or not value.strip():
             raise KGError(f"slot {slot.name}: expected a non-empty string")
-        if slot.values is not None and value not in (allowed := slot.values(vocabulary)):
-            shown = ", ".join(allowed[:SHOWN_VALUES]) + (", …" if len(allowed) > SHOWN_VALUES else "")
+        if slot.values is not None and value not in (known := slot.values(vocabulary)):
+            shown = ", ".join(known[:SHOWN_VALUES]) + (", …" if len(known) > SHOWN_VALUES else "")
             raise KGError(f"slot {slot.name}: {value!r} is not one the graph knows; one of: {shown}")
         bindings |= resolved(intent, value, labels) if slot.bind is None else slot.bind(value)
     return bindings

@@ -117,10 +117,10 @@ async def query(service: Service, reader: Reader, sparql: str, product: str | No
 
 def remote_query(reader: Reader, sparql: str, product: str | None) -> dict[str, Any]:
     """The same on an endpoint: it applies its own checks and limits to the caller's token."""
-    result = reader.answerer.backend.run(sparql, None, product_dataset(product))  # type: ignore[attr-defined]
+    result = reader.answerer.backend.run(sparql, None, product_dataset(product))
     if isinstance(result, QueryBoolean | QuerySolutions):
-        return json.loads(result.serialize(format=QueryResultsFormat.JSON))
-    return {"graph": serialize(result, format=RdfFormat.N_TRIPLES).decode()}
+        return json.loads(result.serialize(format=QueryResultsFormat.JSON) or b"{}")
+    return {"graph": (serialize(result, format=RdfFormat.N_TRIPLES) or b"").decode()}
 
 
 def search(
