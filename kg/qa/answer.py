@@ -3,11 +3,11 @@
 Every answer has one of four outcomes (`Answer.outcome`), kept apart everywhere they are shown:
 
 - `answer`: the rows of the intent's SELECT, with their citations;
-- `absent`: a proof of absence: the intent's ASK found no typed evidence for the bound slots (or the free phrase
-  shares no word with any label of the product). Run only for a complete reading (kg/qa/reading.py);
+- `absent`: a proof of absence: the intent's ASK found no typed evidence for the bound slots. Run only for a
+  complete reading (kg/qa/reading.py);
 - `uncertain`: the reading is incomplete or contested (a cue no part of it explains, an answer type it does not
-  give, two rows tied, a phrase that only partly names a label): no proof runs, and the best readings are
-  offered as canonical questions (`readings`; `kg ask --pick N` asks one);
+  give, two rows tied, a free phrase that names no label or only part of one): no proof runs, and the best
+  readings are offered as canonical questions (`readings`; `kg ask --pick N` asks one);
 - `unsupported`: no intent covers the wording, or it names no product.
 
 There is no score threshold anywhere on this path. Everything else -- an invalid question, an unreachable or refusing
@@ -199,18 +199,14 @@ class Answerer:
             return self._uncertain(q, choice, why)
         resolution = choice.winner.resolution
         if resolution is not None and not resolution.resolved:
-            if resolution.candidates:
-                return self._uncertain(
-                    q,
-                    choice,
-                    f"'{resolution.phrase}' only partly names a {resolution.kind} of {q.product} "
-                    f"(best: {', '.join(f'{c} {s:.2f}' for c, s in resolution.candidates[:3])})",
-                )
-            return self._abstain(
+            # a phrase that names no label may be a misread as much as an absence: never a proof
+            best = ", ".join(f"{c} {s:.2f}" for c, s in resolution.candidates[:3])
+            return self._uncertain(
                 q,
-                intent,
-                f"unresolved phrase: '{resolution.phrase}' shares no word with any {resolution.kind} of {q.product}",
-                proof={"query": "qa_labels", "text": named_query("qa_labels").text, "bindings": {}, "result": 0},
+                choice,
+                f"'{resolution.phrase}' only partly names a {resolution.kind} of {q.product} (best: {best})"
+                if best
+                else f"'{resolution.phrase}' names no {resolution.kind} of {q.product}",
             )
         if q.time is not None:
             routed = route_as_of(q, intent, bindings, self.backend)
