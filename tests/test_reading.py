@@ -16,9 +16,10 @@ import pytest
 
 from kg.qa.answer import Answerer
 from kg.qa.evaluate import read_jsonl
+from kg.qa.rewordings import score_rewordings
 
 ROOT = Path(__file__).resolve().parent.parent
-BLIND_7 = ROOT / "tests" / "data" / "rewordings_blind_7.jsonl"
+DATA = ROOT / "tests" / "data"
 
 
 def kg(*args: str) -> subprocess.CompletedProcess[str]:
@@ -97,23 +98,26 @@ def test_every_answered_dev_question_reads_back_from_its_canonical_wording(answe
     assert not differ, "\n".join(differ)
 
 
-def test_no_answerable_rewording_of_the_blind_batch_gets_a_proof_its_original_does_not(
-    answerer: Answerer, herb: Path
+#: Each blind batch's figures now: they must not fall. The first-run scores, taken before any change made for a
+#: batch, are in data/rewordings_first_runs.json.
+FLOORS = {
+    "rewordings_blind_7.jsonl": {"f1_ratio": 0.979, "answerable_not_answered": 0.023, "unanswerable_abstain": 0.982},
+    "rewordings_blind_8.jsonl": {"f1_ratio": 0.982, "answerable_not_answered": 0.016, "unanswerable_abstain": 0.967},
+    "rewordings_blind_9.jsonl": {"f1_ratio": 0.974, "answerable_not_answered": 0.024, "unanswerable_abstain": 0.981},
+}
+
+
+@pytest.mark.parametrize("batch", sorted(FLOORS))
+def test_blind_batches_hold_their_floors_and_prove_nothing_their_originals_answer(
+    answerer: Answerer, herb: Path, batch: str
 ) -> None:
-    """The batch's first run gave one such proof (a superlative said as 'outnumber everyone else's')."""
-    source = {
-        (split, n): q
-        for split in ("answerable", "unanswerable")
-        for n, q in enumerate(read_jsonl(herb / "qa" / "dev" / f"{split}.jsonl"), start=1)
-    }
-    proofs = []
-    for line in read_jsonl(BLIND_7):
-        if line["split"] != "answerable":
-            continue
-        got = answerer.ask(line["question"])
-        if got.outcome == "absent" and answerer.ask(source["answerable", line["line"]]["question"]).outcome == "answer":
-            proofs.append(line["question"])
-    assert not proofs, "\n".join(proofs)
+    result = score_rewordings(answerer, read_jsonl(DATA / batch), herb / "qa" / "dev")
+    floor = FLOORS[batch]
+    misread = [r["question"] for r in result["rows"] if r["outcome"] == "absent" and r["original_outcome"] == "answer"]
+    assert not misread, "proved absent, though the original answered:\n" + "\n".join(misread)
+    assert result["f1_ratio"] >= floor["f1_ratio"]
+    assert result["answerable_not_answered"] <= floor["answerable_not_answered"]
+    assert result["unanswerable_abstain"] >= floor["unanswerable_abstain"]
 
 
 @pytest.mark.usefixtures("store")
