@@ -184,15 +184,27 @@ def read_reports(ctx: RuleContext) -> list[BugRecord]:
     return bugs
 
 
+def outside_title(bug: BugRecord, quoted_only: bool = False) -> str:
+    """The report's text without its title: what the reporter says about the bug beside naming it. A title's
+    "… in Y" is the bug's name, not a statement of the component it affects. With `quoted_only`, a title the
+    report does not quote stays (where an unquoted title ends is a guess)."""
+    text = bug.report.text
+    for quoted in QUOTED.finditer(text):
+        if quoted.group(1).strip() == bug.title:
+            return text[: quoted.start()] + " " + text[quoted.end() :]
+    at = -1 if quoted_only else text.find(bug.title)
+    return text if at < 0 else text[:at] + " " + text[at + len(bug.title) :]
+
+
 def component_vocabulary(bugs: list[BugRecord], product: str) -> dict[str, str]:
     """The product's components, key -> canonical surface form. A capitalised phrase after a component cue
-    ("affects the X") is a component when two or more triage items name it. A phrase named once counts only
-    when it ends in a component head noun ("… Module"); if it shares two or more words with exactly one
-    recurring component it is read as a variant of that one ("Data Visualization Module" -> "User Interface &
-    Data Visualization"), and if it shares them with several it is dropped as ambiguous."""
+    ("affects the X") outside a quoted title is a component when two or more triage items name it. A phrase
+    named once counts only when it ends in a component head noun ("… Module"); if it shares two or more words
+    with exactly one recurring component it is read as a variant of that one ("Data Visualization Module" ->
+    "User Interface & Data Visualization"), and if it shares them with several it is dropped as ambiguous."""
     forms: dict[str, Counter[str]] = {}
     for bug in bugs:
-        for match in COMPONENT_CUE.finditer(bug.report.text):
+        for match in COMPONENT_CUE.finditer(outside_title(bug, quoted_only=True)):
             phrase = re.sub(r"(?:\s+(?:and|of|&|/))+$", "", match.group(1).strip())
             if f"{phrase} ".startswith(NOT_COMPONENT_START) or len(phrase) < 4:
                 continue
@@ -212,16 +224,57 @@ def component_vocabulary(bugs: list[BugRecord], product: str) -> dict[str, str]:
     return vocabulary
 
 
-def item_component(text: str, vocabulary: dict[str, str]) -> str | None:
-    """The component (canonical form) of the longest vocabulary phrase named in the item — a component named
+def named_component(text: str, vocabulary: dict[str, str]) -> str | None:
+    """The component (canonical form) of the longest vocabulary phrase a text names in full — a component named
     in its own words before a variant read as it ("… in User Feedback Interface … also in the Security Module"
-    is Security Module); else, among the product's components, the one sharing most words (two or more) with
-    the item; a tie leaves it unknown."""
+    is Security Module); None when it names none (naming never founds a component)."""
     padded = f" {component_key(text)} "
     named = [k for k in vocabulary if f" {k} " in padded]
-    if named:
-        own_words = [k for k in named if component_key(vocabulary[k]) == k]
-        return vocabulary[max(own_words or named, key=len)]
+    if not named:
+        return None
+    own_words = [k for k in named if component_key(vocabulary[k]) == k]
+    return vocabulary[max(own_words or named, key=len)]
+
+
+def bug_component(ctx: RuleContext, bug: BugRecord, vocabulary: dict[str, str]) -> str | None:
+    """The component a bug affects: the one its report names outside its quoted title ("'XSS in Export
+    Functionality' … affects the Data Export Module"), else the one its title names; when the report names
+    none, the one the assignee's reply, the resolution conversation or the fixing PR names."""
+    found = named_component(outside_title(bug), vocabulary) or item_component(bug.report.text, vocabulary)
+    if found:
+        return found
+    for text in later_texts(ctx, bug):
+        if found := named_component(text, vocabulary):
+            return found
+    return None
+
+
+def later_texts(ctx: RuleContext, bug: BugRecord) -> list[str]:
+    """What is said about a bug after its report, in order: the assignee's replies before the next triage
+    item, then each resolution conversation and the title and summary of the PRs that fixed it."""
+    out = []
+    for kind, run in bug_conversations(ctx):
+        ids = [m.id for m in run]
+        if kind == "triage" and bug.report.id in ids:
+            for msg in run[ids.index(bug.report.id) + 1 :]:
+                if msg.author == run[0].author:
+                    break
+                if msg.author == bug.assignee:
+                    out.append(msg.text)
+    resolutions = {e.message.id for e in bug.events if e.kind == "resolved"}
+    out += [" ".join(m.text for m in run) for kind, run in bug_conversations(ctx) if run[0].id in resolutions]
+    prs = {str(rec.get("id")): rec for rec in ctx.records("prs")}
+    for fix in bug.fixes:
+        rec = prs.get(fix.value.rsplit("/", 1)[-1], {})
+        out.append(f"{rec.get('title', '')} {rec.get('summary', '')}")
+    return out
+
+
+def item_component(text: str, vocabulary: dict[str, str]) -> str | None:
+    """The component the item names (`named_component`); else, among the product's components, the one
+    sharing most words (two or more) with the item; a tie leaves it unknown."""
+    if named := named_component(text, vocabulary):
+        return named
     words = content_words(text)
     overlap = {k: len(words & set(k.split())) for k in vocabulary}
     best = max(overlap.values(), default=0)
@@ -301,9 +354,9 @@ def bug_records(ctx: RuleContext) -> list[BugRecord]:
     if "bugs" not in ctx.facts:
         bugs = read_reports(ctx)
         vocabulary = component_vocabulary(bugs, ctx.product.name)
-        for bug in bugs:
-            bug.component = item_component(bug.report.text, vocabulary)
         read_lifecycle(ctx, bugs)
+        for bug in bugs:
+            bug.component = bug_component(ctx, bug, vocabulary)
         ctx.facts["bugs"] = bugs
     return ctx.facts["bugs"]
 
