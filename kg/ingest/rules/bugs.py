@@ -162,12 +162,32 @@ def triage_items(run: list[Message]) -> list[tuple[int, Message]]:
     ]
 
 
+#: A mention that thanks someone for the item before ("Thanks, @eid_x! Next, …"): not who this item goes to.
+THANKED = re.compile(
+    r"\b(?:thanks|thank you|great|awesome|perfect|appreciate it|cheers)\b[,!]?\s*(?:so much\s*)?@eid_\w+", re.I
+)
+#: An opener's later message handing several items out at once ("All these issues are assigned to @eid_x").
+ALL_ITEMS = re.compile(r"\b(?:all (?:of )?these|these (?:issues|bugs)|both|all three|all of them)\b", re.I)
+
+
 def item_assignee(run: list[Message], index: int) -> str | None:
-    """The last @eid in the item ("@eid_x, can you take this one?"), else whoever answers it first."""
-    mentioned = EID_MENTION.findall(run[index].text)
+    """Who the item is asked of: the last @eid in the item that does not thank someone for the item before
+    ("Thanks, @eid_a! Next, … @eid_b, can you take this one?"); else the one the opener asks in a follow-up
+    before the next item ("@eid_b, can you handle this one?") or hands all items to after the last; else
+    whoever answers it first."""
+    opener = run[0].author
+    mentioned = EID_MENTION.findall(THANKED.sub(" ", run[index].text))
     if mentioned:
         return mentioned[-1]
-    return next((m.author for m in run[index + 1 :] if m.author != run[0].author), None)
+    items = [i for i, _ in triage_items(run)]
+    later = [i for i in items if i > index]
+    for msg in run[index + 1 : later[0] if later else len(run)]:
+        if msg.author == opener and (asked := EID_MENTION.findall(THANKED.sub(" ", msg.text))):
+            return asked[0]
+    for msg in run[items[-1] + 1 :]:
+        if msg.author == opener and ALL_ITEMS.search(msg.text) and (asked := EID_MENTION.findall(msg.text)):
+            return asked[0]
+    return next((m.author for m in run[index + 1 :] if m.author != opener), None)
 
 
 def read_reports(ctx: RuleContext) -> list[BugRecord]:
