@@ -82,6 +82,7 @@ EVENT_CLASS = {
     "resolved": "ekg:BugResolved",
     "reopened": "ekg:BugReopened",
     "dismissed": "ekg:BugClosedWithoutFix",
+    "reassigned": "ekg:BugAssigned",
 }
 #: A bug's state is decided by its latest lifecycle event.
 STATE_AFTER = {
@@ -90,6 +91,7 @@ STATE_AFTER = {
     "resolved": "ekg:Resolved",
     "reopened": "ekg:Reopened",
     "dismissed": "ekg:NoFixNeeded",
+    "reassigned": "ekg:Reopened",  # a reopened bug handed to someone else stays reopened
 }
 
 
@@ -315,11 +317,17 @@ APPLIES_TO = {
 }
 
 
-def match_bug(kind: str, run: list[Message], bugs: list[BugRecord]) -> BugRecord | None:
+def unprefixed(words: set[str]) -> set[str]:
+    """Words with their "mis-" forms read as the word too: a misclassification is an incorrect classification."""
+    return words | {w[3:] for w in words if w.startswith("mis") and len(w) > 7}
+
+
+def match_bug(kind: str, run: list[Message], bugs: list[BugRecord], fix: str = "") -> BugRecord | None:
     """The reported bug a lifecycle conversation is about. An exact quoted title decides; otherwise the typed
     candidates are the bugs reported earlier in the same channel whose state the step applies to (narrowed to
     the customer it names, and for a resolution to the resolver's own bugs); word overlap with the title and
-    report then breaks the tie."""
+    report then breaks the tie — for a resolution, of its opening together with what `fix` says (the root cause
+    and the fixing PR's title), not of its opening alone."""
     opening = run[0]
     text = event_text(kind, run)
     earlier = [b for b in bugs if b.report.timestamp <= opening.timestamp]
@@ -335,14 +343,23 @@ def match_bug(kind: str, run: list[Message], bugs: list[BugRecord]) -> BugRecord
         candidates = [b for b in candidates if b.assignee == opening.author] or candidates
     if not candidates:
         return None
-    words = content_words(text)
+    words = unprefixed(content_words(f"{text} {fix}"))
 
     def closeness(b: BugRecord) -> tuple[float, int, str]:
         title = content_words(b.title)
         shared_report = len(words & content_words(b.report.text))
+        if fix:  # the root cause and the PR describe the bug as its title and report do, in their own words
+            title = unprefixed(title)
+            described = title | unprefixed(content_words(b.report.text))
+            score = len(words & title) / max(1, len(title)) + len(words & described) / max(1, len(described))
+            return score, shared_report, b.report.timestamp
         return len(words & title) / max(1, len(title)), shared_report, b.report.timestamp
 
     return max(candidates, key=closeness)
+
+
+#: A resolver's message explaining what caused the bug ("The root cause was …", "the issue was due to …").
+ROOT_CAUSE = re.compile(r"\broot cause\b|\b(?:issue|problem|bug) was (?:due to|caused by)\b|\bwas caused by\b", re.I)
 
 
 def fixing_prs(ctx: RuleContext, run: list[Message]) -> list[NamedNode]:
@@ -360,13 +377,70 @@ def fixing_prs(ctx: RuleContext, run: list[Message]) -> list[NamedNode]:
 def read_lifecycle(ctx: RuleContext, bugs: list[BugRecord]) -> None:
     """Apply the lifecycle conversations to the bugs in time order, so each step sees the states before it."""
     steps = [(kind, run) for kind, run in bug_conversations(ctx) if kind in APPLIES_TO]
+    titles = {str(rec.get("id")): str(rec.get("title", "")) for rec in ctx.records("prs")}
     for kind, run in sorted(steps, key=lambda step: (step[1][0].timestamp, step[1][0].id)):
-        bug = match_bug(kind, run, bugs)
+        fix = ""
+        if kind == "resolved":
+            prs = [titles.get(pr.value.rsplit("/", 1)[-1], "") for pr in fixing_prs(ctx, run)]
+            fix = " ".join(
+                [*prs, *(m.text for m in run[1:] if m.author == run[0].author and ROOT_CAUSE.search(m.text))]
+            )
+        bug = match_bug(kind, run, bugs, fix)
         if bug is None:
             continue
         bug.events.append(BugEvent(kind, run[0].author, run[0]))
         if kind == "resolved":
             bug.fixes.extend(pr for pr in fixing_prs(ctx, run) if pr not in bug.fixes)
+        if kind == "reopened" and (handed := reassignment(ctx, run)) and handed[0] != bug.assignee:
+            bug.assignee = handed[0]
+            bug.events.append(BugEvent("reassigned", handed[0], handed[1]))
+
+
+#: A reopen thread handing the bug over: "I'll reassign the bug to you", "Reassigning it to myself", "can you
+#: assign it back to me?".
+REASSIGN = re.compile(
+    r"\b(?:re)?assign(?:ing|ed)?\s+(?:the bug |the ticket |this |it |this one )?(?:back )?to\s+"
+    r"(?P<to>me|myself|you|@eid_\w+)",
+    re.I,
+)
+#: A person's name as a message addresses them: "@Alice Taylor", "Alice Taylor", "David".
+NAME = re.compile(r"@?\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
+
+
+def addressed(ctx: RuleContext, run: list[Message], text: str, author: str) -> str | None:
+    """The person a message speaks to before it hands something over: the last @eid, else the last name that is
+    one of the thread's other speakers (a full name, or a first name only one of them has)."""
+    if mentioned := EID_MENTION.findall(text):
+        return mentioned[-1]
+    speakers = {m.author for m in run if m.author != author}
+    names = {e: str(ctx.org.employees.get(e, {}).get("name", "")) for e in speakers}
+    for name in reversed(NAME.findall(text)):
+        name = name.lstrip("@")
+        fits = [e for e, full in names.items() if full == name or full.split(" ")[0] == name]
+        if len(fits) == 1:
+            return fits[0]
+    return None
+
+
+def reassignment(ctx: RuleContext, run: list[Message]) -> tuple[str, Message] | None:
+    """Whom a reopen thread hands the bug to, and the message that says so: the last reassignment in it. "To me"
+    is its author; "to @eid" that person; "to you" the one the message addresses before saying so
+    (`addressed`), else the author of the message it answers. None when no message reassigns it."""
+    found = None
+    for i, msg in enumerate(run):
+        if not (hit := REASSIGN.search(msg.text)):
+            continue
+        to = hit.group("to")
+        if to.casefold() in ("me", "myself"):
+            who: str | None = msg.author
+        elif to.startswith("@"):
+            who = to[1:]
+        else:
+            who = addressed(ctx, run, msg.text[: hit.start()], msg.author)
+            who = who or (run[i - 1].author if i > 0 and run[i - 1].author != msg.author else None)
+        if who:
+            found = (who, msg)
+    return found
 
 
 def bug_records(ctx: RuleContext) -> list[BugRecord]:
