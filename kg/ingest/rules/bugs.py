@@ -275,13 +275,14 @@ def later_texts(ctx: RuleContext, bug: BugRecord) -> list[str]:
     """What is said about a bug after its report, in order: the assignee's replies before the next triage
     item, then each resolution conversation and the title and summary of the PRs that fixed it."""
     out = []
+    assignees = {e.agent for e in bug.events if e.kind == "assigned"}
     for kind, run in bug_conversations(ctx):
         ids = [m.id for m in run]
         if kind == "triage" and bug.report.id in ids:
             for msg in run[ids.index(bug.report.id) + 1 :]:
                 if msg.author == run[0].author:
                     break
-                if msg.author == bug.assignee:
+                if msg.author in assignees:
                     out.append(msg.text)
     resolutions = {e.message.id for e in bug.events if e.kind == "resolved"}
     out += [" ".join(m.text for m in run) for kind, run in bug_conversations(ctx) if run[0].id in resolutions]
