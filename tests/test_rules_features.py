@@ -12,6 +12,7 @@ from pyoxigraph import Literal, NamedNode, Quad, Store
 from kg.ingest.herb import Organisation, Product
 from kg.ingest.rules import RuleContext, run_rules
 from kg.ingest.rules.features import (
+    Segment,
     assigned_segment,
     change_summary,
     feature_name,
@@ -675,7 +676,6 @@ def test_a_topic_in_other_words_meets_the_same_feature_words() -> None:
 
 
 def test_a_part_quoting_the_prs_title_to_its_author_outranks_an_acceptance_elsewhere() -> None:
-    from kg.ingest.rules.features import Segment
 
     first = Segment(
         "GraphQL API setup",
@@ -804,3 +804,15 @@ def test_sub_features_and_backend_frontend_parts_stay_separate_features() -> Non
         "GraphQL API setup": {3, 5},
         "schema management task": {4, 6},
     }
+
+
+def test_feature_keywords_come_from_its_names_not_the_dialogue_around_them() -> None:
+    from kg.ingest.rules.features import Track, feature_keywords
+
+    talk = (("Dan Brown", "Next, the CRM integration task. Alice, the dashboard caching layer is yours."),)
+    seg = Segment("CRM integration task", frozenset({"crm", "integrat"}), talk)
+    track = Track({"crm", "integrat"}, ["CRM integration task", "improving CRM integration"], tasks=[])
+    track.tasks.append((TeamPR(PRS[0]), seg))
+    words = feature_keywords("CRM integration task", track)
+    assert {"crm", "integrat"} <= set(words)
+    assert not {"dashboard", "cach"} & set(words)  # said beside the feature, not its name

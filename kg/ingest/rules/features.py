@@ -473,6 +473,14 @@ def feature_tracks_of(assignments: list[tuple[TeamPR, dict | None, Segment | Non
     return tracks
 
 
+def feature_keywords(label: str, track: Track) -> list[str]:
+    """The words a question may name the feature by: its name's words, and the words at least half of the
+    names the reviews give it share. Not the dialogue around it: words of nearby talk make two features tie,
+    and the other feature's PRs would join the answer."""
+    names = [[name] for name in track.labels] or [[pr.title] for pr, _ in track.tasks]
+    return list(dict.fromkeys([*feature_tokens(label), *majority_keywords(names)]))
+
+
 def majority_keywords(segments: list[list[str]]) -> list[str]:
     """Words named in at least half of a feature's task segments, in first-seen order."""
     counts = Counter(w for seg in segments for w in dict.fromkeys(feature_tokens(" ".join(seg))))
@@ -506,8 +514,7 @@ def feature_tracks(ctx: RuleContext) -> None:
         ctx.add(feature, PREF_LABEL, Literal(label))
         for engineer in dict.fromkeys(pr.author for pr in prs):
             ctx.add(feature, RESPONSIBLE, ctx.person(engineer))
-        parts = [[text for _, text in seg.lines] if seg else [pr.title] for pr, seg in track.tasks]
-        for word in majority_keywords(parts):
+        for word in feature_keywords(label, track):
             ctx.add(feature, KEYWORD, Literal(word))
         for pr in prs:
             ctx.add(feature, IMPLEMENTED_BY, ctx.artifact(pr.id))
