@@ -816,3 +816,25 @@ def test_feature_keywords_come_from_its_names_not_the_dialogue_around_them() -> 
     words = feature_keywords("CRM integration task", track)
     assert {"crm", "integrat"} <= set(words)
     assert not {"dashboard", "cach"} & set(words)  # said beside the feature, not its name
+
+
+def test_discussed_feature_responsible_are_the_assigned_and_volunteers_not_who_summarises() -> None:
+    from kg.ingest.rules.features import volunteers
+
+    lines = [
+        ("Dan Brown", "Let's start with the offline sync feature."),
+        ("Carol White", "We should queue edits locally."),
+        ("Dan Brown", "Next, the usage reports."),
+        ("Bob Jones", "Reports need a nightly export."),
+        ("Erin Gray", "Alice, will you take the usage reports? I'll own offline sync, it needs care."),
+        ("Alice Smith", "Sure, I'll handle the usage reports."),
+        (
+            "Dan Brown",
+            "Great. So Carol will lead the offline sync work, Bob will handle the usage reports, "
+            "and Erin will focus on QA.",
+        ),
+    ]
+    others = ["usage reports"]
+    # Erin commits on a line naming it; Carol is given it in the summary; Alice's reply takes another feature;
+    # Dan only summarises the assignments
+    assert volunteers(lines, 0, 2, "offline sync", others) == ["Erin Gray", "Carol White"]

@@ -753,13 +753,50 @@ def discussion_text(name: str, lines: list[tuple[str, str]]) -> str:
     return f"{name[:1].upper()}{name[1:]}\n- " + " ".join(proposed or [text for _, text in lines])
 
 
-def volunteers(lines: list[tuple[str, str]], start: int, end: int, name: str) -> list[str]:
-    """Speakers who took the feature on: in its discussion, and right after a later line naming it."""
+#: A clause handing work to someone by name ("Julia will lead the recommendation engine enhancement", "Bob,
+#: you'll lead the anomaly detection task"): the name, then what they take.
+ASSIGNS = re.compile(
+    r"(?:^|[.;,:]\s+|\band\s+)(?:(?i:so|then|now|okay|ok),?\s+)?(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?),?\s+"
+    r"(?:you'll|will|you will|is going to|to)\s+"
+    r"(?:lead|handle|work|focus|take|own|drive|be (?:leading|handling|working))\b(?P<what>[^.;,]*)"
+)
+
+
+def assigned_in(text: str, words: set[str]) -> list[str] | None:
+    """Who a line summarising several assignments gives the feature to (the names whose clause names its
+    words), or None when the line is no such summary (fewer than two assignments)."""
+    clauses = list(ASSIGNS.finditer(text))
+    if len(clauses) < 2:
+        return None
+    return [c.group("who") for c in clauses if words <= set(feature_tokens(c.group("what")))]
+
+
+def full_name(name: str, lines: list[tuple[str, str]]) -> str:
+    """A first name as the meeting's one speaker of that first name, else as said."""
+    fits = {speaker for speaker, _ in lines if speaker.split(" ")[0] == name}
+    return fits.pop() if " " not in name and len(fits) == 1 else name
+
+
+def volunteers(lines: list[tuple[str, str]], start: int, end: int, name: str, others: list[str] = ()) -> list[str]:
+    """Who took the feature on: speakers committing to it in its discussion; later, the people a summary of the
+    assignments gives it to (not who summarises), a speaker committing on a line that names it, and the reply
+    right after that commits to it (not a reply taking on one of the `others` features)."""
     out = [lines[i][0] for i in range(start + 1, end) if TAKES_ON.search(lines[i][1])]
     words = set(feature_tokens(name)) - GENERIC_WORDS
+    other_words = [set(feature_tokens(o)) - GENERIC_WORDS for o in others]
     for j in range(end, len(lines)):
-        if words <= set(feature_tokens(lines[j][1])):
-            out += [lines[k][0] for k in (j, j + 1) if k < len(lines) and TAKES_ON.search(lines[k][1])]
+        speaker, text = lines[j]
+        if not words <= set(feature_tokens(text)):
+            continue
+        if (given := assigned_in(text, words)) is not None:
+            out += [full_name(who, lines) for who in given]
+            continue
+        if TAKES_ON.search(text):
+            out.append(speaker)
+        if j + 1 < len(lines) and TAKES_ON.search(lines[j + 1][1]):
+            reply = set(feature_tokens(lines[j + 1][1]))
+            if not any(w and w <= reply and not w <= words for w in other_words):
+                out.append(lines[j + 1][0])
     return list(dict.fromkeys(out))
 
 
@@ -794,7 +831,8 @@ def feature_discussed(ctx: RuleContext) -> None:
         ctx.add(feature, TEXT, Literal(discussion_text(name, lines[start + 1 : end])))
         for word in dict.fromkeys(feature_tokens(name)):
             ctx.add(feature, KEYWORD, Literal(word))
-        for speaker in volunteers(lines, start, end, name):
+        others = [other for other, _, _ in topics if other != name]
+        for speaker in volunteers(lines, start, end, name, others):
             eid, _candidates = resolve_name(ctx, speaker, participants, None)
             if eid:
                 ctx.add(feature, RESPONSIBLE, ctx.person(eid))
