@@ -463,8 +463,8 @@ def bug_node(ctx: RuleContext, bug: BugRecord) -> NamedNode:
 @rule(
     "bug-reports",
     "A triage item in a bug-* channel (the opener's message naming a CUST id): an ekg:Bug "
-    "with its title, description, affected customer and assignee, plus its reported and "
-    "assigned events.",
+    "with its title, description, affected customer and assignee (the one the item or its "
+    "follow-up asks, not the one thanked), plus its reported and assigned events.",
 )
 def bug_reports(ctx: RuleContext) -> None:
     for bug in bug_records(ctx):
@@ -480,8 +480,9 @@ def bug_reports(ctx: RuleContext) -> None:
 @rule(
     "bug-components",
     "The component a bug affects: capitalised phrases after 'affects / impacting / "
-    "under …' seen in two or more triage items form the product's components; each bug "
-    "gets the longest one its report names.",
+    "under …' outside quoted titles, seen in two or more triage items, form the product's components; "
+    "each bug gets the one its report names outside its title, else in it, else the one its "
+    "assignee's reply, resolution or fixing PR names.",
 )
 def bug_components(ctx: RuleContext) -> None:
     for bug in bug_records(ctx):
@@ -500,7 +501,8 @@ def bug_components(ctx: RuleContext) -> None:
     "Resolution, reopen and 'no fix needed' conversations in bug-* channels: an "
     "ekg:BugEvent per step (who, when, from which message), the fixing PR (ekg:fixedBy), "
     "and the bug's state after its latest event (ekg:bugState); each event carries the state it "
-    "leaves the bug in (ekg:stateAfter) and its place in the lifecycle (ekg:sequence).",
+    "leaves the bug in (ekg:stateAfter) and its place in the lifecycle (ekg:sequence). A resolution "
+    "goes to the bug its opening, root cause and fixing PR describe; a reopen thread may reassign it.",
 )
 def bug_lifecycle(ctx: RuleContext) -> None:
     for bug in bug_records(ctx):

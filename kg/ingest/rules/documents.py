@@ -332,8 +332,8 @@ def document_discussions(ctx: RuleContext) -> None:
 @rule(
     "document-meetings",
     "A meeting whose type is a document kind is an ekg:DocumentReview of the version "
-    "its chat links (else the final); speakers ekg:reviewedBy, same-name participants "
-    "as ekg:candidateReviewer.",
+    "its chat links (else the final); speakers ekg:reviewedBy (the presenting host who carries "
+    "the author's name is the author), same-name participants as ekg:candidateReviewer.",
 )
 def document_meetings(ctx: RuleContext) -> None:
     for meeting in meetings(ctx):

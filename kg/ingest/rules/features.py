@@ -490,8 +490,9 @@ def majority_keywords(segments: list[list[str]]) -> list[str]:
 @rule(
     "feature-tracks",
     "Each team PR belongs to the pending task assigned to its author in the sprint review held last before "
-    "it was opened; PRs whose assigning parts carry one feature label form one ekg:Feature with ekg:keyword "
-    "words from those parts; ekg:implementedBy each PR, PRs ekg:discussedIn their reviews.",
+    "it was opened, under the feature heading that task follows; PRs whose assigning parts carry one feature "
+    "label form one ekg:Feature (a review names each feature once, sub-features stay apart) with ekg:keyword "
+    "words from its names; ekg:implementedBy each PR, PRs ekg:discussedIn their reviews.",
 )
 def feature_tracks(ctx: RuleContext) -> None:
     meetings = dev_meetings(ctx)
@@ -805,7 +806,8 @@ def volunteers(lines: list[tuple[str, str]], start: int, end: int, name: str, ot
     "A feature the planning meeting discusses (listed: 'We have N main tasks: …', 'First, … Second, …', "
     "'1. …'; or named after a topic cue) that no sprint review assigns: an ekg:Feature with "
     "ekg:featureStatus ekg:Discussed, its discussion as ekg:text, and the "
-    "speakers who took it on as ekg:responsible (names shared in the roster left ambiguous).",
+    "people who took it on as ekg:responsible: assigned or volunteering, not who only sums up the "
+    "assignments (names shared in the roster left ambiguous).",
 )
 def feature_discussed(ctx: RuleContext) -> None:
     meetings = dev_meetings(ctx)
