@@ -10,14 +10,29 @@ and where two readings disagree, with examples:
 - to merge / to close / reverted: the PR states the rules and queries use;
 - why a PR was dropped: the develop thread (the rule) vs the revert PR's title vs the PR's own summary;
 - planning meetings: which listing style names the features, and the cue-only reading's discussed features.
+
+    python bench/audit_rules.py --before REV [--write]   # and the readings audit against the rules at REV
+
+With `--before REV`, every product's readings (which feature each PR implements and the feature's keywords, each
+bug's component, assignee, fixing PRs and lifecycle, who a document meeting's review and suggestions name, who is
+responsible for a discussed feature) are read from the graph the rules write, once with the rules here and once
+with the rules at git revision REV (run from an exported copy of that revision's `kg/`), and compared item by
+item: per pattern, how many items the rules place and how many changed, with every change listed
+(docs/rules/readings.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import re
+import subprocess
 import sys
-from collections import Counter
+import tarfile
+import tempfile
+from collections import Counter, defaultdict
+from io import BytesIO
 from pathlib import Path
 
 from kg.ingest.herb import load_organisation, load_product, product_names
@@ -37,7 +52,8 @@ from kg.ingest.rules.features import (
     spoken_lines,
 )
 from kg.ingest.rules.prs import PR_NUMBER, develop_conversations, reason_of, team_prs, thread_reason
-from kg.namespaces import term
+from kg.namespaces import ID, expand, term
+from kg.text import feature_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 HERB = Path(__import__("os").environ.get("HERB_DATA", ROOT.parent / "shared" / "herb"))
@@ -307,6 +323,122 @@ def audit(herb: Path) -> dict[str, str]:
     return {"docs/rules/prs.md": prs, "docs/rules/features.md": features}
 
 
+# --- readings against another revision's rules ---------------------------------------------------------------
+#: Each pattern of docs/rules/readings.md: the readings it changes, and what an item of them is.
+PATTERNS = [
+    ("R1/R2", "feature", "feature-tracks: which feature each team PR implements (by the words of its name)"),
+    ("R3", "keywords", "feature-tracks: the keywords a question may name a feature by (per feature label)"),
+    ("R4/R5", "component", "bug-components: the component each bug affects"),
+    ("R6", "assignee", "bug-reports / bug-lifecycle: each bug's assignee"),
+    ("R6", "lifecycle", "bug-lifecycle: each bug's events, state and fixing PRs"),
+    ("R7", "review", "document-meetings / document-suggestions: who a meeting's review and suggestions name"),
+    ("R8", "responsible", "feature-discussed: who is responsible for each discussed feature"),
+]
+
+
+def short(iri: str) -> str:
+    return iri.removeprefix(ID).rsplit("/", 1)[-1]
+
+
+def readings(herb: Path) -> dict[str, dict[str, dict[str, str]]]:
+    """product -> reading -> item -> value (a string), read from the quads every rule writes."""
+    org = load_organisation(herb)
+    out = {}
+    for name in product_names(herb):
+        product = load_product(herb, name)
+        quads = run_rules(RuleContext(product, org))
+        by: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        for q in quads:
+            by[q.predicate.value][q.subject.value].append(getattr(q.object, "value", str(q.object)))
+        label = {s: v[0] for s, v in by[expand("skos:prefLabel")].items()}
+        feature: dict[str, str] = {}  # a feature by its name's words ("expand CRM …" = "expanding CRM …")
+        for f, prs in by[expand("ekg:implementedBy")].items():
+            words = " ".join(dict.fromkeys(feature_tokens(label.get(f, short(f)))))
+            for pr in prs:
+                feature[f"#{short(pr).rsplit('_', 1)[1]}"] = words
+        bugs = {s for s, v in by[expand("rdf:type")].items() if expand("ekg:Bug") in v}
+        lifecycle = defaultdict(list)
+        for event, (bug,) in by[expand("ekg:eventOf")].items():
+            kind = next(iter(by[expand("ekg:eventKind")].get(event, ["?"])))
+            seq = int(next(iter(by[expand("ekg:sequence")].get(event, ["0"]))))
+            agent = short(next(iter(by[expand("ekg:agent")].get(event, ["-"]))))
+            lifecycle[bug].append((seq, f"{kind}:{agent}"))
+        meetings = {str(r["id"]) for r in product.artifacts.get("meeting_transcripts", [])}
+        reviews = {}
+        for review in by[expand("ekg:reviewedDocument")]:
+            if short(review) in meetings:  # Slack discussions are keyed by their opening message instead
+                reviews[short(review)] = " ".join(sorted({short(p) for p in by[expand("ekg:reviewedBy")][review]}))
+        for sug in by[expand("ekg:suggestionOn")]:
+            meeting, _, index = sug.removeprefix(f"{ID}suggestion/{name}/").rpartition("/")
+            if meeting in meetings:
+                who = " ".join(short(p) for p in by[expand("ekg:suggestedBy")].get(sug, []))
+                reviews[f"{meeting} suggestion {index}"] = who
+        discussed = {s for s, v in by[expand("ekg:featureStatus")].items() if expand("ekg:Discussed") in v}
+        out[name] = {
+            "feature": feature,
+            "keywords": {
+                label.get(f, short(f)): " ".join(sorted(by[expand("ekg:keyword")].get(f, [])))
+                for f in by[expand("ekg:implementedBy")]
+            },
+            "component": {
+                short(b): next(iter(label.get(c) for c in by[expand("ekg:affectsComponent")].get(b, [])), "-") or "-"
+                for b in bugs
+            },
+            "assignee": {short(b): " ".join(short(p) for p in by[expand("ekg:assignedTo")].get(b, [])) for b in bugs},
+            "lifecycle": {
+                short(b): " ".join(k for _, k in sorted(lifecycle[b]))
+                + " | fixed by "
+                + " ".join(sorted(short(p) for p in by[expand("ekg:fixedBy")].get(b, [])))
+                for b in bugs
+            },
+            "review": reviews,
+            "responsible": {
+                label.get(f, short(f)): " ".join(sorted(short(p) for p in by[expand("ekg:responsible")].get(f, [])))
+                for f in discussed
+            },
+        }
+    return out
+
+
+def readings_at(rev: str, herb: Path) -> dict[str, dict[str, dict[str, str]]]:
+    """The readings of the rules at git revision `rev`: its `kg/` exported to a scratch folder and run there."""
+    archive = subprocess.run(["git", "archive", rev, "kg"], cwd=ROOT, check=True, capture_output=True).stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        with tarfile.open(fileobj=BytesIO(archive)) as tar:
+            tar.extractall(tmp, filter="data")
+        dump = Path(tmp) / "readings.json"
+        env = {**os.environ, "PYTHONPATH": tmp}
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--herb", str(herb), "--dump", str(dump)]
+        subprocess.run(cmd, env=env, check=True, cwd=tmp)
+        return json.loads(dump.read_text())
+
+
+def readings_audit(before: dict, after: dict, rev: str) -> str:
+    """Per pattern: items placed (with the rules here), items changed against `rev`, per product and in all,
+    and every change."""
+    parts = [
+        f"Readings compared with the rules at `{rev}` (`python bench/audit_rules.py --before {rev}`): an item is "
+        "placed when the rules here give it a reading, changed when that reading differs from the one the rules "
+        "at that revision give. Every change is listed; the ones checked against the artifacts are discussed "
+        "above the audit.",
+    ]
+    for pattern, key, what in PATTERNS:
+        rows, changes = [], []
+        for product in sorted(after):
+            new, old = after[product].get(key, {}), before.get(product, {}).get(key, {})
+            placed = sum(1 for v in new.values() if v not in ("", "-"))
+            changed = sorted(k for k in set(new) | set(old) if new.get(k) != old.get(k))
+            rows.append([product, placed, len(changed)])
+            changes += [f"{product} `{k}`: {old.get(k, '(none)')} → {new.get(k, '(none)')}" for k in changed]
+        parts += [
+            f"### {pattern}: {what}",
+            table(["product", "placed", "changed"], [*rows, total_row(rows)]),
+            f"Changes ({len(changes)}):",
+            "\n".join(f"- {c}" for c in changes) or "none",
+        ]
+    return "\n\n".join(parts)
+
+
 def write(page: Path, body: str) -> None:
     """Replace the page's audit section (between the markers), or append one."""
     text = page.read_text() if page.exists() else ""
@@ -322,8 +454,17 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--herb", type=Path, default=HERB)
     parser.add_argument("--write", action="store_true", help="replace the audit sections of the docs pages")
+    parser.add_argument("--before", metavar="REV", help="also compare every reading with the rules at git REV")
+    parser.add_argument("--dump", type=Path, help=argparse.SUPPRESS)  # readings as JSON (run by --before)
     args = parser.parse_args(argv)
+    if args.dump:
+        args.dump.write_text(json.dumps(readings(args.herb)))
+        return 0
     pages = audit(args.herb)
+    if args.before:
+        pages["docs/rules/readings.md"] = readings_audit(
+            readings_at(args.before, args.herb), readings(args.herb), args.before
+        )
     for path, body in pages.items():
         print(body, end="\n\n")
         if args.write:

@@ -234,3 +234,17 @@ def test_feedback_bullets_are_suggestions_on_the_revised_version() -> None:
 )
 def test_suggestion_text_keeps_the_change_and_drops_pleasantries(text: str, expected: str) -> None:
     assert suggestion_text(text) == expected
+
+
+def test_the_host_presenting_the_document_is_its_author_not_a_participant_namesake() -> None:
+    ctx = context()
+    namesake = "eid_00000007"
+    ctx.org.employees[namesake] = {"employee_id": namesake, "name": "Alice Author", "role": "Sales Engineer"}
+    ctx.product.team.append(namesake)
+    ctx.records("meeting_transcripts")[0]["participants"].append(namesake)
+    got = {(q.subject.value, q.predicate.value, q.object.value) for q in run_rules(ctx, ["document-meetings"])}
+    review = ID + "docreview/Demo/Demo_planning_1"
+    assert person("eid_00000001") in objects(got, review, "ekg:reviewedBy")
+    assert person(namesake) not in objects(got, review, "ekg:reviewedBy")
+    suggested = {(q.subject.value, q.object.value) for q in run_rules(ctx, ["document-suggestions"])}
+    assert not any(o == person(namesake) for _, o in suggested)  # the host's own lines are no suggestions

@@ -12,6 +12,7 @@ from pyoxigraph import Literal, NamedNode, Quad, Store
 from kg.ingest.herb import Organisation, Product
 from kg.ingest.rules import RuleContext, run_rules
 from kg.ingest.rules.features import (
+    Segment,
     assigned_segment,
     change_summary,
     feature_name,
@@ -394,6 +395,23 @@ def test_review_parts_and_how_a_pr_was_assigned() -> None:
             "data compliance and security enhancement",
         ),
         ("We have the 'Deployment pipeline optimization' task.", "Deployment pipeline optimization' task"),
+        # feature headings in the other wordings sprint reviews use
+        ("Regarding the enhanced security protocols, I'm set to implement audits.", "enhanced security protocols"),
+        ("For encryption protocols, Emma Brown, you're on the Key Management System.", "encryption protocols"),
+        (
+            "Now, the security for the customization engine. Fiona, you're assigned.",
+            "security for the customization engine",
+        ),
+        (
+            "Ian, can you lead us through the integration with Shopify and Salesforce?",
+            "integration with Shopify and Salesforce",
+        ),
+        ("Now, let's discuss bolstering our security protocols.", "bolstering our security protocols"),
+        ("Emma, you're tasked with enhancing the NLP models. Can you confirm?", "enhancing the NLP models"),
+        (
+            "Alice, you're working on expanding CRM integration capabilities, correct?",
+            "expanding CRM integration capabilities",
+        ),
     ],
 )
 def test_review_labels_in_every_wording(text: str, label: str) -> None:
@@ -407,6 +425,9 @@ def test_review_labels_in_every_wording(text: str, label: str) -> None:
         "Now, let's move on to the pending tasks.",
         "Alice, I believe you're next in line to work on this.",
         "So, the PR for this task is titled 'Add Indexes'.",
+        # a follow-up question about the task under discussion is no heading
+        "For the Kafka latency monitoring, are we using the existing tools?",
+        "For the JSON to XML conversion, should we also consider other systems?",
     ],
 )
 def test_meeting_talk_opens_no_review_part(text: str) -> None:
@@ -655,7 +676,6 @@ def test_a_topic_in_other_words_meets_the_same_feature_words() -> None:
 
 
 def test_a_part_quoting_the_prs_title_to_its_author_outranks_an_acceptance_elsewhere() -> None:
-    from kg.ingest.rules.features import Segment
 
     first = Segment(
         "GraphQL API setup",
@@ -677,3 +697,144 @@ def test_a_part_quoting_the_prs_title_to_its_author_outranks_an_acceptance_elsew
         pr(20, "Allocate Cloud Architects", "Staff the integration.", ERIN_1, "2026-01-20T10:00:00", False, [])
     )
     assert assigned_segment([first, last], "Fiona Smith", allocate) == (last, "author")
+
+
+# R1 / R2: the heading a task follows owns it, across turns; sub-features of one group stay separate.
+HEADINGS = [
+    meeting(
+        "product_dev_Heads_2",
+        "2026-03-01T09:00:00",
+        [
+            "Dan Brown: Now, let's move on to the pending tasks. First up, the CRM integration task. Alice, you're "
+            "assigned to the Salesforce connector.",
+            "Alice Smith: Got it, I'll handle this.",
+            "Dan Brown: Next, improving the user interface. Bob, the dashboard redesign is yours.",
+            "Bob Jones: I confirm, I'll take care of this implementation.",
+        ],
+    ),
+    meeting(
+        "product_dev_Heads_3",
+        "2026-03-10T09:00:00",
+        [
+            "Dan Brown: Now, the pending tasks. Moving on to the CRM integration.",
+            "Dan Brown: Bob, you're up for the widget API layer of the user interface dashboard.",
+            "Bob Jones: Got it, I'll handle this.",
+            "Carol White: For the widget API layer, are we considering GraphQL?",
+            "Dan Brown: Not yet. Lastly, improving the user interface. Alice, you're tasked with the login form.",
+            "Alice Smith: I confirm, I'll take care of this implementation.",
+        ],
+    ),
+]
+SUBS = [
+    meeting(
+        "product_dev_Subs_2",
+        "2026-04-01T09:00:00",
+        [
+            "Dan Brown: Let's dive into the pending tasks. First up, the real-time summary generation for the "
+            "backend integration with Slack. Alice, you're assigned to it.",
+            "Alice Smith: Got it, I'll handle this.",
+            "Dan Brown: Next, the frontend components for real-time summary generation. Bob, this one's yours.",
+            "Bob Jones: I confirm, I'll take care of this implementation.",
+            "Dan Brown: Then the GraphQL API setup. Carol, you're assigned.",
+            "Carol White: Got it, I'll handle this.",
+            "Dan Brown: Lastly, the schema management task. Erin Gray, you're assigned.",
+        ],
+    ),
+    meeting(
+        "product_dev_Subs_3",
+        "2026-04-10T09:00:00",
+        [
+            "Dan Brown: Now, the pending tasks. First up, Salesforce integration - GraphQL API setup. Carol, you're "
+            "assigned to the resolvers.",
+            "Carol White: Got it, I'll handle this.",
+            "Dan Brown: Next, Salesforce integration - Schema management. Alice, you're up for schema versioning.",
+            "Alice Smith: I confirm, I'll take care of this implementation.",
+        ],
+    ),
+]
+
+
+def tracks_of(name: str, meetings: list[dict], prs: list[dict]) -> dict[str, set[int]]:
+    """Feature label -> PR numbers, as the feature-tracks rule groups a fixture product's PRs."""
+    from kg.ingest.rules.features import dev_meetings, feature_tracks_of, pr_assignments
+
+    shares = [
+        msg(f"2026010{i % 10}-0-x{i:04d}", p["user"]["login"], p["created_at"], p["link"]) for i, p in enumerate(prs)
+    ]
+    records = {"prs": prs, "meeting_transcripts": meetings, "slack": shares}
+    product = Product(name, Path(f"{name}.json"), list(NAMES), [], records)
+    ctx = RuleContext(product, ORG)
+    tracks = feature_tracks_of(pr_assignments(ctx, dev_meetings(ctx)))
+    return {track.labels[0]: {p.number for p, _ in track.tasks} for track in tracks}
+
+
+def test_a_task_belongs_to_the_heading_it_follows_across_turns() -> None:
+    prs = [
+        pr(1, "Build Salesforce Connector", "Connect Salesforce.", ALICE, "2026-03-02T10:00:00", True, []),
+        pr(2, "Redesign Dashboard", "Redesign the dashboard.", BOB, "2026-03-03T10:00:00", True, []),
+        # its words name the user interface, but the review gave it under the CRM heading, a turn before
+        pr(
+            3,
+            "Build Widget API Layer for User Interface Dashboard",
+            "Widget API.",
+            BOB,
+            "2026-03-11T10:00:00",
+            False,
+            [],
+        ),
+        pr(4, "Add Login Form", "A login form.", ALICE, "2026-03-12T10:00:00", False, []),
+    ]
+    found = tracks_of("Heads", [meeting("product_dev_Heads_1", "2026-02-20T09:00:00", PLANNING), *HEADINGS], prs)
+    assert found == {"CRM integration task": {1, 3}, "improving the user interface": {2, 4}}
+
+
+def test_sub_features_and_backend_frontend_parts_stay_separate_features() -> None:
+    prs = [
+        pr(1, "Capture Slack Events", "Slack events.", ALICE, "2026-04-02T10:00:00", True, []),
+        pr(2, "Add Summary Settings Panel", "A panel.", BOB, "2026-04-02T11:00:00", True, []),
+        pr(3, "Set Up GraphQL Server", "A server.", CAROL, "2026-04-02T12:00:00", True, []),
+        pr(4, "Version GraphQL Schema", "Versioning.", ERIN_1, "2026-04-02T13:00:00", True, []),
+        pr(5, "Implement Query Resolvers", "Resolvers.", CAROL, "2026-04-11T10:00:00", False, []),
+        pr(6, "Add Schema Versioning to Pipeline", "Versioning.", ALICE, "2026-04-11T11:00:00", False, []),
+    ]
+    found = tracks_of("Subs", [meeting("product_dev_Subs_1", "2026-03-20T09:00:00", PLANNING), *SUBS], prs)
+    assert found == {
+        "real-time summary generation for the backend integration with Slack": {1},
+        "frontend components for real-time summary generation": {2},
+        "GraphQL API setup": {3, 5},
+        "schema management task": {4, 6},
+    }
+
+
+def test_feature_keywords_come_from_its_names_not_the_dialogue_around_them() -> None:
+    from kg.ingest.rules.features import Track, feature_keywords
+
+    talk = (("Dan Brown", "Next, the CRM integration task. Alice, the dashboard caching layer is yours."),)
+    seg = Segment("CRM integration task", frozenset({"crm", "integrat"}), talk)
+    track = Track({"crm", "integrat"}, ["CRM integration task", "improving CRM integration"], tasks=[])
+    track.tasks.append((TeamPR(PRS[0]), seg))
+    words = feature_keywords("CRM integration task", track)
+    assert {"crm", "integrat"} <= set(words)
+    assert not {"dashboard", "cach"} & set(words)  # said beside the feature, not its name
+
+
+def test_discussed_feature_responsible_are_the_assigned_and_volunteers_not_who_summarises() -> None:
+    from kg.ingest.rules.features import volunteers
+
+    lines = [
+        ("Dan Brown", "Let's start with the offline sync feature."),
+        ("Carol White", "We should queue edits locally."),
+        ("Dan Brown", "Next, the usage reports."),
+        ("Bob Jones", "Reports need a nightly export."),
+        ("Erin Gray", "Alice, will you take the usage reports? I'll own offline sync, it needs care."),
+        ("Alice Smith", "Sure, I'll handle the usage reports."),
+        (
+            "Dan Brown",
+            "Great. So Carol will lead the offline sync work, Bob will handle the usage reports, "
+            "and Erin will focus on QA.",
+        ),
+    ]
+    others = ["usage reports"]
+    # Erin commits on a line naming it; Carol is given it in the summary; Alice's reply takes another feature;
+    # Dan only summarises the assignments
+    assert volunteers(lines, 0, 2, "offline sync", others) == ["Erin Gray", "Carol White"]

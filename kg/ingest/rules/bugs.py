@@ -82,6 +82,7 @@ EVENT_CLASS = {
     "resolved": "ekg:BugResolved",
     "reopened": "ekg:BugReopened",
     "dismissed": "ekg:BugClosedWithoutFix",
+    "reassigned": "ekg:BugAssigned",
 }
 #: A bug's state is decided by its latest lifecycle event.
 STATE_AFTER = {
@@ -90,6 +91,7 @@ STATE_AFTER = {
     "resolved": "ekg:Resolved",
     "reopened": "ekg:Reopened",
     "dismissed": "ekg:NoFixNeeded",
+    "reassigned": "ekg:Reopened",  # a reopened bug handed to someone else stays reopened
 }
 
 
@@ -162,12 +164,32 @@ def triage_items(run: list[Message]) -> list[tuple[int, Message]]:
     ]
 
 
+#: A mention that thanks someone for the item before ("Thanks, @eid_x! Next, …"): not who this item goes to.
+THANKED = re.compile(
+    r"\b(?:thanks|thank you|great|awesome|perfect|appreciate it|cheers)\b[,!]?\s*(?:so much\s*)?@eid_\w+", re.I
+)
+#: An opener's later message handing several items out at once ("All these issues are assigned to @eid_x").
+ALL_ITEMS = re.compile(r"\b(?:all (?:of )?these|these (?:issues|bugs)|both|all three|all of them)\b", re.I)
+
+
 def item_assignee(run: list[Message], index: int) -> str | None:
-    """The last @eid in the item ("@eid_x, can you take this one?"), else whoever answers it first."""
-    mentioned = EID_MENTION.findall(run[index].text)
+    """Who the item is asked of: the last @eid in the item that does not thank someone for the item before
+    ("Thanks, @eid_a! Next, … @eid_b, can you take this one?"); else the one the opener asks in a follow-up
+    before the next item ("@eid_b, can you handle this one?") or hands all items to after the last; else
+    whoever answers it first."""
+    opener = run[0].author
+    mentioned = EID_MENTION.findall(THANKED.sub(" ", run[index].text))
     if mentioned:
         return mentioned[-1]
-    return next((m.author for m in run[index + 1 :] if m.author != run[0].author), None)
+    items = [i for i, _ in triage_items(run)]
+    later = [i for i in items if i > index]
+    for msg in run[index + 1 : later[0] if later else len(run)]:
+        if msg.author == opener and (asked := EID_MENTION.findall(THANKED.sub(" ", msg.text))):
+            return asked[0]
+    for msg in run[items[-1] + 1 :]:
+        if msg.author == opener and ALL_ITEMS.search(msg.text) and (asked := EID_MENTION.findall(msg.text)):
+            return asked[0]
+    return next((m.author for m in run[index + 1 :] if m.author != opener), None)
 
 
 def read_reports(ctx: RuleContext) -> list[BugRecord]:
@@ -186,15 +208,27 @@ def read_reports(ctx: RuleContext) -> list[BugRecord]:
     return bugs
 
 
+def outside_title(bug: BugRecord, quoted_only: bool = False) -> str:
+    """The report's text without its title: what the reporter says about the bug beside naming it. A title's
+    "… in Y" is the bug's name, not a statement of the component it affects. With `quoted_only`, a title the
+    report does not quote stays (where an unquoted title ends is a guess)."""
+    text = bug.report.text
+    for quoted in QUOTED.finditer(text):
+        if quoted.group(1).strip() == bug.title:
+            return text[: quoted.start()] + " " + text[quoted.end() :]
+    at = -1 if quoted_only else text.find(bug.title)
+    return text if at < 0 else text[:at] + " " + text[at + len(bug.title) :]
+
+
 def component_vocabulary(bugs: list[BugRecord], product: str) -> dict[str, str]:
     """The product's components, key -> canonical surface form. A capitalised phrase after a component cue
-    ("affects the X") is a component when two or more triage items name it. A phrase named once counts only
-    when it ends in a component head noun ("… Module"); if it shares two or more words with exactly one
-    recurring component it is read as a variant of that one ("Data Visualization Module" -> "User Interface &
-    Data Visualization"), and if it shares them with several it is dropped as ambiguous."""
+    ("affects the X") outside a quoted title is a component when two or more triage items name it. A phrase
+    named once counts only when it ends in a component head noun ("… Module"); if it shares two or more words
+    with exactly one recurring component it is read as a variant of that one ("Data Visualization Module" ->
+    "User Interface & Data Visualization"), and if it shares them with several it is dropped as ambiguous."""
     forms: dict[str, Counter[str]] = {}
     for bug in bugs:
-        for match in COMPONENT_CUE.finditer(bug.report.text):
+        for match in COMPONENT_CUE.finditer(outside_title(bug, quoted_only=True)):
             phrase = re.sub(r"(?:\s+(?:and|of|&|/))+$", "", match.group(1).strip())
             if f"{phrase} ".startswith(NOT_COMPONENT_START) or len(phrase) < 4:
                 continue
@@ -214,16 +248,58 @@ def component_vocabulary(bugs: list[BugRecord], product: str) -> dict[str, str]:
     return vocabulary
 
 
-def item_component(text: str, vocabulary: dict[str, str]) -> str | None:
-    """The component (canonical form) of the longest vocabulary phrase named in the item — a component named
+def named_component(text: str, vocabulary: dict[str, str]) -> str | None:
+    """The component (canonical form) of the longest vocabulary phrase a text names in full — a component named
     in its own words before a variant read as it ("… in User Feedback Interface … also in the Security Module"
-    is Security Module); else, among the product's components, the one sharing most words (two or more) with
-    the item; a tie leaves it unknown."""
+    is Security Module); None when it names none (naming never founds a component)."""
     padded = f" {component_key(text)} "
     named = [k for k in vocabulary if f" {k} " in padded]
-    if named:
-        own_words = [k for k in named if component_key(vocabulary[k]) == k]
-        return vocabulary[max(own_words or named, key=len)]
+    if not named:
+        return None
+    own_words = [k for k in named if component_key(vocabulary[k]) == k]
+    return vocabulary[max(own_words or named, key=len)]
+
+
+def bug_component(ctx: RuleContext, bug: BugRecord, vocabulary: dict[str, str]) -> str | None:
+    """The component a bug affects: the one its report names outside its quoted title ("'XSS in Export
+    Functionality' … affects the Data Export Module"), else the one its title names; when the report names
+    none, the one the assignee's reply, the resolution conversation or the fixing PR names."""
+    found = named_component(outside_title(bug), vocabulary) or item_component(bug.report.text, vocabulary)
+    if found:
+        return found
+    for text in later_texts(ctx, bug):
+        if found := named_component(text, vocabulary):
+            return found
+    return None
+
+
+def later_texts(ctx: RuleContext, bug: BugRecord) -> list[str]:
+    """What is said about a bug after its report, in order: the assignee's replies before the next triage
+    item, then each resolution conversation and the title and summary of the PRs that fixed it."""
+    out = []
+    assignees = {e.agent for e in bug.events if e.kind == "assigned"}
+    for kind, run in bug_conversations(ctx):
+        ids = [m.id for m in run]
+        if kind == "triage" and bug.report.id in ids:
+            for msg in run[ids.index(bug.report.id) + 1 :]:
+                if msg.author == run[0].author:
+                    break
+                if msg.author in assignees:
+                    out.append(msg.text)
+    resolutions = {e.message.id for e in bug.events if e.kind == "resolved"}
+    out += [" ".join(m.text for m in run) for kind, run in bug_conversations(ctx) if run[0].id in resolutions]
+    prs = {str(rec.get("id")): rec for rec in ctx.records("prs")}
+    for fix in bug.fixes:
+        rec = prs.get(fix.value.rsplit("/", 1)[-1], {})
+        out.append(f"{rec.get('title', '')} {rec.get('summary', '')}")
+    return out
+
+
+def item_component(text: str, vocabulary: dict[str, str]) -> str | None:
+    """The component the item names (`named_component`); else, among the product's components, the one
+    sharing most words (two or more) with the item; a tie leaves it unknown."""
+    if named := named_component(text, vocabulary):
+        return named
     words = content_words(text)
     overlap = {k: len(words & set(k.split())) for k in vocabulary}
     best = max(overlap.values(), default=0)
@@ -244,11 +320,17 @@ APPLIES_TO = {
 }
 
 
-def match_bug(kind: str, run: list[Message], bugs: list[BugRecord]) -> BugRecord | None:
+def unprefixed(words: set[str]) -> set[str]:
+    """Words with their "mis-" forms read as the word too: a misclassification is an incorrect classification."""
+    return words | {w[3:] for w in words if w.startswith("mis") and len(w) > 7}
+
+
+def match_bug(kind: str, run: list[Message], bugs: list[BugRecord], fix: str = "") -> BugRecord | None:
     """The reported bug a lifecycle conversation is about. An exact quoted title decides; otherwise the typed
     candidates are the bugs reported earlier in the same channel whose state the step applies to (narrowed to
     the customer it names, and for a resolution to the resolver's own bugs); word overlap with the title and
-    report then breaks the tie."""
+    report then breaks the tie — for a resolution, of its opening together with what `fix` says (the root cause
+    and the fixing PR's title), not of its opening alone."""
     opening = run[0]
     text = event_text(kind, run)
     earlier = [b for b in bugs if b.report.timestamp <= opening.timestamp]
@@ -264,14 +346,23 @@ def match_bug(kind: str, run: list[Message], bugs: list[BugRecord]) -> BugRecord
         candidates = [b for b in candidates if b.assignee == opening.author] or candidates
     if not candidates:
         return None
-    words = content_words(text)
+    words = unprefixed(content_words(f"{text} {fix}"))
 
     def closeness(b: BugRecord) -> tuple[float, int, str]:
         title = content_words(b.title)
         shared_report = len(words & content_words(b.report.text))
+        if fix:  # the root cause and the PR describe the bug as its title and report do, in their own words
+            title = unprefixed(title)
+            described = title | unprefixed(content_words(b.report.text))
+            score = len(words & title) / max(1, len(title)) + len(words & described) / max(1, len(described))
+            return score, shared_report, b.report.timestamp
         return len(words & title) / max(1, len(title)), shared_report, b.report.timestamp
 
     return max(candidates, key=closeness)
+
+
+#: A resolver's message explaining what caused the bug ("The root cause was …", "the issue was due to …").
+ROOT_CAUSE = re.compile(r"\broot cause\b|\b(?:issue|problem|bug) was (?:due to|caused by)\b|\bwas caused by\b", re.I)
 
 
 def fixing_prs(ctx: RuleContext, run: list[Message]) -> list[NamedNode]:
@@ -289,13 +380,70 @@ def fixing_prs(ctx: RuleContext, run: list[Message]) -> list[NamedNode]:
 def read_lifecycle(ctx: RuleContext, bugs: list[BugRecord]) -> None:
     """Apply the lifecycle conversations to the bugs in time order, so each step sees the states before it."""
     steps = [(kind, run) for kind, run in bug_conversations(ctx) if kind in APPLIES_TO]
+    titles = {str(rec.get("id")): str(rec.get("title", "")) for rec in ctx.records("prs")}
     for kind, run in sorted(steps, key=lambda step: (step[1][0].timestamp, step[1][0].id)):
-        bug = match_bug(kind, run, bugs)
+        fix = ""
+        if kind == "resolved":
+            prs = [titles.get(pr.value.rsplit("/", 1)[-1], "") for pr in fixing_prs(ctx, run)]
+            fix = " ".join(
+                [*prs, *(m.text for m in run[1:] if m.author == run[0].author and ROOT_CAUSE.search(m.text))]
+            )
+        bug = match_bug(kind, run, bugs, fix)
         if bug is None:
             continue
         bug.events.append(BugEvent(kind, run[0].author, run[0]))
         if kind == "resolved":
             bug.fixes.extend(pr for pr in fixing_prs(ctx, run) if pr not in bug.fixes)
+        if kind == "reopened" and (handed := reassignment(ctx, run)) and handed[0] != bug.assignee:
+            bug.assignee = handed[0]
+            bug.events.append(BugEvent("reassigned", handed[0], handed[1]))
+
+
+#: A reopen thread handing the bug over: "I'll reassign the bug to you", "Reassigning it to myself", "can you
+#: assign it back to me?".
+REASSIGN = re.compile(
+    r"\b(?:re)?assign(?:ing|ed)?\s+(?:the bug |the ticket |this |it |this one )?(?:back )?to\s+"
+    r"(?P<to>me|myself|you|@eid_\w+)",
+    re.I,
+)
+#: A person's name as a message addresses them: "@Alice Taylor", "Alice Taylor", "David".
+NAME = re.compile(r"@?\b[A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
+
+
+def addressed(ctx: RuleContext, run: list[Message], text: str, author: str) -> str | None:
+    """The person a message speaks to before it hands something over: the last @eid, else the last name that is
+    one of the thread's other speakers (a full name, or a first name only one of them has)."""
+    if mentioned := EID_MENTION.findall(text):
+        return mentioned[-1]
+    speakers = {m.author for m in run if m.author != author}
+    names = {e: str(ctx.org.employees.get(e, {}).get("name", "")) for e in speakers}
+    for name in reversed(NAME.findall(text)):
+        name = name.lstrip("@")
+        fits = [e for e, full in names.items() if full == name or full.split(" ")[0] == name]
+        if len(fits) == 1:
+            return fits[0]
+    return None
+
+
+def reassignment(ctx: RuleContext, run: list[Message]) -> tuple[str, Message] | None:
+    """Whom a reopen thread hands the bug to, and the message that says so: the last reassignment in it. "To me"
+    is its author; "to @eid" that person; "to you" the one the message addresses before saying so
+    (`addressed`), else the author of the message it answers. None when no message reassigns it."""
+    found = None
+    for i, msg in enumerate(run):
+        if not (hit := REASSIGN.search(msg.text)):
+            continue
+        to = hit.group("to")
+        if to.casefold() in ("me", "myself"):
+            who: str | None = msg.author
+        elif to.startswith("@"):
+            who = to[1:]
+        else:
+            who = addressed(ctx, run, msg.text[: hit.start()], msg.author)
+            who = who or (run[i - 1].author if i > 0 and run[i - 1].author != msg.author else None)
+        if who:
+            found = (who, msg)
+    return found
 
 
 def bug_records(ctx: RuleContext) -> list[BugRecord]:
@@ -303,9 +451,9 @@ def bug_records(ctx: RuleContext) -> list[BugRecord]:
     if "bugs" not in ctx.facts:
         bugs = read_reports(ctx)
         vocabulary = component_vocabulary(bugs, ctx.product.name)
-        for bug in bugs:
-            bug.component = item_component(bug.report.text, vocabulary)
         read_lifecycle(ctx, bugs)
+        for bug in bugs:
+            bug.component = bug_component(ctx, bug, vocabulary)
         ctx.facts["bugs"] = bugs
     return ctx.facts["bugs"]
 
@@ -317,8 +465,8 @@ def bug_node(ctx: RuleContext, bug: BugRecord) -> NamedNode:
 @rule(
     "bug-reports",
     "A triage item in a bug-* channel (the opener's message naming a CUST id): an ekg:Bug "
-    "with its title, description, affected customer and assignee, plus its reported and "
-    "assigned events.",
+    "with its title, description, affected customer and assignee (the one the item or its "
+    "follow-up asks, not the one thanked), plus its reported and assigned events.",
 )
 def bug_reports(ctx: RuleContext) -> None:
     for bug in bug_records(ctx):
@@ -334,8 +482,9 @@ def bug_reports(ctx: RuleContext) -> None:
 @rule(
     "bug-components",
     "The component a bug affects: capitalised phrases after 'affects / impacting / "
-    "under …' seen in two or more triage items form the product's components; each bug "
-    "gets the longest one its report names.",
+    "under …' outside quoted titles, seen in two or more triage items, form the product's components; "
+    "each bug gets the one its report names outside its title, else in it, else the one its "
+    "assignee's reply, resolution or fixing PR names.",
 )
 def bug_components(ctx: RuleContext) -> None:
     for bug in bug_records(ctx):
@@ -354,7 +503,8 @@ def bug_components(ctx: RuleContext) -> None:
     "Resolution, reopen and 'no fix needed' conversations in bug-* channels: an "
     "ekg:BugEvent per step (who, when, from which message), the fixing PR (ekg:fixedBy), "
     "and the bug's state after its latest event (ekg:bugState); each event carries the state it "
-    "leaves the bug in (ekg:stateAfter) and its place in the lifecycle (ekg:sequence).",
+    "leaves the bug in (ekg:stateAfter) and its place in the lifecycle (ekg:sequence). A resolution "
+    "goes to the bug its opening, root cause and fixing PR describe; a reopen thread may reassign it.",
 )
 def bug_lifecycle(ctx: RuleContext) -> None:
     for bug in bug_records(ctx):

@@ -285,8 +285,13 @@ def parse_meeting(
     _, body = attendees_and_body(str(rec["transcript"]))
     participants = [p for p in rec.get("participants", []) if isinstance(p, str)]
     utterances = []
+    host = None
     for match in UTTERANCE.finditer(body):
-        eid, candidates = resolve_name(ctx, match.group(1), participants, author)
+        host = host or match.group(1)
+        if match.group(1) == host and author and names_of(ctx, [author]).get(host.casefold()):
+            eid, candidates = author, []  # the host presenting the document is its author, not a namesake
+        else:
+            eid, candidates = resolve_name(ctx, match.group(1), participants, author)
         utterances.append(Utterance(match.group(1), match.group(2), eid, candidates))
     return Meeting(rec["id"], chat["id"] if chat else None, doc_id, participants, utterances)
 
@@ -327,8 +332,8 @@ def document_discussions(ctx: RuleContext) -> None:
 @rule(
     "document-meetings",
     "A meeting whose type is a document kind is an ekg:DocumentReview of the version "
-    "its chat links (else the final); speakers ekg:reviewedBy, same-name participants "
-    "as ekg:candidateReviewer.",
+    "its chat links (else the final); speakers ekg:reviewedBy (the presenting host who carries "
+    "the author's name is the author), same-name participants as ekg:candidateReviewer.",
 )
 def document_meetings(ctx: RuleContext) -> None:
     for meeting in meetings(ctx):

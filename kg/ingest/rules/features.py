@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pyoxigraph import Literal
 
@@ -113,12 +113,15 @@ def review_before(reviews: list[dict[str, Any]], created: str) -> dict[str, Any]
 
 #: A cue that opens a sprint review's part on one feature: the feature cues, and the wordings that name a lone
 #: pending task ("We have the 'Deployment pipeline optimization' task", "you're up for the LSTM model
-#: integration", "the task for Security for the Customization Engine").
+#: integration", "the task for Security for the Customization Engine", "can you lead us through the CRM
+#: integration?"). The `address` group marks a cue addressing a person, which may name a task, not a feature.
 LABEL_CUE = re.compile(
-    FEATURE_CUE.pattern + r"|\b(?:starting with|we have the|(?:you're|you are) "
-    r"(?:up(?: first| next)?(?: for| with)|on the|handling the ')|task for|let's discuss the|"
+    FEATURE_CUE.pattern + r"|\b(?:starting with|we have the|"
+    r"(?P<address>(?:you're|you are) (?:also )?"
+    r"(?:up(?: first| next)?(?: for| with)|on the|handling the|tasked with|working on))|"
+    r"task for|let's discuss (?:the|our|\w+ing)\b|(?:lead|walk|take) us through|"
     r"(?:the|our) '[^']+' task)\b|"
-    r"^for the\b|\bfirst,",
+    r"^for the\b|^now,? the\b|\bfirst,",
     re.I,
 )
 #: The cue words before a label's name ("Let's start with the task of …", "Next, we have the …").
@@ -126,8 +129,9 @@ LABEL_LEAD = re.compile(
     r"^(?:(?:let's start with|start(?:ing)? with|next(?: up is)?|lastly|finally|first(?: up)?|"
     r"moving on(?: to)?|move on to|let's move on to|now,?(?: for| onto| on)?|onto|up next|then|"
     r"we have|"
-    r"we need to address|let's discuss|(?:you're|you are) (?:up (?:first |next )?(?:for|with)|on|"
-    r"handling)|for|(?:the )?task (?:of|to|on|for)|the|our)\b[\s']*)+",
+    r"we need to address|let's discuss|(?:lead|walk|take) us through|"
+    r"(?:you're|you are) (?:also )?(?:up (?:first |next )?(?:for|with)|on|handling|tasked with|working on)|"
+    r"for|(?:the )?task (?:of|to|on|for)|the|our)\b[\s']*)+",
     re.I,
 )
 #: Where a sprint review's task parts end: the wrap-up ("that wraps up …", "any questions …", "adjourned").
@@ -187,6 +191,15 @@ LABEL_META = frozenset(
         "done",
     )
 )
+#: A question about the task under discussion ("For the Kafka latency monitoring, are we using the existing
+#: tools?"): a follow-up inside the current part, not a heading that opens another.
+FOLLOW_UP = re.compile(
+    r"^(?:and |so )?for (?:the |our )?[^,?]+,\s*(?:are|is|do|does|did|should|will|would|can|could|have|has|how|what|"
+    r"which|when|who|any)\b[^?]*\?\s*$",
+    re.I,
+)
+#: A heading before an address in one sentence: "For encryption protocols, Emma, you're on the key store".
+FOR_HEADING = re.compile(r"^(?:and |so |now,? )?(?:for|regarding|as for) (?P<head>[^,]+),", re.I)
 #: A first-person sentence reports on someone's own work ("I'll address those in the next iteration").
 FIRST_PERSON = re.compile(r"\bI(?:'ll|'m|'ve|'d)?\b")
 #: A phrase pointing back at a task already named ("the PR for this task is titled …", "on my list").
@@ -195,14 +208,46 @@ ANAPHORA = re.compile(r"\b(?:this|that|these|those|my|your|titled|right|correct|
 
 @dataclass(frozen=True)
 class Segment:
-    """A sprint review's part on one feature: its label (the cue's phrase), its label words and its lines."""
+    """A sprint review's part on one feature: its label (the cue's phrase), its label words, its lines, whether
+    its cue addresses a person ("Alice, you're up for …": a task, or a feature heading when it names one), and
+    the words of a sub-feature ("Salesforce integration - Schema management" -> schema, management)."""
 
     label: str
     words: frozenset[str]
     lines: tuple[tuple[str, str], ...]
+    address: bool = False
+    sub: frozenset[str] = frozenset()
 
 
-def label_of(text: str, names: frozenset[str] = frozenset()) -> tuple[str, frozenset[str], int] | None:
+class Label(NamedTuple):
+    """The feature a review line opens: its name, its distinctive words, where its sentence starts in the line,
+    whether the cue addresses a person, and the words of its sub-feature part (after "Group - ")."""
+
+    label: str
+    words: frozenset[str]
+    at: int
+    address: bool = False
+    sub: frozenset[str] = frozenset()
+
+
+#: "Salesforce integration - Schema management": a group, then the sub-feature (its siblings share the group).
+SUB_FEATURE = re.compile(r"\s[-\u2013\u2014]\s")
+
+
+def sub_words(label: str, names: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The distinctive words of a label's sub-feature part ("Group - Sub"), or none when it has no such part."""
+    parts = SUB_FEATURE.split(label, maxsplit=1)
+    if len(parts) < 2:
+        return frozenset()
+    return feature_words(parts[1], names)
+
+
+def feature_words(phrase: str, names: frozenset[str] = frozenset()) -> frozenset[str]:
+    """A label phrase's distinctive words: not about the meeting, not generic, not people's names."""
+    return frozenset(w for w in feature_tokens(phrase) if len(w) > 1) - LABEL_META - GENERIC_WORDS - names
+
+
+def label_of(text: str, names: frozenset[str] = frozenset()) -> Label | None:
     """The feature a review line opens: in its first sentence with a feature cue, the first comma-separated
     phrase from the cue on that names something beyond the meeting ("First up, the AI-driven data anomaly
     detection feature." -> "AI-driven data anomaly detection feature"), its distinctive words (people's names
@@ -211,19 +256,29 @@ def label_of(text: str, names: frozenset[str] = frozenset()) -> tuple[str, froze
     at = 0
     for sentence in SENTENCE.split(text):
         at = text.find(sentence, at)
+        if (head := FOR_HEADING.match(sentence)) and not FOLLOW_UP.match(sentence):  # "Regarding X, I'm set to …"
+            words = feature_words(head.group("head"), names)
+            if words and not ANAPHORA.search(head.group("head")):
+                label = LABEL_LEAD.sub("", head.group("head").strip(" '\"")).strip(" '\"")
+                return Label(label, words, at, False, sub_words(label, names))
         cue = OWNS.search(sentence) or LABEL_CUE.search(sentence)
-        if cue is None or (
-            FIRST_PERSON.search(sentence)
-            and not OWNS.search(sentence)
-            and not sentence.casefold().startswith("for the")
+        if (
+            cue is None
+            or FOLLOW_UP.match(sentence)
+            or (
+                FIRST_PERSON.search(sentence)
+                and not OWNS.search(sentence)
+                and not sentence.casefold().startswith("for the")
+            )
         ):
             continue
-        for phrase in re.split(
-            r"[,;:]", sentence[cue.end() if OWNS.match(cue.group()) else cue.start() :].rstrip(".!?")
-        ):
-            words = frozenset(w for w in feature_tokens(phrase) if len(w) > 1) - LABEL_META - GENERIC_WORDS - names
+        address = bool(cue.re is LABEL_CUE and cue.group("address"))
+        begin = cue.end() if OWNS.match(cue.group()) else cue.start()
+        for phrase in re.split(r"[,;:]", sentence[begin:].rstrip(".!?")):
+            words = feature_words(phrase, names)
             if words and not ANAPHORA.search(phrase):
-                return LABEL_LEAD.sub("", phrase.strip(" '\"")).strip(" '\""), words, at
+                label = LABEL_LEAD.sub("", phrase.strip(" '\"")).strip(" '\"")
+                return Label(label, words, at, address, sub_words(label, names))
     return None
 
 
@@ -233,15 +288,29 @@ def review_segments(rec: dict[str, Any], names: frozenset[str] = frozenset()) ->
     lines = spoken_lines(rec)
     begin = next((i for i, (_, text) in enumerate(lines) if PENDING.search(text)), 0)
     starts = [(i, found) for i in range(begin, len(lines)) if (found := label_of(lines[i][1], names))]
-    parts: list[tuple[str, frozenset[str], list[tuple[str, str]]]] = []
-    for k, (i, (label, words, at)) in enumerate(starts):
+    parts: list[tuple[Label, list[tuple[str, str]]]] = []
+    for k, (i, found) in enumerate(starts):
         end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
         end = next((j for j in range(i + 1, end) if WRAP_UP.search(lines[j][1])), end)
         speaker, text = lines[i]
-        if parts and text[:at].strip():
-            parts[-1][2].append((speaker, text[:at]))
-        parts.append((label, words, [(speaker, text[at:]), *lines[i + 1 : end]]))
-    return [Segment(label, words, tuple(part)) for label, words, part in parts]
+        if parts and text[: found.at].strip():
+            parts[-1][1].append((speaker, text[: found.at]))
+        parts.append((found, [(speaker, text[found.at :]), *lines[i + 1 : end]]))
+    return [Segment(f.label, f.words, tuple(part), f.address, f.sub) for f, part in parts]
+
+
+def heading_parts(segments: list[Segment], known: list[frozenset[str]]) -> list[Segment]:
+    """A review's parts as its feature headings own them: a part whose cue only addresses a person with a task
+    ("Moving on to expanding CRM integration. … Alice, you're up for the REST compatibility layer") and names
+    none of the features the first review named belongs to the heading before it, even across turns."""
+    out: list[Segment] = []
+    for seg in segments:
+        if out and seg.address and not any(same_feature(seg.words, k) for k in known):
+            head = out[-1]
+            out[-1] = Segment(head.label, head.words, head.lines + seg.lines, head.address, head.sub)
+        else:
+            out.append(seg)
+    return out
 
 
 #: A speaker accepting a task ("Got it, I'll handle this", "That's my task").
@@ -309,6 +378,24 @@ class Track:
     labels: list[str] = field(default_factory=list)
     label_words: list[frozenset[str]] = field(default_factory=list)
     tasks: list[tuple[TeamPR, Segment | None]] = field(default_factory=list)
+    subs: list[frozenset[str]] = field(default_factory=list)
+    parts: dict[str, set[str]] = field(default_factory=dict)  # review id -> the labels of its parts here
+
+    def takes(self, seg: Segment, review_id: str) -> bool:
+        """False when the track already holds another part of the same review (a review names each feature
+        once: "… for the backend" and "the frontend components for …" are two features), or another sub-feature
+        of the same group ("Group - Sub A" is not "Group - Sub B")."""
+        held = self.parts.get(review_id, set())
+        if held and seg.label not in held:
+            return False
+        return not (seg.sub and self.subs and not any(same_feature(seg.sub, sub) for sub in self.subs))
+
+    def join_score(self, seg: Segment) -> tuple[int, int]:
+        """How well a part names this track: sub-feature words shared first, then label words."""
+        return (
+            max((len(seg.sub & w) for w in self.label_words), default=0),
+            max((len(seg.words & w) for w in self.label_words), default=0),
+        )
 
 
 def person_name_words(ctx: RuleContext) -> frozenset[str]:
@@ -318,13 +405,21 @@ def person_name_words(ctx: RuleContext) -> frozenset[str]:
     )
 
 
+def review_parts(ctx: RuleContext, reviews: list[dict[str, Any]]) -> dict[str, list[Segment]]:
+    """Each sprint review's feature parts, by review id: the first review with parts names the features, and a
+    later part addressing a task to a person joins the heading before it (`heading_parts`)."""
+    names = person_name_words(ctx)
+    raw = {str(r["id"]): review_segments(r, names) for r in reviews}
+    known = [seg.words for seg in next((segs for segs in raw.values() if segs), [])]
+    return {rid: heading_parts(segs, known) for rid, segs in raw.items()}
+
+
 def pr_assignments(
     ctx: RuleContext, reviews: list[dict[str, Any]]
 ) -> list[tuple[TeamPR, dict | None, Segment | None, str]]:
     """Each non-revert team PR (oldest first) with the review held last before it was opened, the part of that
     review assigning it to its author, and how that part was found (see `assigned_segment`)."""
-    names = person_name_words(ctx)
-    segments = {str(r["id"]): review_segments(r, names) for r in reviews}
+    segments = review_parts(ctx, reviews)
     out = []
     for pr in sorted(team_prs(ctx).values(), key=lambda p: (p.created, p.number)):
         if pr.reverts is not None:
@@ -351,15 +446,20 @@ def feature_tracks_of(assignments: list[tuple[TeamPR, dict | None, Segment | Non
         key = pr.title.casefold().strip()
         track = None
         if seg is not None:
-            seeding = seeding or (review or {}).get("id")
-            joins = [t for t in tracks if any(same_feature(seg.words, w) for w in t.label_words)]
-            track = max(joins, key=lambda t: max(len(seg.words & w) for w in t.label_words), default=None)
-            if track is None and tracks and (review or {}).get("id") != seeding:
+            review_id = str((review or {}).get("id"))
+            seeding = seeding or review_id
+            open_ = [t for t in tracks if t.takes(seg, review_id)]
+            joins = [t for t in open_ if any(same_feature(seg.words, w) for w in t.label_words)]
+            track = max(joins, key=lambda t: t.join_score(seg), default=None)
+            if track is None and open_ and review_id != seeding:
                 text = set(feature_tokens(" ".join(line for _, line in seg.lines)))
-                best = max(tracks, key=lambda t: len(text & t.words))
+                best = max(open_, key=lambda t: len(text & t.words))
                 track = best if text & best.words else latest.get(pr.author)
             if track is None:
                 track = Track(set(seg.words))
+            track.parts.setdefault(review_id, set()).add(seg.label)
+            if seg.sub:
+                track.subs.append(seg.sub)
             if track.words >= seg.words or same_feature(seg.words, frozenset(track.words)) or not track.labels:
                 track.words |= seg.words
                 track.label_words.append(seg.words)
@@ -374,6 +474,14 @@ def feature_tracks_of(assignments: list[tuple[TeamPR, dict | None, Segment | Non
     return tracks
 
 
+def feature_keywords(label: str, track: Track) -> list[str]:
+    """The words a question may name the feature by: its name's words, and the words at least half of the
+    names the reviews give it share. Not the dialogue around it: words of nearby talk make two features tie,
+    and the other feature's PRs would join the answer."""
+    names = [[name] for name in track.labels] or [[pr.title] for pr, _ in track.tasks]
+    return list(dict.fromkeys([*feature_tokens(label), *majority_keywords(names)]))
+
+
 def majority_keywords(segments: list[list[str]]) -> list[str]:
     """Words named in at least half of a feature's task segments, in first-seen order."""
     counts = Counter(w for seg in segments for w in dict.fromkeys(feature_tokens(" ".join(seg))))
@@ -383,8 +491,9 @@ def majority_keywords(segments: list[list[str]]) -> list[str]:
 @rule(
     "feature-tracks",
     "Each team PR belongs to the pending task assigned to its author in the sprint review held last before "
-    "it was opened; PRs whose assigning parts carry one feature label form one ekg:Feature with ekg:keyword "
-    "words from those parts; ekg:implementedBy each PR, PRs ekg:discussedIn their reviews.",
+    "it was opened, under the feature heading that task follows; PRs whose assigning parts carry one feature "
+    "label form one ekg:Feature (a review names each feature once, sub-features stay apart) with ekg:keyword "
+    "words from its names; ekg:implementedBy each PR, PRs ekg:discussedIn their reviews.",
 )
 def feature_tracks(ctx: RuleContext) -> None:
     meetings = dev_meetings(ctx)
@@ -407,8 +516,7 @@ def feature_tracks(ctx: RuleContext) -> None:
         ctx.add(feature, PREF_LABEL, Literal(label))
         for engineer in dict.fromkeys(pr.author for pr in prs):
             ctx.add(feature, RESPONSIBLE, ctx.person(engineer))
-        parts = [[text for _, text in seg.lines] if seg else [pr.title] for pr, seg in track.tasks]
-        for word in majority_keywords(parts):
+        for word in feature_keywords(label, track):
             ctx.add(feature, KEYWORD, Literal(word))
         for pr in prs:
             ctx.add(feature, IMPLEMENTED_BY, ctx.artifact(pr.id))
@@ -649,13 +757,50 @@ def discussion_text(name: str, lines: list[tuple[str, str]]) -> str:
     return f"{name[:1].upper()}{name[1:]}\n- " + " ".join(proposed or [text for _, text in lines])
 
 
-def volunteers(lines: list[tuple[str, str]], start: int, end: int, name: str) -> list[str]:
-    """Speakers who took the feature on: in its discussion, and right after a later line naming it."""
+#: A clause handing work to someone by name ("Julia will lead the recommendation engine enhancement", "Bob,
+#: you'll lead the anomaly detection task"): the name, then what they take.
+ASSIGNS = re.compile(
+    r"(?:^|[.;,:]\s+|\band\s+)(?:(?i:so|then|now|okay|ok),?\s+)?(?P<who>[A-Z][a-z]+(?: [A-Z][a-z]+)?),?\s+"
+    r"(?:you'll|will|you will|is going to|to)\s+"
+    r"(?:lead|handle|work|focus|take|own|drive|be (?:leading|handling|working))\b(?P<what>[^.;,]*)"
+)
+
+
+def assigned_in(text: str, words: set[str]) -> list[str] | None:
+    """Who a line summarising several assignments gives the feature to (the names whose clause names its
+    words), or None when the line is no such summary (fewer than two assignments)."""
+    clauses = list(ASSIGNS.finditer(text))
+    if len(clauses) < 2:
+        return None
+    return [c.group("who") for c in clauses if words <= set(feature_tokens(c.group("what")))]
+
+
+def full_name(name: str, lines: list[tuple[str, str]]) -> str:
+    """A first name as the meeting's one speaker of that first name, else as said."""
+    fits = {speaker for speaker, _ in lines if speaker.split(" ")[0] == name}
+    return fits.pop() if " " not in name and len(fits) == 1 else name
+
+
+def volunteers(lines: list[tuple[str, str]], start: int, end: int, name: str, others: list[str] = ()) -> list[str]:
+    """Who took the feature on: speakers committing to it in its discussion; later, the people a summary of the
+    assignments gives it to (not who summarises), a speaker committing on a line that names it, and the reply
+    right after that commits to it (not a reply taking on one of the `others` features)."""
     out = [lines[i][0] for i in range(start + 1, end) if TAKES_ON.search(lines[i][1])]
     words = set(feature_tokens(name)) - GENERIC_WORDS
+    other_words = [set(feature_tokens(o)) - GENERIC_WORDS for o in others]
     for j in range(end, len(lines)):
-        if words <= set(feature_tokens(lines[j][1])):
-            out += [lines[k][0] for k in (j, j + 1) if k < len(lines) and TAKES_ON.search(lines[k][1])]
+        speaker, text = lines[j]
+        if not words <= set(feature_tokens(text)):
+            continue
+        if (given := assigned_in(text, words)) is not None:
+            out += [full_name(who, lines) for who in given]
+            continue
+        if TAKES_ON.search(text):
+            out.append(speaker)
+        if j + 1 < len(lines) and TAKES_ON.search(lines[j + 1][1]):
+            reply = set(feature_tokens(lines[j + 1][1]))
+            if not any(w and w <= reply and not w <= words for w in other_words):
+                out.append(lines[j + 1][0])
     return list(dict.fromkeys(out))
 
 
@@ -664,7 +809,8 @@ def volunteers(lines: list[tuple[str, str]], start: int, end: int, name: str) ->
     "A feature the planning meeting discusses (listed: 'We have N main tasks: …', 'First, … Second, …', "
     "'1. …'; or named after a topic cue) that no sprint review assigns: an ekg:Feature with "
     "ekg:featureStatus ekg:Discussed, its discussion as ekg:text, and the "
-    "speakers who took it on as ekg:responsible (names shared in the roster left ambiguous).",
+    "people who took it on as ekg:responsible: assigned or volunteering, not who only sums up the "
+    "assignments (names shared in the roster left ambiguous).",
 )
 def feature_discussed(ctx: RuleContext) -> None:
     meetings = dev_meetings(ctx)
@@ -690,7 +836,8 @@ def feature_discussed(ctx: RuleContext) -> None:
         ctx.add(feature, TEXT, Literal(discussion_text(name, lines[start + 1 : end])))
         for word in dict.fromkeys(feature_tokens(name)):
             ctx.add(feature, KEYWORD, Literal(word))
-        for speaker in volunteers(lines, start, end, name):
+        others = [other for other, _, _ in topics if other != name]
+        for speaker in volunteers(lines, start, end, name, others):
             eid, _candidates = resolve_name(ctx, speaker, participants, None)
             if eid:
                 ctx.add(feature, RESPONSIBLE, ctx.person(eid))
