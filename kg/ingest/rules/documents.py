@@ -288,6 +288,8 @@ def parse_meeting(
     host = None
     for match in UTTERANCE.finditer(body):
         host = host or match.group(1)
+        eid: str | None
+        candidates: list[str]
         if match.group(1) == host and author and names_of(ctx, [author]).get(host.casefold()):
             eid, candidates = author, []  # the host presenting the document is its author, not a namesake
         else:

@@ -781,7 +781,9 @@ def full_name(name: str, lines: list[tuple[str, str]]) -> str:
     return fits.pop() if " " not in name and len(fits) == 1 else name
 
 
-def volunteers(lines: list[tuple[str, str]], start: int, end: int, name: str, others: list[str] = ()) -> list[str]:
+def volunteers(
+    lines: list[tuple[str, str]], start: int, end: int, name: str, others: tuple[str, ...] | list[str] = ()
+) -> list[str]:
     """Who took the feature on: speakers committing to it in its discussion; later, the people a summary of the
     assignments gives it to (not who summarises), a speaker committing on a line that names it, and the reply
     right after that commits to it (not a reply taking on one of the `others` features)."""
