@@ -37,6 +37,7 @@ DOC_KINDS: dict[str, tuple[str, ...]] = {
         "technical specification",
         "tech spec",
         "technical spec",
+        "tsd",
     ),
     "SystemDesignDocument": ("system design document", "system design", "design document", "sdd"),
 }
