@@ -73,6 +73,10 @@ class Registry(Generic[T]):
         """Every registered name, in registration order."""
         return list(self.meta)
 
+    def values(self) -> list[T]:
+        """Every entry, in registration order (lazy ones imported)."""
+        return [self[name] for name in self.names()]
+
     def missing(self, names: list[str] | tuple[str, ...]) -> list[str]:
         """The names among `names` that are not registered."""
         return [n for n in names if n not in self]
