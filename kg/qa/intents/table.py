@@ -12,8 +12,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from kg.qa.intents import asof as _asof  # noqa: F401  (registers the absences and the bug_states finisher)
-from kg.qa.intents import features as _features  # noqa: F401  (registers best_features, top_authors)
+# Imported for what they register: the absences and the bug_states finisher; best_features and top_authors.
+import kg.qa.intents.asof
+import kg.qa.intents.features  # noqa: F401
 from kg.qa.intents.binders import BINDERS
 from kg.qa.intents.rows import ABSENCES, FINISHERS, Intent, as_of
 from kg.query.sparql import library
