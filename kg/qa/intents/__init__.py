@@ -30,8 +30,8 @@ false the system abstains and shows this query and its bindings as the proof.
 """
 
 from kg.qa.intents.chooser import ASKED_BY, SLOTS, Candidate, Choice, choose, judge, match_intent, rank
+from kg.qa.intents.loader import TABLE, load_intents, table, validate_evidence
 from kg.qa.intents.rows import ABSENCES, ANSWER_TYPES, FINISHERS, Absence, Finisher, Intent, as_of
-from kg.qa.intents.table import TABLE, load_intents, table, validate_evidence
 
 __all__ = [
     "ABSENCES",

@@ -9,8 +9,8 @@ from typing import Any
 
 from kg.qa.cues import Tagged, residue, tag
 from kg.qa.intents.binders import BINDERS
+from kg.qa.intents.loader import table
 from kg.qa.intents.rows import Intent
-from kg.qa.intents.table import table
 from kg.qa.question import Question
 from kg.qa.residue import Labels, Resolution, resolve
 from kg.query.sparql import Term

@@ -44,6 +44,8 @@ class Intent:
     org: bool = True
     absent: Absence | None = None
     asof_absent: Absence | None = None
+    #: The state words (table.toml's [states]) its questions use.
+    states: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.answer_type not in ANSWER_TYPES:

@@ -54,19 +54,34 @@ def _row(name: str, row: dict[str, Any], order: list[str]) -> Intent:
         evidence=tuple(row.get("evidence", ())),
         org=row.get("org", True),
         asof_absent=pick("asof_absent", ABSENCES),
+        states=tuple(row.get("states", ())),
     )
+
+
+@cache
+def table_file() -> dict[str, Any]:
+    """table.toml as read."""
+    return tomllib.loads(TABLE.read_text(encoding="utf-8"))
+
+
+def state_words() -> dict[str, str]:
+    """State word -> what it means (table.toml's [states]), in the table's order."""
+    return dict(table_file().get("states", {}))
 
 
 @cache
 def table() -> tuple[dict[str, Any], tuple[Intent, ...]]:
     """The table's settings and its rows, in file order (order never decides a choice)."""
-    data = tomllib.loads(TABLE.read_text(encoding="utf-8"))
+    data = table_file()
     order = data["subjects"]["order"]
     rows = tuple(_row(name, row, order) for name, row in data["intent"].items())
     for intent in rows:
         if unknown := BINDERS.missing(intent.binders):
             raise ValueError(f"intent {intent.name}: unknown binder(s) {unknown} (registered: {', '.join(BINDERS)})")
     validate_evidence(rows)
+    for intent in rows:
+        if unknown := [w for w in intent.states if w not in data.get("states", {})]:
+            raise ValueError(f"intent {intent.name}: state word(s) {unknown} not defined in [states]")
     return data.get("residue", {}), rows
 
 
