@@ -1,5 +1,5 @@
-"""The package's layers only point down, checked from the source (ast), so a change that breaks the picture in
-docs/architecture.md fails here:
+"""The package's layers only point down, checked from the source (ast), so a change that breaks the layers picture
+(docs/diagrams/layers.svg, drawn from pyproject.toml's [tool.ekg] layers) fails here:
 
 - each module imports only its own package or the layers below it (LAYERS, bottom first);
 - the modules' import graph has no cycle (imports under `if TYPE_CHECKING:` do not run and do not count);
@@ -11,6 +11,7 @@ docs/architecture.md fails here:
 from __future__ import annotations
 
 import ast
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,18 +20,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("kg", "alignment")
 
-#: Bottom first. A unit (a subpackage of kg, a top-level module of kg, or alignment) may import units of lower
-#: layers and itself; two units of one layer do not import each other, except the base modules of layer 0.
+#: Bottom first (pyproject.toml's [tool.ekg] layers, which docs/make_diagrams.py draws).
 LAYERS: list[set[str]] = [
-    {"kg", "kg.errors", "kg.namespaces", "kg.paths", "kg.text", "kg.vocab", "kg.extras", "kg.registry", "kg.grants"},
-    {"kg.query", "alignment"},
-    {"kg.ingest"},
-    {"kg.search"},
-    {"kg.qa"},
-    {"kg.analysis", "kg.page"},
-    {"kg.endpoint"},
-    {"kg.cli"},
-    {"kg.__main__"},
+    set(units) for units in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ekg"]["layers"]
 ]
 
 #: (module, what it imports inside a function) -> why the import waits until the function runs.
@@ -92,7 +84,7 @@ def layer(name: str) -> int:
     for i, units in enumerate(LAYERS):
         if name in units:
             return i
-    raise AssertionError(f"{name} has no layer: add it to LAYERS in tests/test_layers.py (and docs/architecture.md)")
+    raise AssertionError(f"{name} has no layer: add it to pyproject.toml's [tool.ekg] layers")
 
 
 def is_type_checking(node: ast.If) -> bool:
