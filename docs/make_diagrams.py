@@ -2,7 +2,8 @@
 pipeline's stages with the folder that holds each.
 
 `python docs/make_diagrams.py [--out DIR]` writes `<family>.svg` and `<family>.png` (880 px wide, the README's
-width) and `pipeline.svg` / `pipeline.png` into docs/diagrams/. Needs Graphviz `dot` (Debian: `apt-get install
+width), `pipeline.svg` / `pipeline.png` and `layers.svg` / `layers.png` (pyproject.toml's [tool.ekg] layers, with
+the imports between them) into docs/diagrams/. Needs Graphviz `dot` (Debian: `apt-get install
 graphviz`).
 
 The table `FAMILIES` only chooses *which* terms a picture shows; every box, edge label, domain and range is read
@@ -14,9 +15,11 @@ declared one, so a picture never states what the ontology does not.
 from __future__ import annotations
 
 import argparse
+import ast
 import shutil
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -540,6 +543,75 @@ def pipeline_source() -> str:
     return "\n".join(lines) + "\n"
 
 
+def layer_units() -> list[list[str]]:
+    """The package's layers, bottom first (pyproject.toml's [tool.ekg], checked by tests/test_layers.py)."""
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["ekg"]["layers"]
+
+
+def unit_of(module: str) -> str:
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "kg" and len(parts) > 1 else parts[0]
+
+
+def unit_imports(base: set[str]) -> set[tuple[str, str]]:
+    """(importer, imported) between units, for every import that runs (`if TYPE_CHECKING:` blocks left out);
+    the base modules count as one unit, "kg (base)"."""
+
+    def named(module: str) -> str:
+        unit = unit_of(module)
+        return "kg (base)" if unit in base else unit
+
+    edges = set()
+    for package in ("kg", "alignment"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            source = named(".".join(path.relative_to(ROOT).with_suffix("").parts))
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            typing_only = {
+                id(inner)
+                for node in ast.walk(tree)
+                if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+                for inner in ast.walk(node)
+            }
+            for node in ast.walk(tree):
+                if id(node) in typing_only:
+                    continue
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    imported = [node.module]
+                elif isinstance(node, ast.Import):
+                    imported = [a.name for a in node.names]
+                else:
+                    continue
+                edges |= {
+                    (source, named(m))
+                    for m in imported
+                    if m.split(".")[0] in ("kg", "alignment") and named(m) != source
+                }
+    return edges
+
+
+def layers_source() -> str:
+    """The Graphviz source of the layers picture: one row per layer, bottom last, and an arrow for each unit
+    that imports another (arrows only point down)."""
+    layers = layer_units()
+    base = set(layers[0])
+    rows = [["kg (base)"], *layers[1:]]
+    lines = [
+        "digraph layers {",
+        '  graph [rankdir=TB, fontname="Helvetica", labelloc=t, nodesep=0.35, ranksep=0.5,'
+        ' label=<<FONT POINT-SIZE="20"><B>ekg layers: each package imports only those below it</B></FONT>>];',
+        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=13, fillcolor="#dbe9f6"];',
+        '  edge [color="#3b6ea8", arrowsize=0.7];',
+    ]
+    base_label = "kg (base)\\n" + " · ".join(sorted(u.removeprefix("kg.") for u in base if u != "kg"))
+    for row in reversed(rows):
+        names = " ".join(f'"{u}";' for u in row)
+        lines.append(f"  {{ rank=same; {names} }}")
+    lines.append(f'  "kg (base)" [label="{base_label}", fillcolor="{PIPELINE_COLOURS["side"]}"];')
+    lines += [f'  "{a}" -> "{b}";' for a, b in sorted(unit_imports(base))]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def render(source: str, fmt: str, target: Path) -> None:
     """SVG at its natural size; PNG scaled to the README's width, to check what a reader sees there."""
     extra = ["-Gdpi=96", f"-Gsize={README_WIDTH / 96:.3f},100"] if fmt == "png" else []
@@ -568,7 +640,8 @@ def main(argv: list[str] | None = None) -> int:
             render(source, fmt, out / f"{name}.{fmt}")
     for fmt in ("svg", "png"):
         render(pipeline_source(), fmt, out / f"pipeline.{fmt}")
-    print(f"wrote {len(FAMILIES) + 1} pictures (SVG + PNG) to {out}", file=sys.stderr)
+        render(layers_source(), fmt, out / f"layers.{fmt}")
+    print(f"wrote {len(FAMILIES) + 2} pictures (SVG + PNG) to {out}", file=sys.stderr)
     return 0
 
 

@@ -164,3 +164,12 @@ def component_key(text: str) -> str:
 def content_words(text: str) -> set[str]:
     """The words of a bug message or report that can tell one bug from another."""
     return {w for w in WORD.findall(text.casefold()) if w not in BUG_STOPWORDS}
+
+
+def valid_unicode(text: str) -> bool:
+    """False for a string holding a lone surrogate (from a JSON escape such as \\ud800), which no UTF-8 writer takes."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

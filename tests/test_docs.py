@@ -125,3 +125,8 @@ def test_the_pipeline_picture_shows_each_folder_and_the_readme_embeds_it(tmp_pat
     assert (DOCS / "diagrams" / "pipeline.svg").read_text(encoding="utf-8").count("<text") == sum(
         1 for _ in re.finditer("<text", (tmp_path / "pipeline.svg").read_text(encoding="utf-8"))
     )
+    layers = (tmp_path / "layers.svg").read_text(encoding="utf-8")
+    units = {u for row in diagrams.layer_units()[1:] for u in row}
+    assert units <= set(re.findall(r"<text[^>]*>([^<]+)</text>", layers)), "a layer's unit is not drawn"
+    drawn = re.findall(r"<text[^>]*>([^<]+)</text>", (DOCS / "diagrams" / "layers.svg").read_text(encoding="utf-8"))
+    assert sorted(drawn) == sorted(re.findall(r"<text[^>]*>([^<]+)</text>", layers)), "python docs/make_diagrams.py"

@@ -9,7 +9,7 @@ import pytest
 
 from kg.qa.cues import lexicon
 from kg.qa.intents import ASKED_BY, SLOTS, Intent, load_intents, rank, table
-from kg.qa.intents.binders import READS
+from kg.qa.intents.binders import BINDERS
 from kg.query.sparql import SPARQL_DIR as SPARQL
 
 ROWS = table()[1]
@@ -22,8 +22,8 @@ def test_every_row_names_known_cues_slots_and_queries() -> None:
         slots = {*row.slots, *row.no_slots, *(c[1:] for g in row.any_of for c in g if c.startswith("@"))}
         assert slots <= set(SLOTS), f"{row.name}: unknown slots {slots - set(SLOTS)}"
         assert (SPARQL / f"{row.query}.rq").is_file() and (SPARQL / f"{row.proof}.rq").is_file(), row.name
-    for reads in READS.values():
-        assert set(reads) <= cues
+    for name in BINDERS:
+        assert set(BINDERS.meta[name].get("reads", ())) <= cues, name
 
 
 def test_timed_forms_are_derived_from_the_files() -> None:

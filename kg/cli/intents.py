@@ -1,19 +1,37 @@
 """`kg intents`: the intent table (kg/qa/intents/table.toml) as its rows say it — answer type, query (and the
 evidence queries read once per product) and proof, the cues each requires and forbids, its slots and free
-phrase, its timed form — then what each state word means (kg/qa/states.py)."""
+phrase, its timed form — then what each state word means (kg/qa/states.py); with --registered, the binders,
+finishers and absences the rows can name (their registries)."""
 
 from __future__ import annotations
 
 import argparse
 
 from kg.cli.table import print_table
-from kg.qa.intents import Intent, as_of, table
+from kg.qa.intents import ABSENCES, FINISHERS, Intent, as_of, table
+from kg.qa.intents.binders import BINDERS
 from kg.qa.states import INTENT_STATES, STATE_WORDS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("intents", help="list the question intents: their cues, slots, queries and state words")
+    p.add_argument(
+        "--registered",
+        action="store_true",
+        help="list instead what the rows can name: the registered binders, finishers and absences",
+    )
     p.set_defaults(func=run)
+
+
+def registered() -> list[list[str]]:
+    """(kind, name, what it does) for every binder, finisher and absence a row of the table may name."""
+    rows = []
+    for registry in (BINDERS, FINISHERS, ABSENCES):
+        for name in registry:
+            doc = (registry[name].__doc__ or "").strip().split("\n")[0]
+            reads = registry.meta[name].get("reads")
+            rows.append([registry.kind, name, doc + (f" (reads: {', '.join(reads)})" if reads else "")])
+    return rows
 
 
 def constraints(i: Intent) -> str:
@@ -28,6 +46,9 @@ def slots(i: Intent) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "registered", False):
+        print_table(["kind", "name", "what it does"], registered())
+        return 0
     rows = [
         [
             i.name,

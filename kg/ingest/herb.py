@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from kg.errors import KGError
+from kg.text import valid_unicode
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +96,19 @@ JSON_TYPE_NAMES = {
     bool: "a boolean",
     type(None): "null",
 }
+
+
+@dataclass(frozen=True)
+class Message:
+    """A Slack message flattened: the fields rules read, in channel order."""
+
+    id: str
+    channel: str
+    channel_id: str
+    author: str
+    timestamp: str
+    text: str
+    position: int  # index within its channel, by timestamp then id order in the file
 
 
 @dataclass
@@ -203,14 +219,6 @@ def field_name(parent: str, step: str | int) -> str:
     return f"{parent}.{step}" if parent else step
 
 
-def valid_unicode(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def type_name(value: Any) -> str:
     return type_name_of(type(value))
 
@@ -221,6 +229,56 @@ def type_name_of(cls: type) -> str:
 
 def _tuple(wanted: type | tuple[type, ...]) -> tuple[type, ...]:
     return wanted if isinstance(wanted, tuple) else (wanted,)
+
+
+def slack_messages(product: Product) -> list[Message]:
+    """All Slack messages of the product, grouped by channel, each channel in time order. A channel is its
+    channelID: two channels may share a name (two members with the same name each get one)."""
+    by_channel: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for rec in product.artifacts.get("slack", []):
+        by_channel[str(rec["Channel"].get("channelID") or rec["Channel"].get("name", ""))].append(rec)
+    out: list[Message] = []
+    for recs in by_channel.values():
+        recs.sort(key=lambda r: str(r["Message"]["User"].get("timestamp", "")))
+        for i, rec in enumerate(recs):
+            user = rec["Message"]["User"]
+            out.append(
+                Message(
+                    rec["id"],
+                    str(rec["Channel"].get("name", "")),
+                    str(rec["Channel"].get("channelID", "")),
+                    str(user.get("userId", "")),
+                    str(user.get("timestamp", "")),
+                    str(user.get("text", "")),
+                    i,
+                )
+            )
+    return out
+
+
+def artifact_text(kind: str, rec: dict[str, Any]) -> str:
+    """The searchable text of one artifact: what a person would read in it."""
+    if kind == "slack":
+        return str(rec["Message"]["User"].get("text", ""))
+    if kind == "documents":
+        return f"{rec.get('type', '')}\n{rec.get('content', '')}\n{rec.get('feedback', '')}"
+    if kind == "meeting_transcripts":
+        return str(rec.get("transcript", ""))
+    if kind == "meeting_chats":
+        return str(rec.get("text", ""))
+    if kind == "urls":
+        return f"{rec.get('link', '')} {rec.get('description', '')}"
+    if kind == "prs":
+        reviews = " ".join(str(r.get("comment", "")) for r in rec.get("reviews", []) if isinstance(r, dict))
+        return f"{rec.get('title', '')}\n{rec.get('summary', '')}\n{reviews}"
+    return ""
+
+
+def artifacts(product: Product) -> Iterator[tuple[str, str, str]]:
+    """(HERB id, kind, searchable text) of every artifact of the product, kind by kind in file order."""
+    for kind, records in product.artifacts.items():
+        for rec in records:
+            yield rec["id"], kind, artifact_text(kind, rec)
 
 
 def load_product(herb: Path, name: str) -> Product:

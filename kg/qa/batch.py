@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 from kg.errors import KGError
-from kg.ingest.herb import valid_unicode
 from kg.qa.answer import Answerer
+from kg.text import valid_unicode
 
 #: Lines a worker answers per task: enough to amortise the hand-over, few enough that the last task leaves the
 #: other workers idle only briefly.

@@ -22,12 +22,11 @@ from pyoxigraph import NamedNode, Store
 from tqdm import tqdm
 
 from kg.errors import KGError
-from kg.ingest.herb import load_product, product_names
+from kg.ingest.herb import artifacts, load_product, product_names
 from kg.namespaces import ORG_GRAPH, expand, node, product_graph
 from kg.search import dense
 from kg.search.graph import Edge, Label, ProductGraph, graph_of, labels_of, read_edges, read_labels
 from kg.search.lexical import LexicalIndex
-from kg.search.text import artifact_texts
 
 INDEX_VERSION = 1
 #: Predicates whose object groups artifacts into one reading context (a conversation of messages).
@@ -58,13 +57,11 @@ class Corpus:
 
 
 def product_corpus(herb: Path, product: str) -> Corpus:
-    data = load_product(herb, product)
     corpus = Corpus([], [], [])
-    for kind, records in data.artifacts.items():
-        for rec in records:
-            corpus.ids.append(rec["id"])
-            corpus.kinds.append(KIND_NAMES.get(kind, kind))
-            corpus.texts.append(artifact_texts(kind, rec))
+    for herb_id, kind, text in artifacts(load_product(herb, product)):
+        corpus.ids.append(herb_id)
+        corpus.kinds.append(KIND_NAMES.get(kind, kind))
+        corpus.texts.append(text)
     return corpus
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from pyoxigraph import Literal, RdfFormat, Store
 
 from kg.paths import resource
-from kg.qa.intents import Intent, as_of
+from kg.qa.intents.rows import ABSENCES, FINISHERS, Intent, as_of
 from kg.qa.question import Question
 from kg.query.sparql import Backend, Row, Term, named_query, product_dataset, solutions
 from kg.vocab import XSD_DATETIME
@@ -39,6 +39,7 @@ def state_labels() -> dict[str, str]:
     return {row["s"].value: row["l"].value for row in rows}
 
 
+@FINISHERS.register("bug_states")
 def state_answers(rows: list[Row]) -> tuple[list[str], list[str]]:
     """Each named bug's state as its label ("resolved"), and the events' citations."""
     labels = state_labels()
@@ -52,6 +53,7 @@ def shown_time(instant: str) -> str:
     return instant[:10] if instant.endswith("T23:59:59") else instant
 
 
+@ABSENCES.register()
 def no_bug_in_state(q: Question, bindings: dict[str, Term]) -> str:
     """The proof's reading for a bug listing: no bug was in the asked state then (none reported yet, or all
     in other states; the proof, `asof_X.ask`, is the base proof evaluated at that time)."""
@@ -60,14 +62,17 @@ def no_bug_in_state(q: Question, bindings: dict[str, Term]) -> str:
     return f"no bug {whose}in {q.product} was {asked} at {shown_time(bindings['asOf'].value)}"
 
 
+@ABSENCES.register()
 def no_named_bug_yet(q: Question, bindings: dict[str, Term]) -> str:
     return f"no bug named in the question had been reported in {q.product} by {shown_time(bindings['asOf'].value)}"
 
 
+@ABSENCES.register()
 def no_pr_yet(q: Question, bindings: dict[str, Term]) -> str:
     return f"no PR for that feature in {q.product} had been opened by {shown_time(bindings['asOf'].value)}"
 
 
+@ABSENCES.register()
 def no_pr_in_state(q: Question, bindings: dict[str, Term]) -> str:
     """The proof's reading for a PR listing by state: none of the feature's PRs was in that state then."""
     return (
@@ -75,13 +80,10 @@ def no_pr_in_state(q: Question, bindings: dict[str, Term]) -> str:
     )
 
 
+@ABSENCES.register()
 def nothing_yet(q: Question, bindings: dict[str, Term]) -> str:
     """The default reading of a timed form's false proof: the evidence did not exist yet."""
     return f"nothing the question needs existed in {q.product} yet by {shown_time(bindings['asOf'].value)}"
-
-
-#: The named readings of a false as-of proof that rows of the intent table may choose (`asof_absent`).
-ABSENCES = {f.__name__: f for f in (no_bug_in_state, no_named_bug_yet, no_pr_yet, no_pr_in_state, nothing_yet)}
 
 
 @dataclass(frozen=True)

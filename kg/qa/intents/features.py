@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+from kg.qa.intents.rows import FINISHERS
 from kg.qa.residue import FEATURE_FLOOR
 from kg.query.sparql import Row, term_text
 
 
+@FINISHERS.register("best_features")
 def keep_best_features(rows: list[Row]) -> tuple[list[str], list[str]]:
     """Answers and citations of the features naming most of the topic's words (see the module docstring)."""
     hits: dict[str, set[str]] = defaultdict(set)
@@ -35,6 +37,7 @@ def keep_best_features(rows: list[Row]) -> tuple[list[str], list[str]]:
     return list(answers), list(cites) if answers else []
 
 
+@FINISHERS.register("top_authors")
 def keep_top_authors(rows: list[Row]) -> tuple[list[str], list[str]]:
     """The author(s) with the most distinct PRs, citing every counted PR's evidence."""
     prs: dict[str, set[str]] = defaultdict(set)
