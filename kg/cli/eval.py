@@ -11,6 +11,7 @@ from kg.cli.table import print_table
 from kg.paths import herb_path, open_output, output_path, qa_path
 from kg.qa.answer import Answerer
 from kg.qa.evaluate import bm25_baseline, evaluate, read_jsonl
+from kg.qa.rewordings import score_rewordings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -69,8 +70,6 @@ def run(args: argparse.Namespace) -> int:
 def run_rewordings(args: argparse.Namespace, qa_dir: Path) -> int:
     """`--rewordings FILE`: the batch's figures beside its originals', and one line per reworded question
     whose answer differs in the results file."""
-    from kg.qa.rewordings import score_rewordings
-
     output_path(args.results)
     result = score_rewordings(Answerer(open_args_backend(args)), read_jsonl(Path(args.rewordings)), qa_dir)
     with open_output(args.results) as fh:
