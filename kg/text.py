@@ -163,3 +163,8 @@ def component_key(text: str) -> str:
 def content_words(text: str) -> set[str]:
     """The words of a bug message or report that can tell one bug from another."""
     return {w for w in WORD.findall(text.casefold()) if w not in BUG_STOPWORDS}
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 artifact`, `17 artifacts`: a count with its noun in the right number (nouns that take -s)."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"

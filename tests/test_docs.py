@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import shutil
 import struct
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from programs import needs
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -94,7 +94,7 @@ def test_a_narrowed_edge_outside_the_declared_domain_is_refused() -> None:
         list(diagrams.placed_edges(onto, family))
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is not installed (apt-get install graphviz)")
+@needs("dot")
 def test_the_generator_draws_every_family_at_readme_width(tmp_path: Path) -> None:
     assert diagrams.main(["--out", str(tmp_path)]) == 0
     for name, terms in REQUIRED.items():
@@ -116,7 +116,7 @@ def test_every_pipeline_box_names_a_folder_that_exists() -> None:
     assert {a for a, _, _ in diagrams.FLOWS} | {b for _, b, _ in diagrams.FLOWS} <= set(diagrams.STAGES)
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is not installed (apt-get install graphviz)")
+@needs("dot")
 def test_the_pipeline_picture_shows_each_folder_and_the_readme_embeds_it(tmp_path: Path) -> None:
     assert diagrams.main(["--out", str(tmp_path)]) == 0
     texts = set(re.findall(r"<text[^>]*>([^<]+)</text>", (tmp_path / "pipeline.svg").read_text(encoding="utf-8")))

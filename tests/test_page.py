@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +16,7 @@ import pytest
 import requests
 from aiohttp import web
 from browser import ARTIFACTS, headless_chromium
+from programs import needs
 from test_serve import start_server
 
 from kg.cli import main
@@ -35,7 +35,7 @@ ABSTAINS = "Find employee IDs of QA Specialists who reviewed the Product Vision 
 MESSAGE = "20260811-1-5d85e"  # a Slack message in ActionGenie, cited by AUTHORS
 ACTIONGENIE = frozenset({product_graph("ActionGenie").value, ORG_GRAPH})
 VIZFORCE = frozenset({product_graph("VizForce").value, ORG_GRAPH})
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is not installed")
+needs_dot = needs("dot")
 
 
 @needs_dot

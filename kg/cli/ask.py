@@ -14,6 +14,8 @@ from kg.cli.output import refuse_bad_jobs, refuse_together, refuse_unused
 from kg.errors import KGError
 from kg.paths import open_output, output_path, store_path
 from kg.qa.answer import Answer, Answerer, Fallback
+from kg.query.people import shown_value
+from kg.text import plural
 
 MAX_SHOWN_CITATIONS = 20
 
@@ -133,14 +135,14 @@ def render(a: Answer, explain: bool) -> str:
     else:
         answers = a.answer if isinstance(a.answer, list) else (a.answer or "").splitlines()
         lines.append("A:")
-        lines += [f"  {x}" if x.startswith("- ") else f"  - {x}" for x in answers]
+        lines += [f"  {x}" if x.startswith("- ") else f"  - {shown_value(x, a.people)}" for x in answers]
         shown = ", ".join(a.citations[:MAX_SHOWN_CITATIONS])
         more = (
             f", … (+{len(a.citations) - MAX_SHOWN_CITATIONS} more; --json lists all)"
             if len(a.citations) > MAX_SHOWN_CITATIONS
             else ""
         )
-        lines.append(f"evidence ({len(a.citations)} artifacts): {shown}{more}")
+        lines.append(f"evidence ({plural(len(a.citations), 'artifact')}): {shown}{more}")
     lines.append(f"intent: {a.intent or '-'}  type: {a.type}  slots: {json.dumps(a.slots, ensure_ascii=False)}")
     if a.proof:
         lines.append(f"proof: {a.proof['query']} with {json.dumps(a.proof['bindings'])} -> {a.proof['result']}")

@@ -61,6 +61,14 @@ def answer_values(answer: Answer) -> list[str]:
     return answer.answer if isinstance(answer.answer, list) else [answer.answer.splitlines()[0][:80]]
 
 
+def value_label(value: str, answer: Answer) -> str:
+    """An answer value's node label: a person as name, role and eid on three lines."""
+    person = answer.people.get(value)
+    if person is None:
+        return value
+    return "\n".join(x for x in (person.get("name"), person.get("role"), value) if x)
+
+
 def local_name(iri: str) -> str:
     return unquote(iri.rstrip("/").rsplit("/", 1)[-1])
 
@@ -87,7 +95,7 @@ def evidence_graph(answer: Answer, backend: Backend, graphs: list[NamedNode] | N
             "abstains: " + (answer.reason or ""),
         )
         return g
-    values = {normalise(v): g.add(Node(f"value:{v}", v, "value")) for v in answer_values(answer)}
+    values = {normalise(v): g.add(Node(f"value:{v}", value_label(v, answer), "value")) for v in answer_values(answer)}
     for key in values.values():
         g.link(root, key, "answer")
     cited = {c: g.add(Node(f"artifact:{c}", c, "artifact", artifact_href(c))) for c in answer.citations[:MAX_DRAWN]}

@@ -8,6 +8,8 @@ from typing import Any
 
 from kg.page.evidence import artifact_href
 from kg.qa.answer import Answer
+from kg.query.people import shown_value
+from kg.text import plural
 
 STYLE = """
 body{font-family:Helvetica,Arial,sans-serif;max-width:1100px;margin:1.5em auto;padding:0 1em;color:#222}
@@ -61,11 +63,12 @@ def answer_section(a: Answer) -> str:
             ]
         return "".join(parts) + "</section>"
     values = a.answer if isinstance(a.answer, list) else [a.answer or ""]
-    items = "".join(f"<li>{escape(v)}</li>" for v in values)
+    items = "".join(f"<li>{escape(shown_value(v, a.people))}</li>" for v in values)
     cites = "".join(f'<li><a class="citation" href="{artifact_href(c)}">{escape(c)}</a></li>' for c in a.citations)
     return (
         f'<section id="answer"><h2>Answer</h2><ul class="values">{items}</ul>{meta}'
-        f'<h2>Evidence: {len(a.citations)} artifact(s)</h2><ul class="citations">{cites}</ul></section>'
+        f"<h2>Evidence: {plural(len(a.citations), 'artifact')}</h2>"
+        f'<ul class="citations">{cites}</ul></section>'
     )
 
 

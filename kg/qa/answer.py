@@ -22,6 +22,7 @@ from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
 from kg.qa.question import Question, Vocabulary, normalise, parse
 from kg.qa.residue import Labels
+from kg.query.people import EID, People
 from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset
 
 #: Product graphs per vocabulary request: 30 HERB products take one; x10 HERB's 300, six.
@@ -42,6 +43,8 @@ class Answer:
     slots: dict[str, Any] = field(default_factory=dict)
     reason: str | None = None
     proof: dict[str, Any] | None = None
+    #: {eid: {"name", "role"}} for every employee the answer names: the answer itself stays eids.
+    people: dict[str, dict[str, str | None]] = field(default_factory=dict)
     queries: list[str] = field(default_factory=list)
     #: The intent chooser's verdicts, kept so the reading is built only when `kg ask --explain` asks for it.
     choice: Choice | None = field(default=None, repr=False, compare=False)
@@ -151,6 +154,15 @@ class Answerer:
             self._evidence[query, product] = [term_text(r["cite"]) for r in rows if "cite" in r]
         return self._evidence[query, product]
 
+    @cached_property
+    def people(self) -> People:
+        """The organisation's employees (read on the first answer that names one)."""
+        return People(self.backend)
+
+    def people_named(self, values: list[str]) -> dict[str, dict[str, str | None]]:
+        """The `people` map of an answer whose values hold eids; nothing is read for one that holds none."""
+        return self.people.people_map(values) if any(EID.search(v) for v in values) else {}
+
     def ask(self, raw: str | bytes) -> Answer:
         """The answer or a proof-backed abstention. An invalid question (empty, not text, naming two products)
         and a backend failure raise KGError: neither is evidence about the data, so neither may abstain."""
@@ -221,6 +233,7 @@ class Answerer:
         for query in intent.evidence:
             cites.extend(self.evidence(query, q.product))
         return Answer(
+            people=self.people_named(answers),
             question=q.text,
             type=intent.answer_type,
             abstain=False,
