@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from alignment.defaults import DEFAULT_THRESHOLD
 from alignment.fields import Corpus, load_corpus
 from alignment.profile import TEMPORAL
 from alignment.profile import profiles as build_profiles
@@ -19,7 +20,6 @@ from alignment.similarity import SIMILARITY_MEASURE, Similarity, name_equivalenc
 from alignment.sssom_io import SSSOM_COLUMNS
 from alignment.target import target_rows
 
-DEFAULT_THRESHOLD = 0.47
 EXACT_SCORE = 0.75
 MUTUAL_SCORE = 0.58  # a mutual best pair with consistent evidence needs only this much for exactMatch
 CLOSE_SCORE = 0.56

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from alignment.defaults import DEFAULT_THRESHOLD
 from kg.cli.output import show_progress, warn
 from kg.cli.table import format_table
 from kg.errors import KGError
@@ -31,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=float,
         default=None,
         metavar="X",
-        help="minimum similarity for a correspondence, in [0, 1] (default 0.5)",
+        help=f"minimum similarity for a correspondence, in [0, 1] (default {DEFAULT_THRESHOLD})",
     )
     p.add_argument(
         "--method",
@@ -55,8 +56,6 @@ def source_list(text: str | None) -> list[str] | None:
 
 
 def threshold_value(value: float | None) -> float:
-    from alignment.pipeline import DEFAULT_THRESHOLD
-
     if value is None:
         return DEFAULT_THRESHOLD
     if not 0.0 <= value <= 1.0:
@@ -126,6 +125,7 @@ def summary_table(pairs: pd.DataFrame) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    threshold = threshold_value(args.threshold)  # before any data loads
     erb = erb_path(args.erb)
     sources = source_list(args.sources)
     if args.out:
@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     result = align(
         erb,
         sources,
-        threshold_value(args.threshold),
+        threshold,
         target=args.target == "ontology",
         progress=lambda pairs: tqdm(
             pairs, desc="aligning source pairs", delay=1.0, leave=False, disable=not show_progress()

@@ -5,6 +5,7 @@ phrase, its timed form — then what each state word means (kg/qa/states.py)."""
 from __future__ import annotations
 
 import argparse
+import json
 
 from kg.cli.table import print_table
 from kg.qa.intents import Intent, as_of, table
@@ -13,6 +14,7 @@ from kg.qa.states import INTENT_STATES, STATE_WORDS
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("intents", help="list the question intents: their cues, slots, queries and state words")
+    p.add_argument("--json", action="store_true", help="print the intents and state words as JSON")
     p.set_defaults(func=run)
 
 
@@ -27,37 +29,44 @@ def slots(i: Intent) -> str:
     return ", ".join(parts) or "-"
 
 
-def run(args: argparse.Namespace) -> int:
-    rows = [
-        [
-            i.name,
-            i.answer_type,
-            str(i.specificity),
-            " + ".join(f"sparql/{q}.rq" for q in (i.query, *i.evidence)),
-            f"sparql/{i.proof}.rq",
-            constraints(i),
-            slots(i),
-            (v.query if (v := as_of(i)) else "-"),
-            ", ".join(INTENT_STATES.get(i.name, ())) or "-",
-            i.says,
-        ]
-        for i in table()[1]
+#: (column header, JSON key) of each intent's record, in order
+COLUMNS = [
+    ("intent", "intent"),
+    ("type", "type"),
+    ("spec.", "specificity"),
+    ("query (+ evidence)", "queries"),
+    ("proof (derived)", "proof"),
+    ("cues", "cues"),
+    ("slots", "slots"),
+    ("timed form", "timed_form"),
+    ("states", "states"),
+    ("wording it covers", "says"),
+]
+
+
+def record(i: Intent) -> dict[str, str]:
+    """One intent's row, keyed by COLUMNS' JSON keys."""
+    values = [
+        i.name,
+        i.answer_type,
+        str(i.specificity),
+        " + ".join(f"sparql/{q}.rq" for q in (i.query, *i.evidence)),
+        f"sparql/{i.proof}.rq",
+        constraints(i),
+        slots(i),
+        (v.query if (v := as_of(i)) else "-"),
+        ", ".join(INTENT_STATES.get(i.name, ())) or "-",
+        i.says,
     ]
-    print_table(
-        [
-            "intent",
-            "type",
-            "spec.",
-            "query (+ evidence)",
-            "proof (derived)",
-            "cues",
-            "slots",
-            "timed form",
-            "states",
-            "wording it covers",
-        ],
-        rows,
-    )
+    return {key: value for (_, key), value in zip(COLUMNS, values, strict=True)}
+
+
+def run(args: argparse.Namespace) -> int:
+    records = [record(i) for i in table()[1]]
+    if getattr(args, "json", False):
+        print(json.dumps({"intents": records, "state_words": STATE_WORDS}, indent=2, ensure_ascii=False))
+        return 0
+    print_table([header for header, _ in COLUMNS], [list(r.values()) for r in records])
     print("\nstate words (what the queries test):")
     for word, meaning in STATE_WORDS.items():
         print(f"  {word}: {meaning}")

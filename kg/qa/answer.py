@@ -30,6 +30,8 @@ VOCABULARY_CHUNK = 50
 
 #: Answer fields kept out of its JSON object: what ran and how the question was read (`kg ask --explain`).
 INTERNAL = ("queries", "choice")
+#: Why an answer is absent when the proof finds nothing and the intent has no wording of its own for it.
+NO_EVIDENCE = "the graph holds nothing that fits this reading of the question"
 
 
 @dataclass
@@ -209,7 +211,7 @@ class Answerer:
             return self._abstain(
                 q,
                 intent,
-                intent.absent(q, bindings) if intent.absent else "no typed evidence for the bound slots",
+                intent.absent(q, bindings) if intent.absent else NO_EVIDENCE,
                 bindings,
                 proof={
                     "query": proof_q.name,

@@ -61,7 +61,7 @@ SLOTS: dict[str, Callable[[Question], list[str]]] = {
     "customer_id": lambda q: q.customer_ids,
 }
 Finisher = Callable[[list[Row]], tuple[list[str], list[str]]]
-#: What a false proof means for this intent, in words (default: "no typed evidence for the bound slots").
+#: What a false proof means for this intent, in words (default: NO_EVIDENCE).
 Absence = Callable[[Question, dict[str, Term]], str]
 
 
