@@ -15,13 +15,15 @@ from urllib.parse import quote, unquote
 from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError
-from kg.namespaces import curie
+from kg.namespaces import EKG, curie
 from kg.qa.answer import Answer, term_text
 from kg.query.sparql import Backend, named_query, product_dataset
-from kg.text import normalise
+from kg.text import normalise, plural
 
-#: Citations drawn at most; the others are summed up in one node, so the picture stays readable.
-MAX_DRAWN = 20
+#: Artifact nodes (an artifact, or a conversation's cited messages) drawn at most; the others are summed up
+#: in one node, so the picture stays readable.
+MAX_DRAWN = 16
+IN_CONVERSATION = EKG + "inConversation"
 _FIXED_SIZE = re.compile(r'width="[\d.]+pt" height="[\d.]+pt"')
 #: Node styles by role: (shape, fill colour).
 STYLES = {
@@ -73,17 +75,23 @@ def local_name(iri: str) -> str:
     return unquote(iri.rstrip("/").rsplit("/", 1)[-1])
 
 
-def artifact_href(cite: str) -> str:
-    return "/artifact/" + quote(cite, safe="")
+def artifact_href(cite: str, question: str | None = None) -> str:
+    """The artifact's page; with the question, so its "← ask" link leads back to the answer."""
+    return "/artifact/" + quote(cite, safe="") + (f"?q={quote(question, safe='')}" if question else "")
 
 
-def evidence_graph(answer: Answer, backend: Backend, graphs: list[NamedNode] | None) -> EvidenceGraph:
+def evidence_graph(
+    answer: Answer, backend: Backend, graphs: list[NamedNode] | None, question: str | None = None
+) -> EvidenceGraph:
     """The answer node, a node per value and per cited artifact, and the typed edges between them.
 
-    An artifact's own edges are drawn; only when it has none to the answer's nodes are the edges of the nodes
+    Cited messages of one conversation are one node (`conversation: 5 messages`), so a thread does not fill the
+    picture; at most MAX_DRAWN artifact nodes are drawn and the rest are summed up as "and N more". An
+    artifact's own edges are drawn; only when it has none to the answer's nodes are the edges of the nodes
     derived from it (a review, a suggestion, a bug event) drawn instead, from the artifact and named after both
-    (`DocumentReview reviewedBy`), so the picture keeps one node per citation. Parallel edges are merged, their
-    labels listed; `cites` is drawn for an artifact that no typed edge ties to the answer.
+    (`DocumentReview reviewedBy`). Parallel edges are merged, their labels listed; `cites` is drawn for an
+    artifact that no typed edge ties to the answer. People link to their page, artifacts to theirs (carrying
+    `question`, so the page can lead back to it).
     """
     g = EvidenceGraph()
     root = g.add(Node("answer", f"{answer.intent or 'question'}\n{answer.type} answer", "answer"))
@@ -95,20 +103,51 @@ def evidence_graph(answer: Answer, backend: Backend, graphs: list[NamedNode] | N
             "abstains: " + (answer.reason or ""),
         )
         return g
-    values = {normalise(v): g.add(Node(f"value:{v}", value_label(v, answer), "value")) for v in answer_values(answer)}
+    values = {
+        normalise(v): g.add(Node(f"value:{v}", value_label(v, answer), "value", person_href(v, answer)))
+        for v in answer_values(answer)
+    }
     for key in values.values():
         g.link(root, key, "answer")
-    cited = {c: g.add(Node(f"artifact:{c}", c, "artifact", artifact_href(c))) for c in answer.citations[:MAX_DRAWN]}
     query = named_query("page_evidence_edges").text
+    rows = {c: backend.select(query, {"id": Literal(c)}, graphs) for c in answer.citations}
+    groups = artifact_groups(answer.citations, rows)
+    drawn = list(groups.items())[:MAX_DRAWN]
+    cited = {
+        member: g.add(Node(f"artifact:{key}", group_label(members), "artifact", artifact_href(members[0], question)))
+        for key, members in drawn
+        for member in members
+    }
     for cite, key in cited.items():
-        direct, derived = tied_edges(backend.select(query, {"id": Literal(cite)}, graphs), key, values, cited)
+        direct, derived = tied_edges(rows[cite], key, values, cited)
         for target, prop in direct or derived:
             g.link(key, target, prop)
-        if not direct and not derived:
+    for key in dict.fromkeys(cited.values()):
+        if not any(source == key or target == key for source, target in g.edges):
             g.link(root, key, "cites")
-    if len(answer.citations) > MAX_DRAWN:
-        g.link(root, g.add(Node("more", f"+{len(answer.citations) - MAX_DRAWN} more artifacts", "more")), "cites")
+    if hidden := len(answer.citations) - len(cited):
+        g.link(root, g.add(Node("more", f"and {plural(hidden, 'more artifact')}", "more")), "cites")
     return g
+
+
+def artifact_groups(citations: list[str], rows: dict[str, list[dict]]) -> dict[str, list[str]]:
+    """Citations grouped by the conversation their message belongs to (others stand alone), in citation order."""
+    groups: dict[str, list[str]] = {}
+    for cite in citations:
+        conversation = next((term_text(r["other"]) for r in rows[cite] if term_text(r["p"]) == IN_CONVERSATION), None)
+        groups.setdefault(conversation or cite, []).append(cite)
+    return groups
+
+
+def group_label(members: list[str]) -> str:
+    """An artifact's id, or for a conversation its message count and first message."""
+    if len(members) == 1:
+        return members[0]
+    return f"conversation: {plural(len(members), 'message')}\nfrom {members[0]}"
+
+
+def person_href(value: str, answer: Answer) -> str | None:
+    return "/person/" + quote(value, safe="") if value in answer.people else None
 
 
 def tied_edges(
