@@ -79,6 +79,21 @@ def test_html_documentation_is_in_sync_with_the_ontology(tmp_path: Path) -> None
         assert f'id="{term.split(":")[1]}"' in committed, term
 
 
+def test_html_documentation_reads_well() -> None:
+    """One title, no made-up `ns1` prefix, no two terms shown under one name, every named individual shown."""
+    from rdflib import OWL, RDF, Graph
+
+    page = (DOCS / "ontology" / "index.html").read_text(encoding="utf-8")
+    assert "<h1>Enterprise Knowledge Graph ontology</h1>" in page
+    assert "<title>Enterprise Knowledge Graph ontology</title>" in page
+    assert ">ns1<" not in page and 'id="w3ekg"' in page
+    assert ">Agent (prov)<" in page and ">Agent (foaf)<" in page and '<a href="#Agent">Agent</a>' not in page
+    individuals = set(Graph().parse(ROOT / "ontology" / "ekg.ttl").subjects(RDF.type, OWL.NamedIndividual))
+    shown = re.findall(r'id="ni-ekg-([A-Za-z]+)"', page)
+    assert len(individuals) == 49 and sorted(shown) == sorted(str(i).rsplit("#", 1)[1] for i in individuals)
+    assert '<a href="#namedindividuals">Named Individuals</a>' in page
+
+
 def test_every_family_shows_the_terms_its_questions_use() -> None:
     onto = diagrams.Ontology()
     for name, terms in REQUIRED.items():

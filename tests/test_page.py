@@ -23,7 +23,7 @@ from test_serve import start_server
 from kg.cli import main
 from kg.namespaces import ORG_GRAPH, product_graph
 from kg.page.app import ask_application
-from kg.page.evidence import evidence_graph
+from kg.page.evidence import MAX_DRAWN, evidence_graph
 from kg.page.views import answer_page, artifact_page, artifact_view, person_page
 from kg.qa.answer import Answerer
 from kg.query.sparql import product_dataset
@@ -45,11 +45,11 @@ def test_answer_page_shows_values_citation_links_and_the_evidence_drawing(answer
     page = answer_page(AUTHORS, None, answerer)
     assert page.status == 200 and "Charlie Davis (Marketing Research Analyst, eid_13fdff84)" in page.html
     assert f'<a class="citation" href="/artifact/{MESSAGE}?q={quote(AUTHORS, safe="")}">{MESSAGE}</a>' in page.html
-    assert '<a class="person" href="/person/eid_13fdff84">' in page.html
+    assert f'<a class="person" href="/person/eid_13fdff84?q={quote(AUTHORS, safe="")}">' in page.html
     assert "I read this as: people (document authors reviewers): product ActionGenie, document Market" in page.html
     svg = re.search(r'<figure id="evidence">(<svg.*</svg>)', page.html, re.S).group(1)
     assert "prov:wasAttributedTo" in svg and "answer" in svg and "http" not in svg.split("<svg", 1)[0]
-    assert "conversation: 3 messages" in svg and 'href="/person/eid_13fdff84"' in svg
+    assert "conversation: 3 messages" in svg and 'href="/person/eid_13fdff84?q=' in svg
 
 
 @needs_dot
@@ -200,7 +200,7 @@ def test_browser_starts_from_examples_asks_and_follows_people_and_citations(serv
         WebDriverWait(driver, 60).until(seen.presence_of_element_located((By.ID, "answer")))
         assert driver.find_element(By.ID, "question").get_attribute("value") == AUTHORS
 
-        driver.find_element(By.CSS_SELECTOR, 'a.person[href="/person/eid_13fdff84"]').click()
+        driver.find_element(By.CSS_SELECTOR, 'a.person[href^="/person/eid_13fdff84?q="]').click()
         WebDriverWait(driver, 30).until(seen.presence_of_element_located((By.ID, "person-name")))
         assert driver.find_element(By.ID, "person-name").text == "Charlie Davis"
         assert driver.find_element(By.ID, "role").text == "Marketing Research Analyst"
@@ -231,10 +231,7 @@ def test_browser_many_citations_abstention_and_slack_links(server: str) -> None:
         driver.find_element(By.ID, "ask").click()
         WebDriverWait(driver, 60).until(seen.presence_of_element_located((By.ID, "evidence")))
         assert "Evidence: 54 artifacts" in driver.find_element(By.ID, "answer").text
-        assert drawn_artifacts(driver) <= 16
-        assert "and " in driver.find_element(By.ID, "evidence").text and "more artifacts" in (
-            driver.find_element(By.ID, "evidence").text
-        )
+        assert drawn_artifacts(driver) <= 16 and "conversation: " in driver.find_element(By.ID, "evidence").text
         driver.save_screenshot(str(ARTIFACTS / "answer-page-54.png"))
 
         driver.get(f"{server}/ask?q={quote(ABSTAINS, safe='')}")
@@ -267,6 +264,20 @@ def test_admin_artifact_and_person_look_ups_read_only_the_graphs_that_hold_them(
     assert "latest_onforcex_market_research_report" not in other.html  # another product's artifacts stay hidden
     assert person_page("eid_nobody00", None, answerer).status == 404
     assert person_page("../etc", None, answerer).status == 404
+
+
+@needs_dot
+def test_evidence_graph_collapses_conversations_and_caps_the_rest(answerer: Answerer) -> None:
+    """55 citations: messages of one conversation are one node, at most MAX_DRAWN artifact nodes are drawn and
+    the rest are summed up; every citation is still listed on the page."""
+    question = "Can you provide links to the approved PRs for the integration with third-party systems in TrendForce?"
+    answer = answerer.ask(question)
+    g = evidence_graph(answer, answerer.backend, product_dataset("TrendForce"), question)
+    artifacts = [n for n in g.nodes.values() if n.role == "artifact"]
+    assert len(answer.citations) == 55 and len(artifacts) == MAX_DRAWN
+    assert any(n.label.startswith("conversation: ") for n in artifacts)
+    assert [n.label for n in g.nodes.values() if n.role == "more"] == ["and 1 more artifact"]
+    assert all(n.href.endswith("?q=" + quote(question, safe="")) for n in artifacts)
 
 
 def test_slack_link_markup_becomes_a_link_and_nothing_else_does() -> None:

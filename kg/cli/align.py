@@ -14,6 +14,7 @@ from kg.cli.output import show_progress, warn
 from kg.cli.table import format_table
 from kg.errors import KGError
 from kg.paths import erb_path, open_output, output_path
+from kg.text import plural
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -97,8 +98,19 @@ def report_warnings(warnings: list[str]) -> None:
         warn(message)
 
 
+def mapping_count(rows: pd.DataFrame, pairs: int, method: str, out: str | None) -> str:
+    """The closing line: rows written, and how they relate to the field pairs the table counts (a field
+    aligned with its within-source aliases is written once per key; --target adds ontology rows)."""
+    target = int((rows["object_source"] == "w3ekg:ont").sum()) if "object_source" in rows else 0
+    extra = f" and {plural(target, 'field-to-ontology row')}" if target else ""
+    return (
+        f"{plural(len(rows), 'mapping row')} written to {out or 'standard output'}: the {pairs:,} field pairs "
+        f"{method} kept (the table's {method} column), one row per alias key{extra}"
+    )
+
+
 def summary_table(pairs: pd.DataFrame) -> str:
-    """Per source pair: fields on each side, candidate field pairs over the threshold, mappings kept."""
+    """Per source pair: fields on each side, candidate field pairs over the threshold, field pairs kept."""
     header = ["subject", "object", "fields", "candidates", "greedy", "top1", "hungarian"]
     rows = [
         [
@@ -155,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         raise KGError(str(exc)) from exc
     write(chosen.mapping_set, output_path(args.out) if args.out else sys.stdout, args.format)
     print(summary_table(result.pairs), file=sys.stderr)
-    print(f"{len(chosen.rows)} mappings ({args.method}) written to {args.out or 'standard output'}", file=sys.stderr)
+    print(mapping_count(chosen.rows, int(result.pairs[args.method].sum()), args.method, args.out), file=sys.stderr)
     if reference is not None:
         print_scores(result.mappings, reference)
     return 0

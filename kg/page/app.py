@@ -96,8 +96,8 @@ def ask_routes(answerer: Answerer) -> web.RouteTableDef:
 
     @routes.get("/person/{eid}")
     async def person(request: web.Request) -> web.Response:
-        eid = request.match_info["eid"]
-        return await render(request, None, lambda s: person_page(eid, s, answerer))
+        eid, question = request.match_info["eid"], request.query.get("q", "")
+        return await render(request, None, lambda s: person_page(eid, s, answerer, question))
 
     return routes
 

@@ -104,7 +104,11 @@ def evidence_graph(
         )
         return g
     values = {
-        normalise(v): g.add(Node(f"value:{v}", value_label(v, answer), "value", person_href(v, answer)))
+        normalise(v): g.add(
+            Node(
+                f"value:{v}", value_label(v, answer), "value", person_href(v, question) if v in answer.people else None
+            )
+        )
         for v in answer_values(answer)
     }
     for key in values.values():
@@ -146,8 +150,9 @@ def group_label(members: list[str]) -> str:
     return f"conversation: {plural(len(members), 'message')}\nfrom {members[0]}"
 
 
-def person_href(value: str, answer: Answer) -> str | None:
-    return "/person/" + quote(value, safe="") if value in answer.people else None
+def person_href(eid: str, question: str | None = None) -> str:
+    """The person's page; with the question, so its "← ask" link leads back to the answer."""
+    return "/person/" + quote(eid, safe="") + (f"?q={quote(question, safe='')}" if question else "")
 
 
 def tied_edges(
@@ -188,8 +193,8 @@ def dot_source(g: EvidenceGraph) -> str:
     lines = [
         "digraph evidence {",
         '  graph [rankdir=LR, fontname="Helvetica", nodesep=0.15, ranksep=0.6];',
-        '  node [fontname="Helvetica", fontsize=11, style=filled];',
-        '  edge [fontname="Helvetica", fontsize=9, color="#3b6ea8", fontcolor="#1f3f66", arrowsize=0.6];',
+        '  node [fontname="Helvetica", fontsize=14, style=filled];',
+        '  edge [fontname="Helvetica", fontsize=11, color="#3b6ea8", fontcolor="#1f3f66", arrowsize=0.6];',
     ]
     ids = {key: f"n{i}" for i, key in enumerate(g.nodes)}
     for key, node in g.nodes.items():

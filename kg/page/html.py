@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from kg.page.evidence import artifact_href
+from kg.page.evidence import artifact_href, person_href
 from kg.qa.answer import Answer
 from kg.qa.reading import reading
 from kg.query.people import shown_value
@@ -98,7 +98,7 @@ def plain_reason(a: Answer) -> str:
 
 def answer_section(a: Answer, question: str) -> str:
     values = a.answer if isinstance(a.answer, list) else [a.answer or ""]
-    items = "".join(value_item(v, a) for v in values)
+    items = "".join(value_item(v, a, question) for v in values)
     cites = "".join(
         f'<li><a class="citation" href="{escape(artifact_href(c, question))}">{escape(c)}</a></li>' for c in a.citations
     )
@@ -109,10 +109,10 @@ def answer_section(a: Answer, question: str) -> str:
     )
 
 
-def value_item(value: str, a: Answer) -> str:
+def value_item(value: str, a: Answer, question: str) -> str:
     """An answer value; a person as name, role and eid, linked to their page."""
     if value in a.people:
-        href = "/person/" + quote(value, safe="")
+        href = escape(person_href(value, question))
         return f'<li><a class="person" href="{href}">{escape(shown_value(value, a.people))}</a></li>'
     return f"<li>{escape(value)}</li>"
 
@@ -200,7 +200,7 @@ def artifact_page(row: dict[str, str], question: str = "") -> str:
     )
 
 
-def person_page(person: dict[str, str], artifacts: list[dict[str, str]]) -> str:
+def person_page(person: dict[str, str], artifacts: list[dict[str, str]], question: str = "") -> str:
     """An employee: who they are, and the artifacts attributed to them in the products the token reads."""
     fields = [
         ("name", person.get("name")),
@@ -212,13 +212,14 @@ def person_page(person: dict[str, str], artifacts: list[dict[str, str]]) -> str:
     ]
     cells = "".join(f'<tr><th>{k}</th><td id="{k.replace(" ", "-")}">{escape(v or "-")}</td></tr>' for k, v in fields)
     items = "".join(
-        f'<li><a class="citation" href="{escape(artifact_href(a["id"]))}">{escape(a["id"])}</a> '
+        f'<li><a class="citation" href="{escape(artifact_href(a["id"], question or None))}">{escape(a["id"])}</a> '
         f'<span class="meta">{escape(a["kind"])} {escape(a.get("created", ""))}</span></li>'
         for a in artifacts
     )
     return document(
         f"kg: {person.get('name') or person['eid']}",
-        f'<p><a href="/ask">← ask</a></p><h1 id="person-name">{escape(person.get("name") or person["eid"])}</h1>'
+        f'<p><a id="back" href="{escape(ask_href(question) if question else "/ask")}">← ask</a></p>'
+        f'<h1 id="person-name">{escape(person.get("name") or person["eid"])}</h1>'
         f"<table>{cells}</table><h2>{plural(len(artifacts), 'artifact')} attributed (newest first)</h2>"
         f'<ul id="artifacts">{items}</ul>',
     )

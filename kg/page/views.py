@@ -125,7 +125,7 @@ def artifact_page(artifact_id: str, scope: Scope, answerer: Answerer, question: 
     return Page(200, html.artifact_page(view, question))
 
 
-def person_page(eid: str, scope: Scope, answerer: Answerer) -> Page:
+def person_page(eid: str, scope: Scope, answerer: Answerer, question: str = "") -> Page:
     """An employee (from the organisation graph, which every token reads) and their artifacts in the scope."""
     missing = Page(404, html.message_page(404, "No such person", f"no employee {eid!r} in this graph"))
     if not EID.fullmatch(eid):
@@ -148,4 +148,4 @@ def person_page(eid: str, scope: Scope, answerer: Answerer) -> Page:
          "created": term_text(r["created"]) if "created" in r else ""}
         for r in found
     ]  # fmt: skip
-    return Page(200, html.person_page(person, artifacts))
+    return Page(200, html.person_page(person, artifacts, question))
