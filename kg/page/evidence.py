@@ -24,6 +24,8 @@ from kg.text import normalise, plural
 #: in one node, so the picture stays readable.
 MAX_DRAWN = 16
 IN_CONVERSATION = EKG + "inConversation"
+#: The label of the answer's edges to its values
+ANSWERS = "answer"
 _FIXED_SIZE = re.compile(r'width="[\d.]+pt" height="[\d.]+pt"')
 #: Node styles by role: (shape, fill colour).
 STYLES = {
@@ -112,7 +114,7 @@ def evidence_graph(
         for v in answer_values(answer)
     }
     for key in values.values():
-        g.link(root, key, "answer")
+        g.link(root, key, ANSWERS)
     query = named_query("page_evidence_edges").text
     rows = {c: backend.select(query, {"id": Literal(c)}, graphs) for c in answer.citations}
     groups = artifact_groups(answer.citations, rows)
@@ -201,9 +203,17 @@ def dot_source(g: EvidenceGraph) -> str:
         shape, fill = STYLES[node.role]
         href = f', href={_quoted(node.href)}, target="_top"' if node.href else ""
         lines.append(f'  {ids[key]} [label={_quoted(node.label)}, shape={shape}, fillcolor="{fill}"{href}];')
-    lines += [f"  {ids[s]} -> {ids[t]} [label={_quoted(chr(10).join(labels))}];" for (s, t), labels in g.edges.items()]
+    lines += [f"  {ids[s]} -> {ids[t]} [{edge_style(labels)}];" for (s, t), labels in g.edges.items()]
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def edge_style(labels: dict[str, None]) -> str:
+    """An edge's label; the answer's edges to its values are drawn light and unlabelled (the values' boxes say
+    what they are), so the typed edges stand out."""
+    if list(labels) == [ANSWERS]:
+        return 'color="#b8c4d0", arrowsize=0.4'
+    return f"label={_quoted(chr(10).join(labels))}"
 
 
 def render_svg(g: EvidenceGraph) -> str:
