@@ -71,23 +71,28 @@ def individual_label(graph: Graph, term: URIRef) -> str:
 
 def individuals_html(graph: Graph) -> tuple[str, str]:
     """The named individuals (bug states, document kinds, …), which OntPub leaves out: a section in its
-    markup, and the table-of-contents entry for it."""
+    markup, and the table-of-contents entry for it. A label two individuals share is told apart by scheme."""
     terms = sorted(graph.subjects(RDF.type, OWL.NamedIndividual), key=lambda t: individual_label(graph, t).lower())
+    shared = Counter(individual_label(graph, t) for t in terms)
     entries, links = [], []
     for term in terms:
         anchor = "ni-" + graph.qname(term).replace(":", "-")
+        scheme = graph.value(term, SKOS.inScheme)
+        name = individual_label(graph, term)
+        if shared[name] > 1 and scheme is not None:
+            name += f" ({individual_label(graph, scheme)})"
         types = ", ".join(sorted(graph.qname(c) for c in graph.objects(term, RDF.type) if c != OWL.NamedIndividual))
         rows = [("IRI", f"<code>{escape(str(term))}</code>"), ("Type", escape(types))]
-        if scheme := graph.value(term, SKOS.inScheme):
+        if scheme is not None:
             rows.append(("In scheme", escape(individual_label(graph, scheme))))
         if definition := graph.value(term, SKOS.definition) or graph.value(term, RDFS.comment):
             rows.append(("Definition", f"<p>{escape(str(definition))}</p>"))
         cells = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
         entries.append(
-            f'<div class="property entity" id="{anchor}"><h3>{escape(individual_label(graph, term))} '
+            f'<div class="property entity" id="{anchor}"><h3>{escape(name)} '
             f'<sup class="sup-ni" title="OWL Named Individual">ni</sup></h3><table>{cells}</table></div>'
         )
-        links.append(f'<li><a href="#{anchor}">{escape(individual_label(graph, term))}</a></li>')
+        links.append(f'<li><a href="#{anchor}">{escape(name)}</a></li>')
     section = f'<div id="namedindividuals" class="section"><h2>Named Individuals</h2>{"".join(entries)}</div>\n'
     toc = f'<li><h4><a href="#namedindividuals">Named Individuals</a></h4><ul class="second">{"".join(links)}</ul></li>'
     return section, toc
