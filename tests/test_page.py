@@ -287,3 +287,24 @@ def test_slack_link_markup_becomes_a_link_and_nothing_else_does() -> None:
     assert '<a href="https://a.b/c?x=1" rel="noopener noreferrer">the report</a>' in shown
     assert '<a href="https://d.e" rel="noopener noreferrer">https://d.e</a>' in shown
     assert "javascript" in shown and 'href="javascript' not in shown and "<b>" not in shown
+
+
+@pytest.mark.parametrize(
+    "reason, plain",
+    [
+        (
+            "unresolved phrase: 'data processing' names no component of ConnectForce (best: data mapping engine 0.33)",
+            "I know no component of ConnectForce called 'data processing'. The closest I know: data mapping engine.",
+        ),
+        ("unresolved phrase: 'x' names no feature of P (best: none)", "I know no feature of P called 'x'."),
+        ("unsupported question: no intent covers this wording", "I cannot answer this kind of question yet; try"),
+        ("unsupported question: it names no product known to the graph", "I could not tell which product"),
+        ("no bug of TechCorp in ConnectForce had been reported by 2026-01-01", "No bug of TechCorp in ConnectForce"),
+    ],
+)
+def test_abstentions_read_as_sentences(reason: str, plain: str) -> None:
+    from kg.page.html import plain_reason
+    from kg.qa.answer import Answer
+
+    said = plain_reason(Answer("q?", "person", True, None, [], None, reason=reason))
+    assert said.startswith(plain) and said.endswith(".") and "unresolved phrase" not in said

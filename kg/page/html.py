@@ -88,11 +88,21 @@ def abstention_section(a: Answer, question: str) -> str:
     )
 
 
+#: An unresolved free phrase, as `kg.qa.answer` words it
+UNRESOLVED = re.compile(r"^unresolved phrase: '(.*)' names no (\w+) of (.+) \(best: (.*)\)$", re.S)
+
+
 def plain_reason(a: Answer) -> str:
     """The abstention's reason as a sentence for a reader."""
     reason = a.reason or ""
+    if reason.startswith("unsupported question: it names no product"):
+        return "I could not tell which product this is about; name one of your products."
     if reason.startswith("unsupported question"):
         return "I cannot answer this kind of question yet; try one of the examples."
+    if found := UNRESOLVED.match(reason):
+        phrase, kind, product, best = found.groups()
+        closest = "" if best == "none" else f" The closest I know: {re.sub(r' [0-9.]+(?=,|$)', '', best)}."
+        return f"I know no {kind} of {product} called '{phrase}'.{closest}"
     return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
 
 
