@@ -53,10 +53,6 @@ class People:
     def shown(self, eid: str) -> str:
         return self.person(eid).shown()
 
-    def in_text(self, text: str) -> str:
-        """The text with every eid in it shown as name, role and eid."""
-        return EID.sub(lambda m: self.shown(m.group(0)), text)
-
     def people_map(self, texts: Iterable[str]) -> dict[str, dict[str, str | None]]:
         """{eid: {name, role}} for every known eid the texts hold, in sorted order."""
         eids = sorted({m for t in texts for m in EID.findall(t)})
