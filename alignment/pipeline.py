@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from alignment.defaults import DEFAULT_THRESHOLD
 from alignment.fields import Corpus, load_corpus
 from alignment.profile import TEMPORAL
 from alignment.profile import profiles as build_profiles
@@ -19,7 +20,6 @@ from alignment.similarity import SIMILARITY_MEASURE, Similarity, name_equivalenc
 from alignment.sssom_io import SSSOM_COLUMNS
 from alignment.target import target_rows
 
-DEFAULT_THRESHOLD = 0.47
 EXACT_SCORE = 0.75
 MUTUAL_SCORE = 0.58  # a mutual best pair with consistent evidence needs only this much for exactMatch
 CLOSE_SCORE = 0.56
@@ -70,20 +70,37 @@ def predicate(score: float, evidence: dict[str, float], support: int, mutual_bes
     counts, unless the names agree), and a high score or a mutual best pair that is fair (MUTUAL_SCORE),
     shares a declared role or agrees on a rare format (RARE_FORMAT); closeMatch: a fair score with compatible
     formats; else relatedMatch."""
-    consistent = (
-        evidence["format"] == 1.0
-        and evidence["role"] >= ROLE_CONFLICT
-        and evidence["list"] >= 0.8
-        and support >= EXACT_SUPPORT
-        and evidence["dated"]
-        and evidence["informative"]
-    )
+    return judged(score, evidence, support, mutual_best)[0]
+
+
+#: Each test of an exact match, with what its failure means, in the order a row's reason names them.
+EXACT_TESTS: list[tuple[str, Callable[[dict[str, float], int], bool]]] = [
+    ("formats differ", lambda e, s: e["format"] == 1.0),
+    ("declared roles conflict", lambda e, s: e["role"] >= ROLE_CONFLICT),
+    ("one holds lists, the other single values", lambda e, s: e["list"] >= 0.8),
+    (f"fewer than {EXACT_SUPPORT} records to judge", lambda e, s: s >= EXACT_SUPPORT),
+    ("a date without a known place among the record's dates", lambda e, s: bool(e["dated"])),
+    ("flags or counts whose names do not agree", lambda e, s: bool(e["informative"])),
+]
+
+
+def judged(score: float, evidence: dict[str, float], support: int, mutual_best: bool) -> tuple[str, str]:
+    """The predicate (see `predicate`) and why, in words, for the row's comment."""
+    failed = [why for why, test in EXACT_TESTS if not test(evidence, support)]
     mutual = mutual_best and (score >= MUTUAL_SCORE or evidence["role"] == 1.0 or evidence["specific"] >= RARE_FORMAT)
-    if consistent and (score >= EXACT_SCORE or mutual):
-        return "skos:exactMatch"
+    if not failed and (score >= EXACT_SCORE or mutual):
+        strength = f"score {score:.3f} >= {EXACT_SCORE}" if score >= EXACT_SCORE else "each other's best fit"
+        return "skos:exactMatch", f"exact: consistent evidence and {strength}"
+    low = f"score {score:.3f} < {EXACT_SCORE}" + (
+        f" (as each other's best fit: < {MUTUAL_SCORE}, no shared role, no rare format)"
+        if mutual_best
+        else ", and another field fits better"
+    )
+    short = "; ".join(failed) if failed else low
     if score >= CLOSE_SCORE and evidence["format"] >= 0.5:
-        return "skos:closeMatch"
-    return "skos:relatedMatch"
+        return "skos:closeMatch", f"close, not exact: {short}"
+    weak = f"score {score:.3f} < {CLOSE_SCORE}" if score < CLOSE_SCORE else "formats incompatible"
+    return "skos:relatedMatch", f"related only: {weak}"
 
 
 def evidence(p: pd.DataFrame, sim: Similarity, i: int, j: int) -> str:
@@ -129,9 +146,10 @@ def mapping_rows(p: pd.DataFrame, sim: Similarity, i: int, j: int, method: str, 
     facts = {k: float(sim.features[k][i, j]) for k in ("format", "role", "list", "specific")}
     facts["dated"] = a["format"] not in TEMPORAL or not np.isnan([a["time_position"], b["time_position"]]).any()
     facts["informative"] = a["format"] not in UNINFORMATIVE or sim.name[i, j] > 0
-    comment = evidence(p, sim, i, j)
+    predicate_id, why = judged(score, facts, support, mutual_best)
+    comment = f"{why}. Evidence: {evidence(p, sim, i, j)}"
     base = {
-        "predicate_id": predicate(score, facts, support, mutual_best),
+        "predicate_id": predicate_id,
         "mapping_justification": "semapv:CompositeMatching" if sim.name[i, j] > 0 else "semapv:InstanceBasedMatching",
         "confidence": round(float(sim.instance[i, j]), 3),
         "similarity_score": score,

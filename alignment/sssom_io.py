@@ -85,18 +85,35 @@ def prefix_map(mappings: pd.DataFrame) -> dict[str, str]:
     sources = {p: f"{ERB_BASE}{p}/" for p in used if p not in SHARED_PREFIXES}
     return {
         **sources,
-        **{p: iri for p, iri in SHARED_PREFIXES.items() if p in used or p in {"skos", "semapv"}},
+        **{p: iri for p, iri in SHARED_PREFIXES.items() if p in used or p in {"skos", "semapv", "w3ekg"}},
     }
 
 
+#: The tool as the creator of the mapping set (a CURIE under `w3ekg:`, the project's namespace)
+CREATOR_ID = "w3ekg:toolkit/kg-align"
+#: What a row's two numbers mean, for the set's comment
+SCORES_EXPLAINED = (
+    "confidence: the instance evidence alone, in [0, 1]: the weighted mean that similarity_measure lists, "
+    "before the field names are read (halved when the formats are incompatible). similarity_score: "
+    "0.85 x confidence + 0.15 x field-name similarity, the number the selection ranks pairs by and the "
+    "threshold applies to. Each row's comment says why its predicate is exact, close or related, then the "
+    "evidence: shared values, token cosine, formats, roles, date positions, lengths, names."
+)
+
+
 def metadata(description: str) -> dict[str, object]:
-    """The mapping-set metadata block: absolute id, licence, date, title and description."""
+    """The mapping-set metadata block: absolute id and version, creator, licence, date, title, description,
+    and a comment explaining the rows' numbers."""
     return {
         "mapping_set_id": MAPPING_SET_ID,
+        "mapping_set_version": tool_version(),
         "mapping_set_title": "Field alignment of the nine EnterpriseRAG-Bench source systems",
         "mapping_set_description": description,
+        "creator_id": [CREATOR_ID],
+        "creator_label": [TOOL],
         "license": LICENSE,
         "mapping_date": date.today().isoformat(),
+        "comment": SCORES_EXPLAINED,
     }
 
 
@@ -118,7 +135,8 @@ def write(msdf: MappingSetDataFrame, out: Path | TextIO, fmt: str = "tsv") -> No
     """Write SSSOM/TSV (with its YAML metadata block), SSSOM/JSON or OWL (Turtle) through sssom-py's own writer
     for the format, to a file or an open text stream.
 
-    Columns are not condensed into the metadata block, so every row carries its tool and measure.
+    A column whose value every row shares (the tool, its version, the similarity measure when no ontology
+    rows are added) is condensed into the metadata block, where SSSOM propagates it to every row.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown SSSOM format {fmt!r}; use one of {', '.join(FORMATS)}")
@@ -127,4 +145,4 @@ def write(msdf: MappingSetDataFrame, out: Path | TextIO, fmt: str = "tsv") -> No
             write(msdf, handle, fmt)
         return
     writer, serialisation = WRITERS[fmt]
-    writer(msdf, out, serialisation=serialisation, condense=False)
+    writer(msdf, out, serialisation=serialisation, condense=True)

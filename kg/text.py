@@ -173,3 +173,8 @@ def valid_unicode(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 artifact`, `17 artifacts`: a count with its noun in the right number (nouns that take -s)."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
+from programs import require
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 #: Without the background-networking flags Chromium tries hosts this machine cannot reach.
@@ -26,9 +26,8 @@ FLAGS = (
 @contextmanager
 def headless_chromium(window: str = "1280,900", browser_log: bool = False) -> Iterator[object]:
     """A selenium driver of Debian's chromium with a fresh profile, quit and removed afterwards."""
+    require("chromium", "chromedriver")
     chromium, chromedriver = shutil.which("chromium"), shutil.which("chromedriver")
-    if chromium is None or chromedriver is None:
-        pytest.skip("headless Chromium is not installed (Debian: apt-get install chromium chromium-driver)")
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

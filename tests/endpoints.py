@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from programs import require
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -104,10 +105,8 @@ def kg_serve(store: Path, log_dir: Path, *extra: str) -> Iterator[str]:
 
 def virtuoso_binaries() -> tuple[str, str]:
     """`virtuoso-t` and `isql-vt` (Debian's virtuoso-opensource), or a skip saying how to get them."""
-    server, isql = shutil.which("virtuoso-t"), shutil.which("isql-vt")
-    if server is None or isql is None:
-        pytest.skip("Virtuoso not installed (virtuoso-t / isql-vt): apt-get install virtuoso-opensource")
-    return server, isql
+    require("virtuoso-t", "isql-vt")
+    return shutil.which("virtuoso-t"), shutil.which("isql-vt")
 
 
 @contextmanager

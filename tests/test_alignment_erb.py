@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import erb_data
+from sssom.parsers import parse_sssom_table
 
 from alignment.evaluate import reference_frame, score_table
 from alignment.fields import SOURCES
@@ -90,19 +91,41 @@ def test_the_selection_kg_align_writes_is_validated_and_streams_as_it_files(resu
 
 
 def test_every_row_has_the_required_columns_and_metadata(result: Alignment, tmp_path: Path):
+    """Values every row shares (the measure, the tool) are written once, in the metadata block, and SSSOM
+    propagates them back to every row on reading; the set says who made it, its version and what the numbers
+    mean; each row says why its predicate is exact, close or related; `sssom convert` reads it."""
     msdf = mapping_set(result.mappings["greedy"].drop(columns="method"), "test run")
     out = tmp_path / "erb.sssom.tsv"
     write(msdf, out)
-    header = next(line for line in out.read_text().splitlines() if not line.startswith("#")).split("\t")
-    assert set(REQUIRED) <= set(header)
-    assert msdf.metadata["mapping_set_id"].startswith("https://")
-    assert msdf.metadata["license"].startswith("https://")
-    assert "mapping_date" in msdf.metadata
+    text = out.read_text()
+    header = next(line for line in text.splitlines() if not line.startswith("#")).split("\t")
+    assert "similarity_measure" not in header and text.count("weighted mean of instance evidence") == 1
+    read = parse_sssom_table(out)
+    assert set(REQUIRED) <= set(read.df.columns)  # propagated from the metadata block
+    assert read.df["similarity_measure"].str.startswith("weighted mean of instance evidence").all()
+    meta = read.metadata
+    assert meta["mapping_set_id"].startswith("https://") and meta["license"].startswith("https://")
+    assert "mapping_date" in msdf.metadata and meta["mapping_set_version"] == msdf.metadata["mapping_set_version"]
+    assert meta["creator_id"] == ["w3ekg:toolkit/kg-align"]
+    assert "confidence: the instance evidence alone" in meta["comment"] and "similarity_score: " in meta["comment"]
     assert set(SOURCES) <= set(msdf.converter.prefix_map)
-    df = msdf.df
-    assert df[[c for c in REQUIRED if c in df.columns]].notna().all().all()
+    df = read.df
+    assert df[REQUIRED].notna().all().all()
     assert set(df["predicate_id"]) <= {"skos:exactMatch", "skos:closeMatch", "skos:relatedMatch"}
     assert set(df["mapping_justification"]) <= {"semapv:InstanceBasedMatching", "semapv:CompositeMatching"}
+    why = {"skos:exactMatch": "exact: ", "skos:closeMatch": "close, not exact: ", "skos:relatedMatch": "related only: "}
+    assert all(c.startswith(why[p]) for p, c in zip(df["predicate_id"], df["comment"], strict=True))
+    assert {"skos:exactMatch", "skos:closeMatch", "skos:relatedMatch"} == set(df["predicate_id"])
+    converted = tmp_path / "erb.sssom.json"
+    done = subprocess.run(
+        [str(SSSOM_CLI), "convert", str(out), "--output-format", "json", "-o", str(converted)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    as_json = json.loads(converted.read_text())
+    assert len(as_json["mappings"]) == len(df) and as_json["creator_id"] == ["w3ekg:toolkit/kg-align"]
 
 
 def test_known_correspondences_are_found(result: Alignment):

@@ -160,8 +160,18 @@ def test_timeline_prints_events_in_order_with_artifacts(store: Path, capsys: pyt
     lines = [line.split() for line in out.splitlines()[3:]]
     assert [line[2] for line in lines] == ["reported", "assigned", "resolved"]
     assert lines[0][-1] == "20260821-5-e9503" and lines[2][-1] == "20260921-0-3691f"
+    assert "Alice Taylor (Software Engineer, eid_ba9224d2)" in out  # people as name, role and eid
     assert main(["timeline", "no such bug", "--product", "ConnectForce", "--store", str(store)]) == 2
     assert "kg: error: no bug titled" in capsys.readouterr().err
+    assert main(["timeline", "cache invalidation", "--product", "ConnectForce", "--store", str(store)]) == 2
+    assert "closest: Cache Invalidation Issues" in capsys.readouterr().err
+    assert main(["timeline", "Cache Invalidation Issues", "--product", "ConnectForc", "--store", str(store)]) == 2
+    assert "did you mean ConnectForce" in capsys.readouterr().err
+    args = ["timeline", "Cache Invalidation Issues", "--product", "ConnectForce", "--json", "--store", str(store)]
+    assert main(args) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert [e["what"] for e in got["timelines"][0]["events"]] == ["reported", "assigned", "resolved"]
+    assert got["people"]["eid_ba9224d2"] == {"name": "Alice Taylor", "role": "Software Engineer"}
 
 
 def test_timed_answers_serialise(answerer: Answerer) -> None:

@@ -3,6 +3,7 @@ which path is shortest, and the ranking on a real product through the CLI."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,13 @@ def test_bridges_of_a_herb_product(store: Path, capsys: pytest.CaptureFixture[st
     assert {t.type for b in ranked for t in b.incoming + b.outgoing} <= set(EDGE_WEIGHTS)
     assert main(["analyze", "bridges", "--product", "ConnectForce", "--top", "3", "--store", str(store)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f" 1. {ranked[0].person}") and out.count("betweenness") == 3 and "in:" in out
-    assert main(["analyze", "bridges", "--product", "NoSuchProduct", "--store", str(store)]) == 2
-    assert "kg: error: no collaboration edges" in capsys.readouterr().err
+    first = out.splitlines()[0]
+    assert first.startswith(" 1. ") and f"{ranked[0].person})" in first and out.count("betweenness") == 3
+    name, role = first[4:].split(" (")[0], first.split(" (")[1].split(",")[0]
+    assert name and name[0].isupper() and role and "in:" in out  # the person as name, role and eid
+    assert main(["analyze", "bridges", "--product", "ConnectForce", "--top", "2", "--json", "--store", str(store)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert [b["person"] for b in got["bridges"]] == [b.person for b in ranked[:2]]
+    assert got["people"][ranked[0].person] == {"name": name, "role": role}
+    assert main(["analyze", "bridges", "--product", "connectforce", "--store", str(store)]) == 2
+    assert "did you mean ConnectForce" in capsys.readouterr().err

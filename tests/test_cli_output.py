@@ -122,7 +122,12 @@ def test_build_and_validate_draw_progress_only_on_a_terminal(tiny: Path, tmp_pat
     store = tmp_path / "store"
     piped = subprocess.run([*KG, "build", "--herb", str(tiny), "--store", str(store)], capture_output=True, text=True)
     assert piped.returncode == 0 and "\r" not in piped.stderr and "product/s" not in piped.stderr
-    assert "kg build" in on_a_terminal([*KG, "build", "--herb", str(tiny), "--store", str(store)])
+    shown = on_a_terminal([*KG, "build", "--herb", str(tiny), "--store", str(store)])
+    assert "kg build" in shown and "kg build: every product mapped" in shown  # a line for each step after the bar
+    assert "compacting the store" in shown and "swapping the new store in" in shown
+    assert "kg build:" not in piped.stderr  # step lines, like bars, are for a terminal
+    exported = on_a_terminal([*KG, "export", "--store", str(store), "--out", str(tmp_path / "out.nq")])
+    assert "kg export: writing every graph as nquads to" in exported and "kg export: done" in exported
     piped = subprocess.run([*KG, "validate", "--store", str(store)], capture_output=True, text=True)
     assert "\r" not in piped.stderr and "graph/s" not in piped.stderr
     assert "kg validate" in on_a_terminal([*KG, "validate", "--store", str(store)])

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import importlib.util
 import re
-import shutil
 import struct
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from programs import needs
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -79,6 +79,21 @@ def test_html_documentation_is_in_sync_with_the_ontology(tmp_path: Path) -> None
         assert f'id="{term.split(":")[1]}"' in committed, term
 
 
+def test_html_documentation_reads_well() -> None:
+    """One title, no made-up `ns1` prefix, no two terms shown under one name, every named individual shown."""
+    from rdflib import OWL, RDF, Graph
+
+    page = (DOCS / "ontology" / "index.html").read_text(encoding="utf-8")
+    assert "<h1>Enterprise Knowledge Graph ontology</h1>" in page
+    assert "<title>Enterprise Knowledge Graph ontology</title>" in page
+    assert ">ns1<" not in page and 'id="w3ekg"' in page
+    assert ">Agent (prov)<" in page and ">Agent (foaf)<" in page and '<a href="#Agent">Agent</a>' not in page
+    individuals = set(Graph().parse(ROOT / "ontology" / "ekg.ttl").subjects(RDF.type, OWL.NamedIndividual))
+    shown = re.findall(r'id="ni-ekg-([A-Za-z]+)"', page)
+    assert len(individuals) == 49 and sorted(shown) == sorted(str(i).rsplit("#", 1)[1] for i in individuals)
+    assert '<a href="#namedindividuals">Named Individuals</a>' in page
+
+
 def test_every_family_shows_the_terms_its_questions_use() -> None:
     onto = diagrams.Ontology()
     for name, terms in REQUIRED.items():
@@ -94,7 +109,7 @@ def test_a_narrowed_edge_outside_the_declared_domain_is_refused() -> None:
         list(diagrams.placed_edges(onto, family))
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is not installed (apt-get install graphviz)")
+@needs("dot")
 def test_the_generator_draws_every_family_at_readme_width(tmp_path: Path) -> None:
     assert diagrams.main(["--out", str(tmp_path)]) == 0
     for name, terms in REQUIRED.items():
@@ -116,7 +131,7 @@ def test_every_pipeline_box_names_a_folder_that_exists() -> None:
     assert {a for a, _, _ in diagrams.FLOWS} | {b for _, b, _ in diagrams.FLOWS} <= set(diagrams.STAGES)
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is not installed (apt-get install graphviz)")
+@needs("dot")
 def test_the_pipeline_picture_shows_each_folder_and_the_readme_embeds_it(tmp_path: Path) -> None:
     assert diagrams.main(["--out", str(tmp_path)]) == 0
     texts = set(re.findall(r"<text[^>]*>([^<]+)</text>", (tmp_path / "pipeline.svg").read_text(encoding="utf-8")))

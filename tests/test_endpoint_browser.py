@@ -53,3 +53,27 @@ def test_the_page_runs_a_query_with_the_token_and_shows_rows(browser, store_dir:
         )
         offsite = [e for e in browser.get_log("browser") if "Content Security Policy" in e["message"]]
         assert offsite == [], offsite  # the page asked for nothing outside this origin
+
+
+def test_the_page_preloads_prefixes_offers_the_library_and_links_to_ask(browser, store_dir: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    for url in start_server(store_dir):
+        browser.get(f"{url}/")
+        wait = WebDriverWait(browser, 30)
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-examples"))
+        value = browser.execute_script("return window.yasgui.getTab().getYasqe().getValue();")
+        assert value.startswith("PREFIX ekg: <https://w3id.org/ekg/ont#>") and "PREFIX prov:" in value
+        assert browser.find_element(By.ID, "ask-link").get_attribute("href") == f"{url}/ask"
+        names = [o.text.split(" — ")[0] for o in Select(browser.find_element(By.ID, "examples")).options[1:]]
+        assert "named_graphs" in names and "people" in names
+        Select(browser.find_element(By.ID, "examples")).select_by_index(names.index("named_graphs") + 1)
+        value = browser.execute_script("return window.yasgui.getTab().getYasqe().getValue();")
+        assert "GRAPH ?graph { }" in value and value.startswith("PREFIX ekg:")
+        browser.execute_script("window.yasgui.getTab().getYasqe().query();")
+        wait.until(lambda d: "Alpha" in d.find_element(By.CSS_SELECTOR, ".yasr").text)
+        ARTIFACTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / "endpoint-query-page-examples.png"))
+        offsite = [e for e in browser.get_log("browser") if "Content Security Policy" in e["message"]]
+        assert offsite == [], offsite

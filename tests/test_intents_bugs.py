@@ -261,10 +261,11 @@ def test_a_bug_question_naming_no_product_abstains(answerer: Answerer) -> None:
     assert got.abstain and "names no product" in (got.reason or "")
 
 
-def test_an_unknown_component_is_named_in_the_abstention(answerer: Answerer) -> None:
+def test_an_unknown_component_is_an_uncertain_reading_naming_it(answerer: Answerer) -> None:
+    """A phrase that names no component may be a misread as much as an absence: never a proof."""
     got = answerer.ask("Which companies were affected by issues in the Quantum Teleporter of ConnectForce?")
-    assert got.abstain and got.intent == "bug_component_companies"
-    assert "unresolved phrase" in (got.reason or "") and "quantum teleporter" in (got.reason or "")
+    assert got.outcome == "uncertain" and got.proof is None
+    assert "quantum teleporter" in (got.reason or "") and "names no component of ConnectForce" in (got.reason or "")
 
 
 class CountingBackend:

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from programs import require
 from rdflib import OWL, RDF, RDFS, SKOS, Dataset, Graph, URIRef
 from rdflib.compare import isomorphic
 
@@ -112,6 +113,7 @@ def test_terms_used_by_the_build_are_declared(onto: Graph) -> None:
 
 def hermit(path: Path):
     """Load an RDF/XML file into a fresh owlready2 world and classify it with HermiT; returns the world."""
+    require("java")
     owlready2 = pytest.importorskip("owlready2")
     world = owlready2.World()
     world.get_ontology(path.as_uri()).load()

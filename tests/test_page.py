@@ -7,23 +7,24 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 import requests
 from aiohttp import web
 from browser import ARTIFACTS, headless_chromium
+from programs import needs
 from test_serve import start_server
 
 from kg.cli import main
 from kg.namespaces import ORG_GRAPH, product_graph
 from kg.page.app import ask_application
-from kg.page.evidence import evidence_graph
-from kg.page.views import answer_page, artifact_page
+from kg.page.evidence import MAX_DRAWN, evidence_graph
+from kg.page.views import answer_page, artifact_page, artifact_view, person_page
 from kg.qa.answer import Answerer
 from kg.query.sparql import product_dataset
 
@@ -32,25 +33,44 @@ AUTHORS = (
     "Find employee IDs of the authors and key reviewers of the Market Research Report for the ActionGenie product?"
 )
 ABSTAINS = "Find employee IDs of QA Specialists who reviewed the Product Vision Document for ActionGenie?"
+#: Two bug states, neither reading explaining the other: an uncertain reading offering both
+UNCERTAIN = "Which company has the most unresolved bugs in ActionGenie? Only the reopened ones."
 MESSAGE = "20260811-1-5d85e"  # a Slack message in ActionGenie, cited by AUTHORS
+SLACK_LINKED = "20260611-0-a77ec"  # a message whose text links the report in Slack's <url|label> markup
 ACTIONGENIE = frozenset({product_graph("ActionGenie").value, ORG_GRAPH})
 VIZFORCE = frozenset({product_graph("VizForce").value, ORG_GRAPH})
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is not installed")
+needs_dot = needs("dot")
 
 
 @needs_dot
 def test_answer_page_shows_values_citation_links_and_the_evidence_drawing(answerer: Answerer) -> None:
     page = answer_page(AUTHORS, None, answerer)
-    assert page.status == 200 and "eid_13fdff84" in page.html
-    assert f'<a class="citation" href="/artifact/{MESSAGE}">{MESSAGE}</a>' in page.html
+    assert page.status == 200 and "Charlie Davis (Marketing Research Analyst, eid_13fdff84)" in page.html
+    assert f'<a class="citation" href="/artifact/{MESSAGE}?q={quote(AUTHORS, safe="")}">{MESSAGE}</a>' in page.html
+    assert f'<a class="person" href="/person/eid_13fdff84?q={quote(AUTHORS, safe="")}">' in page.html
+    assert "I read this as: people (document authors reviewers): product ActionGenie, document Market" in page.html
     svg = re.search(r'<figure id="evidence">(<svg.*</svg>)', page.html, re.S).group(1)
     assert "prov:wasAttributedTo" in svg and "answer" in svg and "http" not in svg.split("<svg", 1)[0]
+    assert "conversation: 3 messages" in svg and 'href="/person/eid_13fdff84?q=' in svg
+
+
+def test_an_uncertain_reading_offers_its_readings_as_links_and_no_proof(answerer: Answerer) -> None:
+    page = answer_page(UNCERTAIN, None, answerer)
+    assert page.status == 200 and "Not sure how to read this" in page.html and "proof-details" not in page.html
+    for reading in ("Which company has the most unresolved bugs in ActionGenie?",
+                    "Which company has the most reopened bugs in ActionGenie?"):  # fmt: skip
+        assert f'href="/ask?q={quote(reading, safe="")}' in page.html
 
 
 @needs_dot
 def test_abstention_shows_the_proof_query_and_its_bindings(answerer: Answerer) -> None:
     page = answer_page(ABSTAINS, None, answerer)
-    assert page.status == 200 and "Abstained" in page.html and "doc_reviewers_by_role.ask" in page.html
+    assert page.status == 200 and "No answer" in page.html and "doc_reviewers_by_role.ask" in page.html
+    assert "The graph holds nothing that fits this reading of the question." in page.html
+    assert "I read this as: people (document reviewers by role): product ActionGenie, document Product Vision" in (
+        page.html
+    )
+    assert '<details id="proof-details"><summary>Show the proof' in page.html  # one click away
     assert "<td>?role</td><td>https://w3id.org/ekg/id/role/QA%20Specialist</td>" in page.html
     assert '<pre id="proof">' in page.html and "ASK" in page.html
 
@@ -84,7 +104,7 @@ def test_kg_ask_graph_writes_the_page_drawing(
     svg = out.read_text(encoding="utf-8")
     drawn = evidence_graph(answerer.ask(AUTHORS), answerer.backend, product_dataset("ActionGenie"))
     assert svg.startswith("<?xml") and all(n.label.split("\n")[0] in svg for n in drawn.nodes.values())
-    assert f"/artifact/{MESSAGE}" in svg
+    assert "/artifact/20260811-0-a5cdc" in svg  # the conversation of MESSAGE, drawn as one node
     capsys.readouterr()
     assert main(["ask", "--batch", "in.jsonl", "--graph", str(out), "--store", str(store)]) == 2
     assert "--graph has no effect with --batch" in capsys.readouterr().err
@@ -144,8 +164,18 @@ def test_routes_over_real_http_respect_tokens(server: str) -> None:
     )
 
 
+#: 54 citations in ActionGenie: the evidence graph must stay readable
+MANY = "What features were temporarily delayed due to change in product direction but eventually added to ActionGenie?"
+
+
+def drawn_artifacts(driver) -> int:
+    from selenium.webdriver.common.by import By
+
+    return len(driver.find_elements(By.CSS_SELECTOR, '#evidence svg a[*|href^="/artifact/"]'))
+
+
 @needs_dot
-def test_browser_asks_sees_the_answer_and_follows_a_citation(server: str, tmp_path: Path) -> None:
+def test_browser_starts_from_examples_asks_and_follows_people_and_citations(server: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     with headless_chromium(window="1200,1400") as driver:
         from selenium.webdriver.common.by import By
@@ -153,15 +183,142 @@ def test_browser_asks_sees_the_answer_and_follows_a_citation(server: str, tmp_pa
         from selenium.webdriver.support.ui import WebDriverWait
 
         driver.get(f"{server}/ask")
+        assert driver.find_elements(By.ID, "examples") == []  # no token yet: nothing to offer
         driver.find_element(By.ID, "question").send_keys(AUTHORS)
         driver.find_element(By.ID, "token").send_keys("ag-token")
         driver.find_element(By.ID, "ask").click()
         WebDriverWait(driver, 60).until(seen.presence_of_element_located((By.ID, "answer")))
-        assert "eid_13fdff84" in driver.find_element(By.ID, "answer").text
+        answer = driver.find_element(By.ID, "answer").text
+        assert "Charlie Davis (Marketing Research Analyst, eid_13fdff84)" in answer
+        assert "I read this as: people (document authors reviewers): product ActionGenie" in answer
+        assert "{" not in driver.find_element(By.ID, "reading").text  # plain words, no JSON
         assert driver.find_element(By.CSS_SELECTOR, "#evidence svg").is_displayed()
+        assert 1 <= drawn_artifacts(driver) < 17  # 17 citations, the conversations collapsed
         driver.save_screenshot(str(ARTIFACTS / "answer-page.png"))
-        driver.find_element(By.CSS_SELECTOR, f'a.citation[href="/artifact/{MESSAGE}"]').click()
+        driver.find_element(By.CSS_SELECTOR, "label[for=zoom-2]").click()
+        width = driver.execute_script("return document.querySelector('#evidence svg').getBoundingClientRect().width")
+        box = driver.execute_script("return document.querySelector('#evidence').clientWidth")
+        assert width > 1.5 * box  # zoomed: the figure scrolls
+        driver.save_screenshot(str(ARTIFACTS / "answer-page-zoomed.png"))
+
+        driver.find_element(By.CSS_SELECTOR, f'a.citation[href^="/artifact/{MESSAGE}?q="]').click()
         WebDriverWait(driver, 30).until(seen.presence_of_element_located((By.ID, "artifact-id")))
         assert driver.find_element(By.ID, "author").text == "Emma Miller (eid_d96fb219)"
         assert "much better fit" in driver.find_element(By.ID, "text").text
         driver.save_screenshot(str(ARTIFACTS / "artifact-page.png"))
+        driver.find_element(By.ID, "back").click()  # ← ask keeps the question
+        WebDriverWait(driver, 60).until(seen.presence_of_element_located((By.ID, "answer")))
+        assert driver.find_element(By.ID, "question").get_attribute("value") == AUTHORS
+
+        driver.find_element(By.CSS_SELECTOR, 'a.person[href^="/person/eid_13fdff84?q="]').click()
+        WebDriverWait(driver, 30).until(seen.presence_of_element_located((By.ID, "person-name")))
+        assert driver.find_element(By.ID, "person-name").text == "Charlie Davis"
+        assert driver.find_element(By.ID, "role").text == "Marketing Research Analyst"
+        assert driver.find_elements(By.CSS_SELECTOR, "#artifacts a.citation")
+        driver.save_screenshot(str(ARTIFACTS / "person-page.png"))
+
+        driver.get(f"{server}/ask")  # the cookie now carries the token: products and examples
+        products = driver.find_element(By.ID, "products").text.split()
+        assert products == ["ActionGenie"]  # only what the token reads
+        examples = driver.find_elements(By.CSS_SELECTOR, "#examples a.example")
+        assert len(examples) >= 4 and all("ActionGenie" in e.text for e in examples)
+        driver.save_screenshot(str(ARTIFACTS / "ask-start-page.png"))
+        examples[1].click()
+        WebDriverWait(driver, 60).until(seen.presence_of_element_located((By.ID, "answer")))
+        assert "No answer" not in driver.find_element(By.ID, "answer").text  # an example answers
+
+
+@needs_dot
+def test_browser_many_citations_abstention_and_slack_links(server: str) -> None:
+    with headless_chromium(window="1200,1400") as driver:
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support import expected_conditions as seen
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        driver.get(f"{server}/ask")
+        driver.find_element(By.ID, "question").send_keys(MANY)
+        driver.find_element(By.ID, "token").send_keys("ag-token")
+        driver.find_element(By.ID, "ask").click()
+        WebDriverWait(driver, 60).until(seen.presence_of_element_located((By.ID, "evidence")))
+        assert "Evidence: 54 artifacts" in driver.find_element(By.ID, "answer").text
+        assert drawn_artifacts(driver) <= 16 and "conversation: " in driver.find_element(By.ID, "evidence").text
+        driver.save_screenshot(str(ARTIFACTS / "answer-page-54.png"))
+
+        driver.get(f"{server}/ask?q={quote(ABSTAINS, safe='')}")
+        reason = driver.find_element(By.ID, "reason")
+        assert reason.text == "The graph holds nothing that fits this reading of the question."
+        proof = driver.find_element(By.ID, "proof")
+        assert not proof.is_displayed()
+        driver.find_element(By.CSS_SELECTOR, "#proof-details summary").click()  # one click away
+        assert proof.is_displayed() and "ASK" in proof.text
+        assert driver.find_elements(By.CSS_SELECTOR, "#examples a.example")  # something to try instead
+        driver.save_screenshot(str(ARTIFACTS / "abstention-page.png"))
+
+        driver.get(f"{server}/ask?q={quote(UNCERTAIN, safe='')}")
+        assert driver.find_element(By.CSS_SELECTOR, "#answer h2").text == "Not sure how to read this"
+        offered = driver.find_elements(By.CSS_SELECTOR, "#readings a.reading-choice")
+        assert "Which company has the most reopened bugs in ActionGenie?" in [a.text for a in offered]
+        driver.save_screenshot(str(ARTIFACTS / "uncertain-page.png"))
+        offered[0].click()  # asks the reading itself
+        WebDriverWait(driver, 60).until(seen.presence_of_element_located((By.CSS_SELECTOR, "#answer h2")))
+        assert driver.find_element(By.CSS_SELECTOR, "#answer h2").text in ("Answer", "No answer")
+
+        driver.get(f"{server}/artifact/{SLACK_LINKED}")
+        link = driver.find_element(By.CSS_SELECTOR, "#text a")
+        assert link.text == "Market Research Report" and link.get_attribute("href").startswith("https://")
+        assert "|" not in driver.find_element(By.ID, "text").text
+
+
+def test_admin_artifact_and_person_look_ups_read_only_the_graphs_that_hold_them(answerer: Answerer) -> None:
+    """With every product in scope the look-up first finds the graphs holding the artifact (an index look-up),
+    instead of querying the union of all graphs: the same fields as a product token sees."""
+    assert artifact_view(MESSAGE, None, answerer) == artifact_view(MESSAGE, ACTIONGENIE, answerer)
+    assert artifact_view("no-such-artifact", None, answerer) is None
+    everyone = person_page("eid_13fdff84", None, answerer)
+    own = person_page("eid_13fdff84", ACTIONGENIE, answerer)
+    other = person_page("eid_13fdff84", VIZFORCE, answerer)
+    assert everyone.status == own.status == other.status == 200
+    assert "Charlie Davis" in other.html and "latest_onforcex_market_research_report" in own.html
+    assert "latest_onforcex_market_research_report" in everyone.html
+    assert "latest_onforcex_market_research_report" not in other.html  # another product's artifacts stay hidden
+    assert person_page("eid_nobody00", None, answerer).status == 404
+    assert person_page("../etc", None, answerer).status == 404
+
+
+@needs_dot
+def test_evidence_graph_collapses_conversations_and_caps_the_rest(answerer: Answerer) -> None:
+    """55 citations: messages of one conversation are one node, at most MAX_DRAWN artifact nodes are drawn and
+    the rest are summed up; every citation is still listed on the page."""
+    question = "Can you provide links to the approved PRs for the integration with third-party systems in TrendForce?"
+    answer = answerer.ask(question)
+    g = evidence_graph(answer, answerer.backend, product_dataset("TrendForce"), question)
+    artifacts = [n for n in g.nodes.values() if n.role == "artifact"]
+    assert len(answer.citations) == 55 and len(artifacts) == MAX_DRAWN
+    assert any(n.label.startswith("conversation: ") for n in artifacts)
+    assert [n.label for n in g.nodes.values() if n.role == "more"] == ["and 1 more artifact"]
+    assert all(n.href.endswith("?q=" + quote(question, safe="")) for n in artifacts)
+
+
+def test_slack_link_markup_becomes_a_link_and_nothing_else_does() -> None:
+    from kg.page.html import linked_text
+
+    shown = linked_text('see <https://a.b/c?x=1|the report> and <https://d.e> but <javascript:alert(1)|x> "<b>"')
+    assert '<a href="https://a.b/c?x=1" rel="noopener noreferrer">the report</a>' in shown
+    assert '<a href="https://d.e" rel="noopener noreferrer">https://d.e</a>' in shown
+    assert "javascript" in shown and 'href="javascript' not in shown and "<b>" not in shown
+
+
+@pytest.mark.parametrize(
+    "reason, plain",
+    [
+        ("unsupported question: no intent covers this wording", "I cannot answer this kind of question yet; try"),
+        ("unsupported question: it names no product known to the graph", "I could not tell which product"),
+        ("no bug of TechCorp in ConnectForce had been reported by 2026-01-01", "No bug of TechCorp in ConnectForce"),
+    ],
+)
+def test_abstentions_read_as_sentences(reason: str, plain: str) -> None:
+    from kg.page.html import plain_reason
+    from kg.qa.answer import Answer
+
+    said = plain_reason(Answer("q?", "person", True, None, [], None, reason=reason))
+    assert said.startswith(plain) and said.endswith(".") and "unresolved phrase" not in said

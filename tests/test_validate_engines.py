@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from pyoxigraph import RdfFormat, Store
-from rdflib import RDF, Dataset, Graph, Literal, URIRef
+from rdflib import RDF, RDFS, Dataset, Graph, Literal, URIRef
 from test_shapes import (
     BROKEN,
     BUG,
@@ -97,3 +97,35 @@ def test_one_product_alone_gives_that_products_rows(tmp_path: Path) -> None:
     alone = validate(store, "Demo").rows
     assert alone == validate(store, "Demo", engine="pyshacl").rows
     assert [(r.graph, r.focus, r.component) for r in alone] == [("Demo", str(MSG), "MinCountConstraintComponent")]
+
+
+@pytest.mark.parametrize(
+    "case", ["url a plain string", "document kind a bug state", "employee with two managers", "message in two channels"]
+)
+def test_turtle_report_is_a_shacl_report_pyshacl_reads_back(tmp_path: Path, case: str) -> None:
+    """`kg validate --format turtle` writes a W3C sh:ValidationReport: pyshacl's own report comparison (the one
+    its conformance suite uses) finds it equal to the report pyshacl makes of the same data, IRI and literal
+    values told apart. Set aside for the comparison: the source shape (ours names the node shape that holds
+    the constraint, pyshacl gives the blank property shape itself) and our note of the graph."""
+    import logging
+
+    from pyshacl.validator_conformance import compare_validation_reports
+    from rdflib import SH
+
+    from kg.ingest.report import report_turtle
+    from kg.ingest.validate import rdflib_graph, shacl_results
+    from kg.query.sparql import EmbeddedStore
+
+    _, node, mutate = next(c for c in CASES if c[0] == case)
+    store = EmbeddedStore(write_store(tmp_path / "bad", node, mutate))
+    report = validate(store)
+    ours = Graph().parse(data=report_turtle(report, store), format="turtle")
+    assert set(ours.objects(None, SH.sourceShape)) == {URIRef(r.shape) for r in report.rows}
+    assert {str(c) for c in ours.objects(None, RDFS.comment)} == {f"in graph {r.graph}" for r in report.rows}
+    expected = shacl_results(rdflib_graph(store.store, *(g for g in store.store.named_graphs())))
+    for graph, noted in ((ours, RDFS.comment), (ours, SH.sourceShape), (expected, SH.sourceShape)):
+        graph.remove((None, noted, None))
+    root = next(expected.subjects(RDF.type, SH.ValidationReport))
+    assert report.rows and compare_validation_reports(ours, expected, root, logging.getLogger("pyshacl-compare"))
+    kinds = {type(v) for v in ours.objects(None, SH.value)}
+    assert kinds == {URIRef if case != "url a plain string" else Literal}

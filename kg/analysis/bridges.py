@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from kg.query.sparql import Backend, named_query, product_dataset
+from kg.query.sparql import Backend, check_product, named_query, product_dataset
 
 #: How strong a tie one interaction of each type makes. A review or an assignment is directed work on
 #: someone's output; a suggestion on a document a little less; a reply in a thread is the weakest tie.
@@ -80,4 +80,6 @@ def rank_bridges(ties: list[Tie], top: int = 10) -> list[Bridge]:
 
 
 def bridges(backend: Backend, product: str, top: int = 10) -> list[Bridge]:
+    """The product's top bridges; KGError naming the closest products when the store has no such product."""
+    check_product(backend, product)
     return rank_bridges(collaboration_ties(backend, product), top)

@@ -6,13 +6,14 @@ with `sparql/asof_items.rq`; their events come from `sparql/asof_events.rq`, in 
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 from pyoxigraph import Literal
 
 from kg.errors import KGError
 from kg.qa.intents.asof import state_labels
-from kg.query.sparql import Backend, Term, named_query, product_dataset
+from kg.query.sparql import Backend, Term, check_product, named_query, product_dataset
 
 
 @dataclass
@@ -57,11 +58,21 @@ def item_events(backend: Backend, item: Term, product: str) -> list[Event]:
     return [by_sequence[k] for k in sorted(by_sequence)]
 
 
+def closest_names(backend: Backend, name: str, product: str, n: int = 3) -> list[str]:
+    """The item names of the product closest to `name` (case-insensitive), best first."""
+    rows = backend.select(named_query("asof_item_names").text, None, product_dataset(product, org=False))
+    labels = {r["label"].value.lower(): r["label"].value for r in rows}
+    return [labels[k] for k in difflib.get_close_matches(name.lower(), list(labels), n=n, cutoff=0.5)]
+
+
 def timelines(backend: Backend, name: str, product: str) -> list[Timeline]:
     """Every item of the product the name denotes, each with its events; KGError when none does."""
+    check_product(backend, product)
     rows = backend.select(named_query("asof_items").text, {"name": Literal(name)}, product_dataset(product))
     if not rows:
-        raise KGError(f"no bug titled, PR linked or feature named {name!r} in {product}")
+        close = closest_names(backend, name, product)
+        hint = f"; closest: {'; '.join(close)}" if close else ""
+        raise KGError(f"no bug titled, PR linked or feature named {name!r} in {product}{hint}")
     return [
         Timeline(
             row["item"].value,

@@ -8,11 +8,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from alignment.defaults import DEFAULT_THRESHOLD
 from kg.cli.output import show_progress, warn
 from kg.cli.table import format_table
 from kg.errors import KGError
 from kg.extras import require
 from kg.paths import erb_path, open_output, output_path
+from kg.text import plural
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=float,
         default=None,
         metavar="X",
-        help="minimum similarity for a correspondence, in [0, 1] (default 0.5)",
+        help=f"minimum similarity for a correspondence, in [0, 1] (default {DEFAULT_THRESHOLD})",
     )
     p.add_argument(
         "--method",
@@ -58,8 +60,6 @@ def source_list(text: str | None) -> list[str] | None:
 
 
 def threshold_value(value: float | None) -> float:
-    from alignment.pipeline import DEFAULT_THRESHOLD
-
     if value is None:
         return DEFAULT_THRESHOLD
     if not 0.0 <= value <= 1.0:
@@ -101,8 +101,19 @@ def report_warnings(warnings: list[str]) -> None:
         warn(message)
 
 
+def mapping_count(rows: pd.DataFrame, pairs: int, method: str, out: str | None) -> str:
+    """The closing line: rows written, and how they relate to the field pairs the table counts (a field
+    aligned with its within-source aliases is written once per key; --target adds ontology rows)."""
+    target = int((rows["object_source"] == "w3ekg:ont").sum()) if "object_source" in rows else 0
+    extra = f" and {plural(target, 'field-to-ontology row')}" if target else ""
+    return (
+        f"{plural(len(rows), 'mapping row')} written to {out or 'standard output'}: the {pairs:,} field pairs "
+        f"{method} kept (the table's {method} column), one row per alias key{extra}"
+    )
+
+
 def summary_table(pairs: pd.DataFrame) -> str:
-    """Per source pair: fields on each side, candidate field pairs over the threshold, mappings kept."""
+    """Per source pair: fields on each side, candidate field pairs over the threshold, field pairs kept."""
     header = ["subject", "object", "fields", "candidates", "greedy", "top1", "hungarian"]
     rows = [
         [
@@ -130,6 +141,7 @@ def summary_table(pairs: pd.DataFrame) -> str:
 
 def run(args: argparse.Namespace) -> int:
     require("align", "align")
+    threshold = threshold_value(args.threshold)  # before any data loads
     erb = erb_path(args.erb)
     sources = source_list(args.sources)
     if args.out:
@@ -146,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     result = align(
         erb,
         sources,
-        threshold_value(args.threshold),
+        threshold,
         target=args.target == "ontology",
         progress=lambda pairs: tqdm(
             pairs, desc="aligning source pairs", delay=1.0, leave=False, disable=not show_progress()
@@ -159,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
         raise KGError(str(exc)) from exc
     write(chosen.mapping_set, output_path(args.out) if args.out else sys.stdout, args.format)
     print(summary_table(result.pairs), file=sys.stderr)
-    print(f"{len(chosen.rows)} mappings ({args.method}) written to {args.out or 'standard output'}", file=sys.stderr)
+    print(mapping_count(chosen.rows, int(result.pairs[args.method].sum()), args.method, args.out), file=sys.stderr)
     if reference is not None:
         print_scores(result.mappings, reference)
     return 0

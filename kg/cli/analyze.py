@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import json
+from dataclasses import asdict
 
 from kg.analysis.bridges import EDGE_WEIGHTS, Bridge, Tie, bridges
 from kg.cli import add_store_option
 from kg.errors import KGError
 from kg.paths import store_path
+from kg.query.people import People
 from kg.query.sparql import EmbeddedStore
 
 #: How many ties of each direction are shown per person.
@@ -29,19 +32,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     b.add_argument("--product", required=True, help="the product whose team is ranked")
     b.add_argument("--top", type=int, default=10, help="how many people to list (default 10)")
+    b.add_argument("--json", action="store_true", help="print the ranking as JSON (with a `people` map)")
     add_store_option(b)
     b.set_defaults(func=run)
 
 
-def tie_text(tie: Tie, other: str) -> str:
-    return f"{other} {tie.type} ×{tie.count}"
+def tie_text(tie: Tie, other: str, people: People) -> str:
+    return f"{people.shown(other)} {tie.type} ×{tie.count}"
 
 
-def render(rank: int, b: Bridge) -> list[str]:
-    ins = ", ".join(tie_text(t, t.source) for t in b.incoming[:SHOWN_TIES]) or "-"
-    outs = ", ".join(tie_text(t, t.target) for t in b.outgoing[:SHOWN_TIES]) or "-"
+def render(rank: int, b: Bridge, people: People) -> list[str]:
+    ins = "; ".join(tie_text(t, t.source, people) for t in b.incoming[:SHOWN_TIES]) or "-"
+    outs = "; ".join(tie_text(t, t.target, people) for t in b.outgoing[:SHOWN_TIES]) or "-"
     return [
-        f"{rank:>2}. {b.person}  betweenness {b.betweenness:.3f}  ({len(b.incoming)} ties in, {len(b.outgoing)} out)",
+        f"{rank:>2}. {people.shown(b.person)}  betweenness {b.betweenness:.3f}  "
+        f"({len(b.incoming)} ties in, {len(b.outgoing)} out)",
         f"    in:  {ins}",
         f"    out: {outs}",
     ]
@@ -50,9 +55,16 @@ def render(rank: int, b: Bridge) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise KGError("--top must be at least 1")
-    ranked = bridges(EmbeddedStore(store_path(args.store)), args.product, args.top)
+    store = EmbeddedStore(store_path(args.store))
+    ranked = bridges(store, args.product, args.top)
     if not ranked:
-        raise KGError(f"no collaboration edges in {args.product}: is it a product of the store?")
+        raise KGError(f"no collaboration edges in {args.product}")
+    people = People(store)
+    if args.json:
+        eids = [e for b in ranked for t in (*b.incoming, *b.outgoing) for e in (t.source, t.target)]
+        out = {"bridges": [asdict(b) for b in ranked], "people": people.people_map(eids)}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
     for i, b in enumerate(ranked, start=1):
-        print("\n".join(render(i, b)))
+        print("\n".join(render(i, b, people)))
     return 0

@@ -15,6 +15,9 @@ from kg.cli.output import refuse_bad_jobs, refuse_together, refuse_unused
 from kg.errors import KGError
 from kg.paths import open_output, output_path, store_path
 from kg.qa.answer import Answer, Answerer, Fallback
+from kg.qa.plain import reading
+from kg.query.people import shown_value
+from kg.text import plural
 
 MAX_SHOWN_CITATIONS = 20
 
@@ -30,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "no reading completely) offers readings as canonical questions and exits 3; "
         "--pick N asks one of them.",
     )
-    p.add_argument("question", nargs="?", help="the question (omit with --batch)")
+    p.add_argument("question", nargs="?", help="the question; - reads it from standard input (omit with --batch)")
     add_backend_options(p)
     p.add_argument("--batch", metavar="IN.jsonl", help='answer every {"question": …} line of this file')
     p.add_argument("--out", metavar="OUT.jsonl", help="with --batch: where to write answers (default: stdout)")
@@ -83,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     refuse_unused(args, {"out": "batch", "jobs": "batch", "token": "endpoint"})
     refuse_together(args, [("explain", "batch"), ("json", "batch"), ("graph", "batch"), ("pick", "batch")])
     refuse_bad_jobs(args.jobs)
+    if args.question == "-":
+        args.question = sys.stdin.buffer.read()  # bytes: the answerer says so when they are not UTF-8 text
     if args.with_files or args.without_files:
         from kg.cli.whatif import run_ask_what_if
 
@@ -181,18 +186,21 @@ def render(a: Answer, explain: bool) -> str:
     else:
         answers = a.answer if isinstance(a.answer, list) else (a.answer or "").splitlines()
         lines.append("A:")
-        lines += [f"  {x}" if x.startswith("- ") else f"  - {x}" for x in answers]
+        lines += [f"  {x}" if x.startswith("- ") else f"  - {shown_value(x, a.people)}" for x in answers]
         shown = ", ".join(a.citations[:MAX_SHOWN_CITATIONS])
         more = (
             f", … (+{len(a.citations) - MAX_SHOWN_CITATIONS} more; --json lists all)"
             if len(a.citations) > MAX_SHOWN_CITATIONS
             else ""
         )
-        lines.append(f"evidence ({len(a.citations)} artifacts): {shown}{more}")
-    lines.append(f"intent: {a.intent or '-'}  type: {a.type}  slots: {json.dumps(a.slots, ensure_ascii=False)}")
+        lines.append(f"evidence ({plural(len(a.citations), 'artifact')}): {shown}{more}")
+    if a.outcome != "uncertain":  # an uncertain question offers its readings instead
+        lines.append(f"I read this as: {reading(a)}")
+    lines.append(f"intent: {a.intent or '-'}  type: {a.type}")
     if a.proof:
         lines.append(f"proof: {a.proof['query']} with {json.dumps(a.proof['bindings'])} -> {a.proof['result']}")
     if explain:
+        lines.append(f"slots: {json.dumps(a.slots, ensure_ascii=False)}")
         lines += understanding_lines(a.understanding)
         for text in a.queries:
             lines += ["", "SPARQL:", text.rstrip()]

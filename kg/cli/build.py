@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from kg.cli import add_herb_option, add_jobs_option, add_store_option
-from kg.cli.output import refuse_bad_jobs, show_progress
+from kg.cli.output import phase_printer, refuse_bad_jobs, show_progress
 from kg.ingest.build import build
 from kg.paths import herb_path, store_path
 
@@ -33,8 +33,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     target = store_path(args.store)
     refuse_bad_jobs(args.jobs)
+    progress = show_progress(args.quiet)
     report = build(
-        herb_path(args.herb), target, products=args.product, progress=show_progress(args.quiet), jobs=args.jobs
+        herb_path(args.herb),
+        target,
+        products=args.product,
+        progress=progress,
+        jobs=args.jobs,
+        phase=phase_printer("kg build") if progress else None,
     )
     print(
         f"built {len(report.products)} product graph(s) from {report.artifacts:,} artifacts in "

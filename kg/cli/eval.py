@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         f"per-question results in {args.results}\n"
     )
     print_table(
-        ["type", "n", "score (F1 | abstain acc.)", "false abstention", "citation recall", "citation precision"],
+        ["type", "n", "F1 | abst. acc.", "false abstention", "citation recall", "citation precision"],
         result.table(),
     )
     print()

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from kg.cli import add_store_option
+from kg.cli.output import phase_printer, show_progress
 from kg.errors import KGError
 from kg.paths import open_output, store_path
 from kg.query.store import EXPORT_FORMATS, export
@@ -21,12 +22,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     path = store_path(args.store)
+    phase = phase_printer("kg export") if show_progress() else None
+    if phase:
+        phase(f"writing every graph as {args.format} to {args.out or 'standard output'}")
     if args.out is None:
         export(path, sys.stdout.buffer, args.format)
-        return 0
-    with open_output(args.out, binary=True) as fh:
-        try:
-            export(path, fh, args.format)
-        except OSError as exc:
-            raise KGError(f"cannot write {args.out}: {exc}") from exc
+    else:
+        with open_output(args.out, binary=True) as fh:
+            try:
+                export(path, fh, args.format)
+            except OSError as exc:
+                raise KGError(f"cannot write {args.out}: {exc}") from exc
+    if phase:
+        phase("done")
     return 0

@@ -6,6 +6,7 @@ finishers and absences the rows can name (their registries)."""
 from __future__ import annotations
 
 import argparse
+import json
 
 from kg.cli.table import print_table
 from kg.qa.intents import ABSENCES, FINISHERS, Intent, as_of, table
@@ -20,6 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="list instead what the rows can name: the registered binders, finishers and absences",
     )
+    p.add_argument("--json", action="store_true", help="print the intents and state words as JSON")
     p.set_defaults(func=run)
 
 
@@ -45,40 +47,47 @@ def slots(i: Intent) -> str:
     return ", ".join(parts) or "-"
 
 
+#: (column header, JSON key) of each intent's record, in order
+COLUMNS = [
+    ("intent", "intent"),
+    ("type", "type"),
+    ("spec.", "specificity"),
+    ("query (+ evidence)", "queries"),
+    ("proof (derived)", "proof"),
+    ("cues", "cues"),
+    ("slots", "slots"),
+    ("timed form", "timed_form"),
+    ("states", "states"),
+    ("wording it covers", "says"),
+]
+
+
+def record(i: Intent) -> dict[str, str]:
+    """One intent's row, keyed by COLUMNS' JSON keys."""
+    values = [
+        i.name,
+        i.answer_type,
+        str(i.specificity),
+        " + ".join(f"sparql/{q}.rq" for q in (i.query, *i.evidence)),
+        f"sparql/{i.proof}.rq",
+        constraints(i),
+        slots(i),
+        (v.query if (v := as_of(i)) else "-"),
+        ", ".join(INTENT_STATES.get(i.name, ())) or "-",
+        i.says,
+    ]
+    return {key: value for (_, key), value in zip(COLUMNS, values, strict=True)}
+
+
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "registered", False):
         print_table(["kind", "name", "what it does"], registered())
         return 0
-    rows = [
-        [
-            i.name,
-            i.answer_type,
-            str(i.specificity),
-            " + ".join(f"sparql/{q}.rq" for q in (i.query, *i.evidence)),
-            f"sparql/{i.proof}.rq",
-            constraints(i),
-            slots(i),
-            (v.query if (v := as_of(i)) else "-"),
-            ", ".join(INTENT_STATES.get(i.name, ())) or "-",
-            i.says,
-        ]
-        for i in table()[1]
-    ]
-    print_table(
-        [
-            "intent",
-            "type",
-            "spec.",
-            "query (+ evidence)",
-            "proof (derived)",
-            "cues",
-            "slots",
-            "timed form",
-            "states",
-            "wording it covers",
-        ],
-        rows,
-    )
+    records = [record(i) for i in table()[1]]
+    if getattr(args, "json", False):
+        print(json.dumps({"intents": records, "state_words": STATE_WORDS}, indent=2, ensure_ascii=False))
+        return 0
+    print_table([header for header, _ in COLUMNS], [list(r.values()) for r in records])
     print("\nstate words (what the queries test):")
     for word, meaning in STATE_WORDS.items():
         print(f"  {word}: {meaning}")

@@ -60,11 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser(argv).parse_args(argv)
     for level in (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR):
         logging.addLevelName(level, logging.getLevelName(level).lower())  # `kg: warning:`, as kg.cli.output.warn
+    before = set(logging.getLogger().handlers)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING, format="kg: %(levelname)s: %(message)s"
     )
-    for noisy in ("bm25s", "urllib3", "owlready2"):
-        logging.getLogger(noisy).setLevel(logging.DEBUG if args.verbose else logging.WARNING)
+    # Libraries may lower their own loggers' level when imported (bm25s sets DEBUG on import, after this), so
+    # the level of the handler made here is what keeps their debug lines out unless --verbose asks for them.
+    for handler in set(logging.getLogger().handlers) - before:
+        handler.setLevel(logging.DEBUG if args.verbose else logging.WARNING)
     try:
         return int(args.func(args) or 0)
     except KGError as exc:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from collections.abc import Callable
 from typing import BinaryIO
 
 from kg.errors import KGError
@@ -13,6 +15,17 @@ from kg.errors import KGError
 def show_progress(quiet: bool = False) -> bool:
     """Progress bars only for a person watching: never with --quiet, never into a log file or a pipe."""
     return not quiet and sys.stderr.isatty()
+
+
+def phase_printer(command: str) -> Callable[[str], None]:
+    """A step line on standard error (`kg build: compacting the store (12.3 s)`) with the seconds since the
+    command started, for the steps that run longer than a moment with no bar to move."""
+    started = time.perf_counter()
+
+    def phase(step: str) -> None:
+        print(f"{command}: {step} ({time.perf_counter() - started:.1f} s)", file=sys.stderr, flush=True)
+
+    return phase
 
 
 def warn(message: str) -> None:

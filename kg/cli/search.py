@@ -47,13 +47,7 @@ def run(args: argparse.Namespace) -> int:
     refuse_together(args, [("explain", "json"), ("log", "no_log")])
     if args.dense and not set(MODES[args.mode]) & DENSE_SIGNALS:
         raise KGError(f"--dense has no effect with --mode {args.mode}, which fuses no dense signal")
-    store = store_path(args.store)
-    log = None if args.no_log else (args.log or index_dir(store) / "search-log.jsonl")
-    # The ranking reads the index beside the local store (`kg index`); only the facet filters are SPARQL, so
-    # they run where --endpoint points.
-    backend = open_args_backend(args) if args.endpoint or args.token else None
-    searcher = Searcher(store, log_path=Path(log) if log else None, use_dense=args.dense, backend=backend)
-    facets = Facets(
+    facets = Facets(  # checked before anything loads: a date that is no date is an error at once
         kind=args.kind,
         channel=args.channel,
         author=args.author,
@@ -61,6 +55,12 @@ def run(args: argparse.Namespace) -> int:
         since=args.since,
         until=args.until,
     )
+    store = store_path(args.store)
+    log = None if args.no_log else (args.log or index_dir(store) / "search-log.jsonl")
+    # The ranking reads the index beside the local store (`kg index`); only the facet filters are SPARQL, so
+    # they run where --endpoint points.
+    backend = open_args_backend(args) if args.endpoint or args.token else None
+    searcher = Searcher(store, log_path=Path(log) if log else None, use_dense=args.dense, backend=backend)
     result = searcher.search(args.text, product=args.product, facets=facets, k=args.k, mode=args.mode)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=1))

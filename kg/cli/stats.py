@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 
 from kg.cli import add_backend_options, open_args_backend
 from kg.cli.table import print_table
@@ -19,11 +20,16 @@ COLUMNS = {
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("stats", help="triples per graph, instances per class, edges per property")
     add_backend_options(p)
+    p.add_argument("--json", action="store_true", help="print the counts as JSON: {table: {name: count}}")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    for i, (title, rows) in enumerate(stats(open_args_backend(args)).items()):
+    tables = stats(open_args_backend(args))
+    if args.json:
+        print(json.dumps({title: dict(rows) for title, rows in tables.items()}, indent=2, ensure_ascii=False))
+        return 0
+    for i, (title, rows) in enumerate(tables.items()):
         if i:
             print()
         print(title)

@@ -19,6 +19,8 @@ from kg.namespaces import curie
 _NUMBER = re.compile(r"^-?[\d,]+(\.\d+)?%?$")
 #: Width of a table written to a file or a pipe: wide enough that no cell is ever folded.
 UNFOLDED = 10_000
+#: Widest table written to a file or a pipe; a wider one of more than two columns is written record by record.
+PIPED_WIDTH = 120
 
 
 def cell_text(value: object) -> str:
@@ -38,8 +40,28 @@ def terminal_width() -> int | None:
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[object]], width: int | None = None) -> str:
-    """The table as text. On a terminal long cells fold onto more lines; elsewhere (width None) nothing folds."""
+    """The table as text, as wide as the terminal (`width`) or PIPED_WIDTH elsewhere (width None). A table
+    wider than that is written record by record (`vertical`) when it has more than two columns, since folding
+    many columns leaves each a sliver; one of two columns folds its long cells on a terminal and keeps them
+    whole on one line elsewhere, so a pipe can grep them."""
     cells = [[cell_text(c) for c in row] for row in rows]
+    natural = _rich_table(header, cells, None)
+    if max((len(line) for line in natural.splitlines()), default=0) <= (width or PIPED_WIDTH):
+        return natural
+    if len(header) > 2:
+        return vertical(header, cells)
+    return natural if width is None else _rich_table(header, cells, width)
+
+
+def vertical(header: Sequence[str], cells: Sequence[Sequence[str]]) -> str:
+    """One block per row, one `column: value` line per cell, blocks apart by a blank line."""
+    pad = max(len(h) for h in header) + 1
+    blocks = ["\n".join(f"{h + ':':<{pad}} {c}".rstrip() for h, c in zip(header, row, strict=True)) for row in cells]
+    return "\n\n".join(blocks)
+
+
+def _rich_table(header: Sequence[str], cells: list[list[str]], width: int | None) -> str:
+    """Drawn by rich: folded to `width`, or never folded (width None)."""
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="", highlight=False)
     for i, name in enumerate(header):
         numeric = is_numeric([r[i] for r in cells])

@@ -21,7 +21,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("validate", help="check the store against the SHACL shapes (ontology/shapes.ttl)")
     add_backend_options(p, "validate the data of")
     p.add_argument("--product", metavar="NAME", help="validate only this product's graph")
-    p.add_argument("--format", choices=["table", "json"], default="table")
+    p.add_argument(
+        "--format",
+        choices=["table", "json", "turtle"],
+        default="table",
+        help="table (default), json, or turtle: a W3C SHACL sh:ValidationReport other SHACL tools read",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument(
         "--engine",
@@ -72,7 +77,11 @@ def run(args: argparse.Namespace) -> int:
     backend = open_args_backend(args)
     with terminal_bar(args.quiet) as progress:
         report = validate(backend, args.product, args.engine, progress)
-    if args.format == "json":
+    if args.format == "turtle":
+        from kg.ingest.report import report_turtle
+
+        print(report_turtle(report, backend), end="")
+    elif args.format == "json":
         print(
             json.dumps(
                 {

@@ -29,6 +29,7 @@ from kg.endpoint.engine import Job, Pool, Reply
 from kg.endpoint.policy import HttpError, Limits, check_query, dataset_for, mentions_service
 from kg.endpoint.service_description import described
 from kg.grants import GRANTS, token_key
+from kg.namespaces import PREFIXES
 
 access_log = logging.getLogger("kg.endpoint.access")
 log = logging.getLogger("kg.endpoint")
@@ -258,6 +259,26 @@ async def page_route(request: web.Request) -> web.StreamResponse:
     return web.Response(body=asset.read_bytes(), headers=headers)
 
 
+def page_examples() -> dict[str, Any]:
+    """What the query page preloads: the project's PREFIX lines and the library's queries that need no
+    parameter (sparql/*.rq, each with its header), so a reader starts from working queries."""
+    from kg.query.sparql import library
+
+    prefixes = "".join(f"PREFIX {name}: <{iri}>\n" for name, iri in PREFIXES.items())
+    queries = [
+        {"name": q.name, "intent": q.intent, "query": prefixes + "\n" + q.text}
+        for q in sorted(library().values(), key=lambda q: q.name)
+        if not q.params and not q.name.endswith(".ask")
+    ]
+    return {"prefixes": prefixes, "queries": queries}
+
+
+async def examples_route(request: web.Request) -> web.StreamResponse:
+    """/examples.json for the query page (same-origin, like its assets)."""
+    headers = {"Content-Security-Policy": PAGE_POLICY, "X-Content-Type-Options": "nosniff"}
+    return web.json_response(page_examples(), headers=headers)
+
+
 async def not_found(request: web.Request) -> web.StreamResponse:
     raise HttpError(404, "not found: the endpoint serves / (query page), /query, /store and /ask (answer page)")
 
@@ -282,6 +303,7 @@ def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) ->
     app.router.add_route("*", "/update", update_route)
     app.router.add_get("/", page_route)
     app.router.add_get("/static/{name}", page_route)
+    app.router.add_get("/examples.json", examples_route)
     app.add_routes(answer_page_routes(settings.store))
     app.router.add_route("*", "/{tail:.*}", not_found)
     return app

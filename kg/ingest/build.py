@@ -16,7 +16,7 @@ import os
 import shutil
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from itertools import islice
@@ -143,9 +143,11 @@ def build(
     progress: bool = True,
     mapping: Mapping | None = None,
     jobs: int = 1,
+    phase: Callable[[str], None] | None = None,
 ) -> BuildReport:
     """Build (or, with `products`, rebuild just those graphs of) the store at `store_path`, mapping the products
-    in `jobs` processes (1: in this one).
+    in `jobs` processes (1: in this one). `phase` is told each step after the mapping (loading, compacting,
+    swapping in), which take seconds with no product to count.
 
     Only an absent path, an empty folder or a store kg made is written (see kg.ingest.storepath); the build holds a
     lock beside the store, removes dead builds' leftovers, and marks the new store before swapping it in."""
@@ -161,7 +163,7 @@ def build(
         for leftover in storepath.recover_and_clean(store_path):
             log.info("removed %s, left by a build that did not finish", leftover)
         storepath.check_target(store_path)
-        report = _build_locked(herb, store_path, products, names, mapping, org, progress, jobs)
+        report = _build_locked(herb, store_path, products, names, mapping, org, progress, jobs, phase or _silent)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -175,21 +177,35 @@ def _build_locked(
     org: Organisation,
     progress: bool,
     jobs: int,
+    phase: Callable[[str], None],
 ) -> BuildReport:
     tmp = store_path.with_name(f".{store_path.name}.building-{os.getpid()}")
     report = BuildReport()
     try:
         with worker_pool(jobs, mapping, org, herb) as pool:
             store = _open_tmp(tmp, store_path if products else None, products or [])
-            _load_nquads(store, nquads_chunks(pool, jobs, mapping, org, herb, names, report, progress))
+            chunks = nquads_chunks(pool, jobs, mapping, org, herb, names, report, progress)
+            _load_nquads(store, _then(chunks, lambda: phase("every product mapped; the store builds its indexes")))
         report.quads = len(store)
+        phase(f"{report.quads:,} quads loaded; compacting the store")
         store.optimize()  # compact: a big bulk load leaves overlapping files that every later look-up consults
         _close(store)
+        phase("swapping the new store in")
         _swap_in(tmp, store_path)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return report
+
+
+def _silent(_: str) -> None:
+    """The `phase` of a caller that watches no steps."""
+
+
+def _then(items: Iterator[bytes], after: Callable[[], None]) -> Iterator[bytes]:
+    """The items, then `after()` once they are exhausted (the loader reads its whole input before indexing)."""
+    yield from items
+    after()
 
 
 def _open_tmp(tmp: Path, base: Path | None, products: list[str]) -> Store:

@@ -181,7 +181,7 @@ def people(reader: Reader, eids: list[str]) -> dict[str, Any]:
         raise KGError(f"give between 1 and {MAX_EIDS} employee ids")
     if bad := [e for e in eids if not isinstance(e, str) or not EID.fullmatch(e)]:
         raise KGError(f"not an employee id (eid_ and 8 hex digits): {', '.join(map(repr, bad[:5]))}")
-    text = named_query("people").text
+    text = named_query("person").text
     found, missing = [], []
     for eid in dict.fromkeys(eids):
         rows = reader.answerer.backend.select(text, {"person": node("person", eid)}, [NamedNode(ORG_GRAPH)])

@@ -17,7 +17,8 @@ from aiohttp import web
 
 from kg.grants import GRANTS, token_key
 from kg.page import html
-from kg.page.views import Page, Scope, answer_page, artifact_page
+from kg.page.examples import Examples
+from kg.page.views import NO_SCOPE, Page, Scope, answer_page, artifact_page, person_page
 from kg.qa.answer import Answerer
 
 COOKIE = "kg_token"
@@ -54,15 +55,14 @@ def respond(page: Page, token: str | None = None) -> web.Response:
 
 
 def ask_routes(answerer: Answerer) -> web.RouteTableDef:
-    """GET/POST /ask (the form and an answer) and GET /artifact/{id} (one cited artifact)."""
+    """GET/POST /ask (the form and an answer), GET /artifact/{id} (one cited artifact) and GET /person/{eid}."""
     routes = web.RouteTableDef()
+    examples = Examples(answerer)
 
     def ask_token(request: web.Request) -> bool:
         return request.app[GRANTS] is not None
 
-    async def render(
-        request: web.Request, question: str, form_token: str | None, view: Callable[[Scope], Page]
-    ) -> web.Response:
+    async def render(request: web.Request, form_token: str | None, view: Callable[[Scope], Page]) -> web.Response:
         token = bearer(request, form_token)
         scope = scope_of(request, token)
         if isinstance(scope, web.Response):
@@ -70,23 +70,33 @@ def ask_routes(answerer: Answerer) -> web.RouteTableDef:
         page = await asyncio.to_thread(view, scope)
         return respond(page, form_token if page.status != 401 else None)
 
+    def ask_view(request: web.Request, question: str) -> Callable[[Scope], Page]:
+        product = request.query.get("product")
+        return lambda s: answer_page(question, s, answerer, ask_token(request), examples, product)
+
     @routes.get("/ask")
     async def ask_get(request: web.Request) -> web.Response:
         question = request.query.get("q", "")
-        if not question:
-            return respond(answer_page("", None, answerer, ask_token(request)))
-        return await render(request, question, None, lambda s: answer_page(question, s, answerer, ask_token(request)))
+        if not question and ask_token(request) and bearer(request) is None:
+            # the form alone reads nothing: with no token yet, no products or examples to offer
+            return respond(answer_page("", NO_SCOPE, answerer, True, examples))
+        return await render(request, None, ask_view(request, question))
 
     @routes.post("/ask")
     async def ask_post(request: web.Request) -> web.Response:
         form = await request.post()
         question, token = str(form.get("q", "")), str(form.get("token", "")) or None
-        return await render(request, question, token, lambda s: answer_page(question, s, answerer, ask_token(request)))
+        return await render(request, token, ask_view(request, question))
 
     @routes.get("/artifact/{id}")
     async def artifact(request: web.Request) -> web.Response:
-        artifact_id = request.match_info["id"]
-        return await render(request, "", None, lambda s: artifact_page(artifact_id, s, answerer))
+        artifact_id, question = request.match_info["id"], request.query.get("q", "")
+        return await render(request, None, lambda s: artifact_page(artifact_id, s, answerer, question))
+
+    @routes.get("/person/{eid}")
+    async def person(request: web.Request) -> web.Response:
+        eid, question = request.match_info["eid"], request.query.get("q", "")
+        return await render(request, None, lambda s: person_page(eid, s, answerer, question))
 
     return routes
 

@@ -15,13 +15,17 @@ from urllib.parse import quote, unquote
 from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError
-from kg.namespaces import curie
+from kg.namespaces import EKG, curie
 from kg.qa.answer import Answer, term_text
 from kg.query.sparql import Backend, named_query, product_dataset
-from kg.text import normalise
+from kg.text import normalise, plural
 
-#: Citations drawn at most; the others are summed up in one node, so the picture stays readable.
-MAX_DRAWN = 20
+#: Artifact nodes (an artifact, or a conversation's cited messages) drawn at most; the others are summed up
+#: in one node, so the picture stays readable.
+MAX_DRAWN = 16
+IN_CONVERSATION = EKG + "inConversation"
+#: The label of the answer's edges to its values
+ANSWERS = "answer"
 _FIXED_SIZE = re.compile(r'width="[\d.]+pt" height="[\d.]+pt"')
 #: Node styles by role: (shape, fill colour).
 STYLES = {
@@ -61,21 +65,35 @@ def answer_values(answer: Answer) -> list[str]:
     return answer.answer if isinstance(answer.answer, list) else [answer.answer.splitlines()[0][:80]]
 
 
+def value_label(value: str, answer: Answer) -> str:
+    """An answer value's node label: a person as name, role and eid on three lines."""
+    person = answer.people.get(value)
+    if person is None:
+        return value
+    return "\n".join(x for x in (person.get("name"), person.get("role"), value) if x)
+
+
 def local_name(iri: str) -> str:
     return unquote(iri.rstrip("/").rsplit("/", 1)[-1])
 
 
-def artifact_href(cite: str) -> str:
-    return "/artifact/" + quote(cite, safe="")
+def artifact_href(cite: str, question: str | None = None) -> str:
+    """The artifact's page; with the question, so its "← ask" link leads back to the answer."""
+    return "/artifact/" + quote(cite, safe="") + (f"?q={quote(question, safe='')}" if question else "")
 
 
-def evidence_graph(answer: Answer, backend: Backend, graphs: list[NamedNode] | None) -> EvidenceGraph:
+def evidence_graph(
+    answer: Answer, backend: Backend, graphs: list[NamedNode] | None, question: str | None = None
+) -> EvidenceGraph:
     """The answer node, a node per value and per cited artifact, and the typed edges between them.
 
-    An artifact's own edges are drawn; only when it has none to the answer's nodes are the edges of the nodes
+    Cited messages of one conversation are one node (`conversation: 5 messages`), so a thread does not fill the
+    picture; at most MAX_DRAWN artifact nodes are drawn and the rest are summed up as "and N more". An
+    artifact's own edges are drawn; only when it has none to the answer's nodes are the edges of the nodes
     derived from it (a review, a suggestion, a bug event) drawn instead, from the artifact and named after both
-    (`DocumentReview reviewedBy`), so the picture keeps one node per citation. Parallel edges are merged, their
-    labels listed; `cites` is drawn for an artifact that no typed edge ties to the answer.
+    (`DocumentReview reviewedBy`). Parallel edges are merged, their labels listed; `cites` is drawn for an
+    artifact that no typed edge ties to the answer. People link to their page, artifacts to theirs (carrying
+    `question`, so the page can lead back to it).
     """
     g = EvidenceGraph()
     root = g.add(Node("answer", f"{answer.intent or 'question'}\n{answer.type} answer", "answer"))
@@ -87,20 +105,56 @@ def evidence_graph(answer: Answer, backend: Backend, graphs: list[NamedNode] | N
             "abstains: " + (answer.reason or ""),
         )
         return g
-    values = {normalise(v): g.add(Node(f"value:{v}", v, "value")) for v in answer_values(answer)}
+    values = {
+        normalise(v): g.add(
+            Node(
+                f"value:{v}", value_label(v, answer), "value", person_href(v, question) if v in answer.people else None
+            )
+        )
+        for v in answer_values(answer)
+    }
     for key in values.values():
-        g.link(root, key, "answer")
-    cited = {c: g.add(Node(f"artifact:{c}", c, "artifact", artifact_href(c))) for c in answer.citations[:MAX_DRAWN]}
+        g.link(root, key, ANSWERS)
     query = named_query("page_evidence_edges").text
+    rows = {c: backend.select(query, {"id": Literal(c)}, graphs) for c in answer.citations}
+    groups = artifact_groups(answer.citations, rows)
+    drawn = list(groups.items())[:MAX_DRAWN]
+    cited = {
+        member: g.add(Node(f"artifact:{key}", group_label(members), "artifact", artifact_href(members[0], question)))
+        for key, members in drawn
+        for member in members
+    }
     for cite, key in cited.items():
-        direct, derived = tied_edges(backend.select(query, {"id": Literal(cite)}, graphs), key, values, cited)
+        direct, derived = tied_edges(rows[cite], key, values, cited)
         for target, prop in direct or derived:
             g.link(key, target, prop)
-        if not direct and not derived:
+    for key in dict.fromkeys(cited.values()):
+        if not any(source == key or target == key for source, target in g.edges):
             g.link(root, key, "cites")
-    if len(answer.citations) > MAX_DRAWN:
-        g.link(root, g.add(Node("more", f"+{len(answer.citations) - MAX_DRAWN} more artifacts", "more")), "cites")
+    if hidden := len(answer.citations) - len(cited):
+        g.link(root, g.add(Node("more", f"and {plural(hidden, 'more artifact')}", "more")), "cites")
     return g
+
+
+def artifact_groups(citations: list[str], rows: dict[str, list[dict]]) -> dict[str, list[str]]:
+    """Citations grouped by the conversation their message belongs to (others stand alone), in citation order."""
+    groups: dict[str, list[str]] = {}
+    for cite in citations:
+        conversation = next((term_text(r["other"]) for r in rows[cite] if term_text(r["p"]) == IN_CONVERSATION), None)
+        groups.setdefault(conversation or cite, []).append(cite)
+    return groups
+
+
+def group_label(members: list[str]) -> str:
+    """An artifact's id, or for a conversation its message count and first message."""
+    if len(members) == 1:
+        return members[0]
+    return f"conversation: {plural(len(members), 'message')}\nfrom {members[0]}"
+
+
+def person_href(eid: str, question: str | None = None) -> str:
+    """The person's page; with the question, so its "← ask" link leads back to the answer."""
+    return "/person/" + quote(eid, safe="") + (f"?q={quote(question, safe='')}" if question else "")
 
 
 def tied_edges(
@@ -141,17 +195,25 @@ def dot_source(g: EvidenceGraph) -> str:
     lines = [
         "digraph evidence {",
         '  graph [rankdir=LR, fontname="Helvetica", nodesep=0.15, ranksep=0.6];',
-        '  node [fontname="Helvetica", fontsize=11, style=filled];',
-        '  edge [fontname="Helvetica", fontsize=9, color="#3b6ea8", fontcolor="#1f3f66", arrowsize=0.6];',
+        '  node [fontname="Helvetica", fontsize=14, style=filled];',
+        '  edge [fontname="Helvetica", fontsize=11, color="#3b6ea8", fontcolor="#1f3f66", arrowsize=0.6];',
     ]
     ids = {key: f"n{i}" for i, key in enumerate(g.nodes)}
     for key, node in g.nodes.items():
         shape, fill = STYLES[node.role]
         href = f', href={_quoted(node.href)}, target="_top"' if node.href else ""
         lines.append(f'  {ids[key]} [label={_quoted(node.label)}, shape={shape}, fillcolor="{fill}"{href}];')
-    lines += [f"  {ids[s]} -> {ids[t]} [label={_quoted(chr(10).join(labels))}];" for (s, t), labels in g.edges.items()]
+    lines += [f"  {ids[s]} -> {ids[t]} [{edge_style(labels)}];" for (s, t), labels in g.edges.items()]
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def edge_style(labels: dict[str, None]) -> str:
+    """An edge's label; the answer's edges to its values are drawn light and unlabelled (the values' boxes say
+    what they are), so the typed edges stand out."""
+    if list(labels) == [ANSWERS]:
+        return 'color="#b8c4d0", arrowsize=0.4'
+    return f"label={_quoted(chr(10).join(labels))}"
 
 
 def render_svg(g: EvidenceGraph) -> str:

@@ -30,6 +30,7 @@ from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
 from kg.qa.question import Question, Vocabulary, normalise, parse
 from kg.qa.residue import Labels
+from kg.query.people import EID, People
 from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset, term_text
 
 #: Product graphs per vocabulary request: 30 HERB products take one; x10 HERB's 300, six.
@@ -37,6 +38,8 @@ VOCABULARY_CHUNK = 50
 
 #: Answer fields kept out of its JSON object: what ran and how the question was read (`kg ask --explain`).
 INTERNAL = ("queries", "choice")
+#: Why an answer is absent when the proof finds nothing and the intent has no wording of its own for it.
+NO_EVIDENCE = "the graph holds nothing that fits this reading of the question"
 
 
 @dataclass
@@ -54,6 +57,8 @@ class Answer:
     outcome: str = "answer"
     #: For an uncertain reading: the best readings as canonical questions, best first.
     readings: list[dict[str, str]] = field(default_factory=list)
+    #: {eid: {"name", "role"}} for every employee the answer names: the answer itself stays eids.
+    people: dict[str, dict[str, str | None]] = field(default_factory=dict)
     queries: list[str] = field(default_factory=list)
     #: The intent chooser's verdicts, kept so the reading is built only when `kg ask --explain` asks for it.
     choice: Choice | None = field(default=None, repr=False, compare=False)
@@ -159,6 +164,15 @@ class Answerer:
             self._evidence[query, product] = [term_text(r["cite"]) for r in rows if "cite" in r]
         return self._evidence[query, product]
 
+    @cached_property
+    def people(self) -> People:
+        """The organisation's employees (read on the first answer that names one)."""
+        return People(self.backend)
+
+    def people_named(self, values: list[str]) -> dict[str, dict[str, str | None]]:
+        """The `people` map of an answer whose values hold eids; nothing is read for one that holds none."""
+        return self.people.people_map(values) if any(EID.search(v) for v in values) else {}
+
     def ask(self, raw: str | bytes) -> Answer:
         """The answer or a proof-backed abstention. An invalid question (empty, not text, naming two products)
         and a backend failure raise KGError: neither is evidence about the data, so neither may abstain."""
@@ -226,7 +240,7 @@ class Answerer:
             return self._abstain(
                 q,
                 intent,
-                intent.absent(q, bindings) if intent.absent else "no typed evidence for the bound slots",
+                intent.absent(q, bindings) if intent.absent else NO_EVIDENCE,
                 bindings,
                 proof={
                     "query": proof_q.name,
@@ -250,6 +264,7 @@ class Answerer:
         for query in intent.evidence:
             cites.extend(self.evidence(query, q.product))
         return Answer(
+            people=self.people_named(answers),
             question=q.text,
             type=intent.answer_type,
             abstain=False,

@@ -13,6 +13,7 @@ empty result, so it can never pass for an abstention.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import requests
@@ -61,7 +62,7 @@ def sparql_term(value: Term) -> str:
     raise KGError(f"cannot bind {value!r} on a remote endpoint: only IRIs and literals can be sent")
 
 
-def bind(query: str, bindings: dict[str, Term] | None) -> str:
+def bind(query: str, bindings: Mapping[str, Term] | None) -> str:
     """The query with each parameter substituted where it is used, as pyoxigraph substitution binds it.
 
     No VALUES or BIND block is added (some engines, Virtuoso among them, drop the UNION branches that do not
@@ -298,7 +299,7 @@ def _brace_depths(toks: list[Token]) -> list[int]:
 
 
 def protocol_form(
-    query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
 ) -> list[tuple[str, str]]:
     """The SPARQL 1.1 Protocol form fields for a library query: bound text plus the product's dataset."""
     dataset = [("default-graph-uri", g.value) for g in graphs or []]
@@ -315,21 +316,23 @@ class RemoteEndpoint:
             self.session.headers["Authorization"] = f"Bearer {token}"
 
     def select(
-        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> list[Row]:
         result = self._results(self._post(query, bindings, graphs, SPARQL_JSON))
         if isinstance(result, QueryBoolean):
             raise KGError(f"{self.url} answered a SELECT query with a boolean")
         return result
 
-    def ask(self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None) -> bool:
+    def ask(
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> bool:
         result = self._results(self._post(query, bindings, graphs, SPARQL_JSON))
         if not isinstance(result, QueryBoolean):
             raise KGError(f"{self.url} answered an ASK query with rows, not a boolean")
         return bool(result)
 
     def construct(
-        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> list[Triple]:
         """The triples of a CONSTRUCT or DESCRIBE query."""
         body = self._post(query, bindings, graphs, "application/n-triples")
@@ -339,7 +342,7 @@ class RemoteEndpoint:
             raise KGError(f"{self.url} did not answer with N-Triples: {exc}") from exc
 
     def run(
-        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> QuerySolutions | QueryBoolean | list[Triple]:
         """Any query form, as the embedded store's `run` returns it, so one printer serves both."""
         form = query_form(query)
@@ -359,7 +362,9 @@ class RemoteEndpoint:
         except (SyntaxError, ValueError) as exc:
             raise KGError(f"{self.url} did not answer with SPARQL JSON results: {_first_line(str(exc))}") from exc
 
-    def _post(self, query: str, bindings: dict[str, Term] | None, graphs: list[NamedNode] | None, accept: str) -> bytes:
+    def _post(
+        self, query: str, bindings: Mapping[str, Term] | None, graphs: list[NamedNode] | None, accept: str
+    ) -> bytes:
         data = protocol_form(query, bindings, graphs)
         try:
             response = self.session.post(self.url, data=data, headers={"Accept": accept}, timeout=self.timeout)

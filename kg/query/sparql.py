@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -97,19 +97,19 @@ class Backend(Protocol):
     location: str
 
     def select(
-        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> list[Row]: ...
 
     def ask(
-        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> bool: ...
 
     def construct(
-        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> list[Triple]: ...
 
     def run(
-        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> QuerySolutions | QueryBoolean | Iterable[Triple]:
         """Any query form: SELECT solutions, an ASK boolean, or a CONSTRUCT / DESCRIBE query's triples."""
         ...
@@ -179,7 +179,7 @@ class EmbeddedStore:
         self.location = str(path)
 
     def run(
-        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> QuerySolutions | QueryBoolean | QueryTriples:
         """Any query form (SELECT, ASK, CONSTRUCT, DESCRIBE) over the whole store or a product's dataset.
 
@@ -201,15 +201,17 @@ class EmbeddedStore:
             raise KGError(f"query failed: {exc}") from exc
 
     def select(
-        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> list[Row]:
         return solution_rows(self.run(query, bindings, graphs))
 
-    def ask(self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None) -> bool:
+    def ask(
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> bool:
         return boolean(self.run(query, bindings, graphs))
 
     def construct(
-        self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> list[Triple]:
         """The triples of a CONSTRUCT or DESCRIBE query."""
         result = self.run(query, bindings, graphs)
@@ -218,7 +220,7 @@ class EmbeddedStore:
         return list(result)
 
 
-def _unbindable(exc: RuntimeError, bindings: dict[str, Term] | None) -> str:
+def _unbindable(exc: RuntimeError, bindings: Mapping[str, Term] | None) -> str:
     """pyoxigraph's refusal to bind a variable the result does not carry, with what to do about it."""
     message = str(exc)
     if bindings and "SELECT projection" in message:

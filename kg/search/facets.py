@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
+from datetime import datetime
 
 from pyoxigraph import Literal, NamedNode
 
@@ -34,6 +35,12 @@ class Facets:
     role: str | None = None
     since: str | None = None  # YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]
     until: str | None = None
+
+    def __post_init__(self) -> None:
+        """A date that is no date (`2026-02-30`, month 13) is an error at once, not a search that finds nothing."""
+        for value, start in ((self.since, True), (self.until, False)):
+            if value:
+                instant(value, start)
 
     def active(self) -> dict[str, str]:
         return {k: v for k, v in asdict(self).items() if v}
@@ -70,6 +77,10 @@ def instant(value: str, start: bool) -> Literal:
     """A date or date-time as an xsd:dateTime literal; a bare date spans its whole day."""
     if not _DATE.match(value):
         raise KGError(f"expected a date YYYY-MM-DD (or YYYY-MM-DDTHH:MM), got {value!r}")
+    try:
+        datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise KGError(f"{value!r} is not a date on the calendar ({exc})") from exc
     if "T" not in value:
         value += "T00:00:00" if start else "T23:59:59"
     elif value.count(":") == 1:

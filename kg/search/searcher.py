@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from kg.errors import KGError
-from kg.query.sparql import Backend, EmbeddedStore
+from kg.query.sparql import Backend, EmbeddedStore, known_products
 from kg.search import dense
 from kg.search.anchors import anchors, word_ngrams
 from kg.search.facets import Facets, allowed_ids
@@ -121,8 +122,15 @@ class Searcher:
             self._backend = EmbeddedStore(self.store_path)
         return self._backend
 
+    @cached_property
+    def readable(self) -> set[str] | None:
+        """The products the facet backend reads (an endpoint's token may read only some), or None: all."""
+        return set(known_products(self._backend)) if self.facets_elsewhere and self._backend is not None else None
+
     def products(self) -> list[str]:
-        return sorted(self.manifest["products"])
+        """The indexed products this search may show: with an endpoint, only those its token reads."""
+        indexed = sorted(self.manifest["products"])
+        return indexed if self.readable is None else [p for p in indexed if p in self.readable]
 
     def product_index(self, product: str) -> ProductIndex:
         if product not in self.manifest["products"]:
@@ -136,6 +144,8 @@ class Searcher:
         (a caller's readable products) bounds the last two; the caller checks a given product itself."""
         if product:
             self.product_index(product)
+            if self.readable is not None and product not in self.readable:
+                raise KGError(f"this token does not read the product {product}")
             return [product]
         grams = word_ngrams(normalise(text)) | word_ngrams(normalise(text.replace("'s", "")))
         candidates = self.products() if within is None else [p for p in self.products() if p in within]

@@ -16,7 +16,7 @@ from kg.registry import Registry
 
 ANSWER_TYPES = ("person", "pr", "company", "url", "content")
 Finisher = Callable[[list[Row]], tuple[list[str], list[str]]]
-#: What a false proof means for this intent, in words (default: "no typed evidence for the bound slots").
+#: What a false proof means for this intent, in words (default: kg.qa.answer.NO_EVIDENCE).
 Absence = Callable[[Question, dict[str, Term]], str]
 #: Finishers by the name a row's `finish` gives.
 FINISHERS: Registry[Finisher] = Registry("finisher")
