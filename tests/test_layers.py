@@ -52,6 +52,8 @@ LAZY: dict[tuple[str, str], str] = {
     ("kg.endpoint.http", "kg.query.sparql"): "the answer page and its QA stack load when the app is made",
     ("kg.ingest.validate", "pyshacl"): "--engine pyshacl only",
     ("kg.ingest.validate", "rdflib"): "--engine pyshacl only",
+    ("kg.cli.validate", "kg.ingest.report"): "--format turtle only",
+    ("kg.ingest.report", "rdflib"): "--format turtle only (rdflib writes the report's Turtle)",
     ("kg.qa.evaluate", "bm25s"): "the BM25 baseline only",
     ("kg.qa.evaluate", "kg.search.text"): "the BM25 baseline only",
     ("kg.query.backend", "kg.query.remote"): "requests loads only when an endpoint is used",
