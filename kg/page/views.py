@@ -75,9 +75,13 @@ def answer_page(
             ),
         )
     answer = answerer.answer_parsed(parsed)
-    svg = render_svg(evidence_graph(answer, answerer.backend, product_dataset(parsed.product), question))
+    svg = (  # a question not read, or not covered, has no evidence to draw
+        inline_svg(render_svg(evidence_graph(answer, answerer.backend, product_dataset(parsed.product), question)))
+        if answer.outcome in ("answer", "absent")
+        else None
+    )
     start = start_block(scope, examples, parsed.product) if answer.abstain else ""
-    return Page(200, html.ask_page(question, answer, inline_svg(svg), ask_token, start))
+    return Page(200, html.ask_page(question, answer, svg, ask_token, start))
 
 
 def holding_graphs(answerer: Answerer, query: str, bindings: dict, scope: Scope) -> list[NamedNode] | None:
