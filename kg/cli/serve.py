@@ -86,7 +86,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help="time for a client's headers and body, and idle keep-alive limit (default: 15)",
     )
-    p.add_argument("--max-connections", type=int, default=256, help="open client connections (default: 256)")
+    p.add_argument(
+        "--max-connections",
+        type=int,
+        default=256,
+        help="open client connections; a newcomer takes the slot of the longest-idle one (default: 256)",
+    )
+    p.add_argument(
+        "--max-per-client",
+        type=int,
+        default=32,
+        metavar="N",
+        help="open connections from one client address (default: 32)",
+    )
     p.add_argument(
         "--cors",
         metavar="ORIGIN[,ORIGIN…]",
@@ -122,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
             cors=cors,
             client_timeout=args.client_timeout,
             max_connections=args.max_connections,
+            max_per_client=args.max_per_client,
         )
     )
     return 0

@@ -54,12 +54,13 @@ def check_settings(settings: Settings) -> None:
             settings.workers,
             settings.client_timeout,
             settings.max_connections,
+            settings.max_per_client,
         )
         <= 0
     ):
         raise KGError(
             "--timeout, --max-body, --max-memory, --max-query-bytes, --max-result, --max-groups, --workers, "
-            "--client-timeout and --max-connections must be positive"
+            "--client-timeout, --max-connections and --max-per-client must be positive"
         )
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
@@ -54,6 +56,7 @@ class Settings:
     cors: tuple[str, ...] = ()
     client_timeout: float = 15.0
     max_connections: int = 256
+    max_per_client: int = 32
 
 
 SETTINGS = web.AppKey("settings", Settings)
@@ -101,6 +104,23 @@ async def refusals(request: web.Request, handler: Any) -> web.StreamResponse:
     if request.body_exists and not request.content.is_eof():
         response.force_close()  # the unread body must never be taken for another request
     return response
+
+
+def set_working(request: web.BaseRequest, working: bool) -> None:
+    """Mark the request's connection as working (not evictable) or idle again; see Admission."""
+    protocol = request.protocol
+    if isinstance(protocol, LimitedHandler):
+        protocol.set_working(working)
+
+
+@web.middleware
+async def working_marks(request: web.Request, handler: Any) -> web.StreamResponse:
+    """A request without a body works from its start; one with a body once body_text has read it."""
+    set_working(request, not request.body_exists)
+    try:
+        return await handler(request)
+    finally:
+        set_working(request, False)
 
 
 def cors_middleware(origins: tuple[str, ...]) -> Any:
@@ -162,6 +182,7 @@ async def body_text(request: web.Request) -> str:
             body = await request.read()
     except TimeoutError:
         raise HttpError(408, f"the request body did not arrive within {settings.client_timeout:g} s") from None
+    set_working(request, True)
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError:
@@ -273,7 +294,7 @@ def answer_page_routes(store: Path) -> web.RouteTableDef:
 
 def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) -> web.Application:
     app = web.Application(
-        middlewares=[cors_middleware(settings.cors), refusals], client_max_size=settings.limits.max_body
+        middlewares=[working_marks, cors_middleware(settings.cors), refusals], client_max_size=settings.limits.max_body
     )
     app[SETTINGS], app[GRANTS], app[POOL] = settings, grants, pool
     app.router.add_route("*", "/query", query_route)
@@ -286,33 +307,89 @@ def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) ->
     return app
 
 
-class LimitedHandler(RequestHandler):
-    """aiohttp's connection handler, except that a connection over the limit gets one 503 and is closed.
+class Admission:
+    """Who holds a connection slot: at most `limit` connections, at most `per_client` from one address.
 
-    The check runs in connection_made, not in the protocol factory: asyncio accepts a burst of connections
-    (calling the factory for each) before any of them is counted as made.
+    A connection over either limit takes the slot of the longest-idle connection in the way (one waiting for
+    its headers, on keep-alive or still sending its body) and closes it; only when every connection in the
+    way is working on a request does the newcomer get a 503. Idle and slow clients therefore cannot keep
+    anyone out, and one address cannot hold more than its share. A slot is given back exactly once, whatever
+    closed the connection (aiohttp's force_close() clears `transport` before connection_lost runs).
     """
 
-    __slots__ = ("_limit", "_server")
+    def __init__(self, limit: int, per_client: int) -> None:
+        self.limit, self.per_client = limit, per_client
+        self.by_peer: dict[str, dict[LimitedHandler, None]] = {}
+        self.count = 0
+
+    def admit(self, handler: LimitedHandler) -> bool:
+        """Give `handler` a slot, evicting the longest-idle connection in the way; False when none can go."""
+        mine = self.by_peer.get(handler.peer, {})
+        if len(mine) >= self.per_client:
+            if not self._evict(mine):
+                return False
+        elif self.count >= self.limit and not self._evict(h for peer in self.by_peer.values() for h in peer):
+            return False
+        self.by_peer.setdefault(handler.peer, {})[handler] = None
+        self.count += 1
+        return True
+
+    def release(self, handler: LimitedHandler) -> None:
+        """Give the slot back; a second call for the same connection does nothing."""
+        mine = self.by_peer.get(handler.peer, {})
+        if handler in mine:
+            del mine[handler]
+            self.count -= 1
+            if not mine:
+                del self.by_peer[handler.peer]
+
+    def _evict(self, handlers: Iterable[LimitedHandler]) -> bool:
+        victim = min((h for h in handlers if not h.working), key=lambda h: h.idle_since, default=None)
+        if victim is None:
+            return False
+        self.release(victim)
+        victim.force_close()
+        return True
+
+
+class LimitedHandler(RequestHandler):
+    """aiohttp's connection handler under an Admission: a connection refused a slot gets one 503 and is closed.
+
+    The check runs in connection_made, not in the protocol factory: asyncio accepts a burst of connections
+    (calling the factory for each) before any of them is counted as made. `working` is set once a request's
+    body has been read and cleared when its response is sent: only then is the connection safe from eviction.
+    """
+
+    __slots__ = ("_admission", "_admitted", "idle_since", "peer", "working")
     REFUSAL = (
         b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
         b"Content-Length: 30\r\nConnection: close\r\n\r\ntoo many connections; retry.\r\n"
     )
 
-    def __init__(self, server: Server, limit: int, **kwargs: Any) -> None:
+    def __init__(self, server: Server, admission: Admission, **kwargs: Any) -> None:
         super().__init__(server, **kwargs)
-        self._server, self._limit = server, limit
+        self._admission, self._admitted, self.working = admission, False, False
+        self.peer, self.idle_since = "", 0.0
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        if len(self._server.connections) >= self._limit:
+        peer = transport.get_extra_info("peername")
+        self.peer, self.idle_since = str(peer[0]) if peer else "", time.monotonic()
+        if not self._admission.admit(self):
             transport.write(self.REFUSAL)  # type: ignore[attr-defined]
             transport.close()
             return
+        self._admitted = True
         super().connection_made(transport)
 
     def connection_lost(self, exc: BaseException | None) -> None:
-        if self.transport is not None:
+        self._admission.release(self)
+        if self._admitted:
             super().connection_lost(exc)
+
+    def set_working(self, working: bool) -> None:
+        self.working = working
+        if not working:
+            self.idle_since = time.monotonic()
 
 
 async def run_server(
@@ -335,8 +412,10 @@ async def run_server(
         "lingering_time": 1.0,
     }
 
+    admission = Admission(settings.max_connections, settings.max_per_client)
+
     def protocol() -> asyncio.Protocol:
-        return LimitedHandler(server, settings.max_connections, **handler_options)
+        return LimitedHandler(server, admission, **handler_options)
 
     try:
         listener = await loop.create_server(protocol, settings.host, settings.port, backlog=512, reuse_address=True)

@@ -1,0 +1,163 @@
+"""Issue 24's attacks on `kg serve`, against the real server over raw sockets and HTTP clients on 127.0.0.1.
+
+Connections: a slot is always given back, idle and slow connections give way to a newcomer, one address holds at
+most --max-per-client. Every loop is bounded in count and time; the limits are small and set by options.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+from pyoxigraph import RdfFormat, Store
+from test_serve import ALPHA_TOKEN, FIXTURE, TOKENS, start_server
+
+NORMAL = "SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
+KEEP_ALIVE_GET = (
+    b"GET /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+    + ALPHA_TOKEN.encode()
+    + b"\r\nAccept: text/turtle\r\n\r\n"
+)
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("attacks") / "store"
+    store = Store(str(path))
+    store.load(FIXTURE.encode(), format=RdfFormat.TRIG)
+    store.flush()
+    del store
+    return path
+
+
+@pytest.fixture(scope="module")
+def access(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("attacks-access") / "access.json"
+    path.write_text(json.dumps(TOKENS))
+    return path
+
+
+def serve(store_dir: Path, access: Path, log: Path, *extra: str) -> Iterator[str]:
+    yield from start_server(store_dir, "--access", str(access), *extra, timeout=4.0, log=log)
+
+
+def normal(url: str) -> int:
+    response = requests.post(
+        f"{url}/query",
+        data=NORMAL.encode(),
+        timeout=10,
+        headers={
+            "Authorization": f"Bearer {ALPHA_TOKEN}",
+            "Content-Type": "application/sparql-query",
+            "Accept": "application/sparql-results+json",
+            "Connection": "close",
+        },
+    )
+    return response.status_code
+
+
+def connect(url: str) -> socket.socket:
+    host, port = url.removeprefix("http://").split(":")
+    return socket.create_connection((host, int(port)), timeout=10)
+
+
+def closed_by_server(conn: socket.socket, seconds: float) -> bool:
+    """True when the server closes `conn` (after whatever it sends) within `seconds`."""
+    conn.settimeout(seconds)
+    try:
+        while conn.recv(65536):
+            pass
+        return True
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+
+
+def still_open(conn: socket.socket) -> bool:
+    conn.settimeout(0.05)
+    try:
+        return conn.recv(1) != b""
+    except TimeoutError:
+        return True
+    except OSError:
+        return False
+
+
+def test_connections_idle_past_keep_alive_give_their_slots_back(store_dir: Path, access: Path, tmp_path: Path) -> None:
+    """The issue's lockout: five keep-alive requests go idle past the keep-alive limit, then every request got 503."""
+    for url in serve(store_dir, access, tmp_path / "serve.log", "--max-connections", "5", "--client-timeout", "1"):
+        for _round in range(2):
+            held = [connect(url) for _ in range(5)]
+            for conn in held:
+                conn.sendall(KEEP_ALIVE_GET)
+            assert all(closed_by_server(conn, 5) for conn in held)  # answered, then closed when idle
+            for conn in held:
+                conn.close()
+            assert [normal(url) for _ in range(3)] == [200, 200, 200]
+
+
+def test_slow_and_idle_connections_give_way_to_a_newcomer(store_dir: Path, access: Path, tmp_path: Path) -> None:
+    """Slowloris within the connection limit: a normal client is served at once, not after the client timeout."""
+    log = tmp_path / "serve.log"
+    for url in serve(store_dir, access, log, "--max-connections", "6", "--client-timeout", "30"):
+        held = []
+        for _ in range(20):
+            conn = connect(url)
+            conn.sendall(b"GET /query HTTP/1.1\r\nHost: t\r\n")  # headers never finished
+            held.append(conn)
+        started = time.monotonic()
+        assert [normal(url) for _ in range(5)] == [200] * 5
+        assert time.monotonic() - started < 5
+        assert sum(still_open(conn) for conn in held) <= 6
+        for conn in held:
+            conn.close()
+        assert "Traceback" not in log.read_text()
+
+
+def test_one_address_holds_at_most_max_per_client(store_dir: Path, access: Path, tmp_path: Path) -> None:
+    for url in serve(store_dir, access, tmp_path / "serve.log", "--max-connections", "50", "--max-per-client", "4"):
+        held = []
+        for _ in range(10):
+            conn = connect(url)
+            conn.sendall(b"GET /query HTTP/1.1\r\n")
+            held.append(conn)
+        time.sleep(0.3)
+        assert sum(still_open(conn) for conn in held) == 4  # the newest four; the older six were closed
+        assert normal(url) == 200
+        for conn in held:
+            conn.close()
+
+
+def test_working_connections_are_not_evicted_and_a_full_server_says_503(
+    store_dir: Path, access: Path, tmp_path: Path
+) -> None:
+    """Two runaway queries fill --max-per-client 2: they keep their slots, and a third connection gets 503."""
+    runaway = "SELECT (COUNT(*) AS ?n) WHERE { " + " ".join(f"?s{i} ?p{i} ?o{i} ." for i in range(24)) + " }"
+    for url in serve(store_dir, access, tmp_path / "serve.log", "--max-per-client", "2"):
+        body = runaway.encode()
+        held = []
+        for _ in range(2):
+            conn = connect(url)
+            conn.sendall(
+                b"POST /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+                + ALPHA_TOKEN.encode()
+                + b"\r\nContent-Type: application/sparql-query\r\nContent-Length: "
+                + str(len(body)).encode()
+                + b"\r\n\r\n"
+                + body
+            )
+            held.append(conn)
+        time.sleep(0.5)
+        third = connect(url)
+        assert third.recv(200).startswith(b"HTTP/1.1 503")
+        for conn in held:  # both run to the time limit: 503 from the supervisor, not a reset
+            conn.settimeout(10)
+            assert conn.recv(200).startswith(b"HTTP/1.1 503")
+            conn.close()
+        assert normal(url) == 200
