@@ -7,15 +7,22 @@ most --max-per-client. Every loop is bounded in count and time; the limits are s
 from __future__ import annotations
 
 import json
+import os
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import requests
+from herbkit import herb_layout, small_product
 from pyoxigraph import RdfFormat, Store
-from test_serve import ALPHA_TOKEN, FIXTURE, TOKENS, start_server
+from test_serve import ALPHA_TOKEN, FIXTURE, ROOT, TOKENS, start_server
+
+from kg.cli import main
+from kg.ingest.storepath import build_lock
 
 NORMAL = "SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
 KEEP_ALIVE_GET = (
@@ -161,3 +168,37 @@ def test_working_connections_are_not_evicted_and_a_full_server_says_503(
             assert conn.recv(200).startswith(b"HTTP/1.1 503")
             conn.close()
         assert normal(url) == 200
+
+
+# --- one store at a time ------------------------------------------------------------------------------------
+
+
+def test_a_build_is_refused_while_the_store_is_served(
+    herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's mix: a build swapped the store under a running server, whose workers then answered from both."""
+    store = tmp_path / "store"
+    layout = herb_layout(tmp_path / "herb", herb, {"Good": small_product(herb, per_kind=2)})
+    assert main(["build", "--herb", str(layout), "--store", str(store)]) == 0
+    capsys.readouterr()
+    before = sorted(p.name for p in store.iterdir())
+    for url in start_server(store, log=tmp_path / "serve.log"):  # open: loopback clients only
+        code = main(["build", "--herb", str(layout), "--store", str(store)])
+        err = capsys.readouterr().err
+        assert code == 2 and "kg serve (PID" in err and "is serving" in err, err
+        assert sorted(p.name for p in store.iterdir()) == before  # the served store was not touched
+        assert normal(url) == 200
+    assert main(["build", "--herb", str(layout), "--store", str(store)]) == 0  # once the server stopped
+
+
+def test_serving_is_refused_while_a_build_writes_the_store(store_dir: Path, tmp_path: Path) -> None:
+    with build_lock(store_dir):
+        done = subprocess.run(
+            [sys.executable, "-m", "kg", "serve", "--store", str(store_dir), "--port", "0"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2 and f"a kg build (PID {os.getpid()}) is writing" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

@@ -20,6 +20,7 @@ from kg.endpoint.engine import Pool
 from kg.endpoint.http import Settings, run_server
 from kg.endpoint.policy import Limits
 from kg.errors import KGError
+from kg.ingest.storepath import serve_lock
 from kg.namespaces import product_of_graph
 
 __all__ = ["Limits", "Settings", "serve"]
@@ -85,18 +86,19 @@ def configure_logging() -> None:
 def serve(settings: Settings) -> None:
     """Run the endpoint until SIGINT or SIGTERM, then stop the workers."""
     check_settings(settings)
-    grants = load_access(settings.access, store_products(settings)) if settings.access else None
-    configure_logging()
-    try:
-        pool = Pool(settings.store, settings.workers, settings.limits)
-    except OSError as exc:
-        raise KGError(str(exc)) from exc
-    try:
-        asyncio.run(_serve(settings, grants, pool))
-    except OSError as exc:
-        raise KGError(f"cannot listen on {settings.host}:{settings.port}: {exc}") from exc
-    finally:
-        pool.close()
+    with serve_lock(settings.store):  # no build replaces the store while its workers read it
+        grants = load_access(settings.access, store_products(settings)) if settings.access else None
+        configure_logging()
+        try:
+            pool = Pool(settings.store, settings.workers, settings.limits)
+        except OSError as exc:
+            raise KGError(str(exc)) from exc
+        try:
+            asyncio.run(_serve(settings, grants, pool))
+        except OSError as exc:
+            raise KGError(f"cannot listen on {settings.host}:{settings.port}: {exc}") from exc
+        finally:
+            pool.close()
 
 
 async def _serve(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) -> None:
