@@ -19,9 +19,10 @@ import pytest
 import requests
 from herbkit import herb_layout, small_product
 from pyoxigraph import RdfFormat, Store
-from test_serve import ALPHA_TOKEN, FIXTURE, ROOT, TOKENS, start_server
+from test_serve import ADMIN, ALPHA_TOKEN, FIXTURE, ROOT, TOKENS, start_server
 
 from kg.cli import main
+from kg.endpoint.access import token_key
 from kg.ingest.storepath import build_lock
 
 NORMAL = "SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
@@ -202,3 +203,87 @@ def test_serving_is_refused_while_a_build_writes_the_store(store_dir: Path, tmp_
         )
     assert done.returncode == 2 and f"a kg build (PID {os.getpid()}) is writing" in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+
+
+# --- unauthenticated 500s, the log, the /ask existence oracle ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(store_dir: Path, access: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    log = tmp_path_factory.mktemp("attacks-log") / "serve.log"
+    for url in serve(store_dir, access, log):
+        yield url, log
+
+
+def status_of(url: str, head: bytes) -> int:
+    """The status of one raw request (`head` without the final blank line) on a fresh connection."""
+    conn = connect(url)
+    with conn:
+        conn.sendall(head + b"Connection: close\r\n\r\n")
+        out = b""
+        while chunk := conn.recv(65536):
+            out += chunk
+    return int(out.split(b" ", 2)[1])
+
+
+def ask_request(question: bytes, token: str = ADMIN) -> bytes:
+    return b"GET /ask?q=" + question + b" HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " + token.encode() + b"\r\n"
+
+
+@pytest.mark.parametrize(
+    ("head", "status"),
+    [
+        (b"GET /query?query=ASK%7B%7D HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \xff\xfe\r\n", 401),
+        (b"GET /ask?q=who HTTP/1.1\r\nHost: t\r\nCookie: kg_token=\xff\xfe\r\n", 401),
+        (b"GET /artifact/a1 HTTP/1.1\r\nHost: t\r\nCookie: kg_token=\xc3\x28\r\n", 401),
+        (b"GET /query HTTP/1.1\r\nHost: a> <b\r\nAuthorization: Bearer " + ALPHA_TOKEN.encode() + b"\r\n", 400),
+        (ask_request(b"Who+wrote+the+Alpha+and+Beta+design%3F"), 400),
+        (ask_request(b"a" * 2100), 400),
+        (ask_request(b"who%00wrote"), 400),
+    ],
+)
+def test_hostile_headers_and_questions_get_4xx_never_500(served: tuple[str, Path], head: bytes, status: int) -> None:
+    assert status_of(served[0], head) == status
+
+
+def test_a_newline_in_the_path_cannot_forge_a_log_line(served: tuple[str, Path]) -> None:
+    url, log = served
+    status_of(url, b"GET /x%0A2026-01-01%2000:00:00,000%20admin%20GET%20/query%20200 HTTP/1.1\r\nHost: t\r\n")
+    time.sleep(0.2)
+    lines = log.read_text().splitlines()
+    assert not any(line.startswith("2026-01-01") for line in lines)
+    assert any("GET /x%0A2026-01-01%2000:00:00,000%20admin" in line for line in lines)
+
+
+def test_the_answer_page_is_logged_with_the_token_name(served: tuple[str, Path]) -> None:
+    url, log = served
+    headers = {"Authorization": f"Bearer {ALPHA_TOKEN}"}
+    requests.get(f"{url}/ask", params={"q": "Who wrote the Alpha design?"}, headers=headers, timeout=30)
+    requests.get(f"{url}/artifact/alpha-sdd-1", headers=headers, timeout=30)
+    time.sleep(0.2)
+    name = f"sha256:{token_key(ALPHA_TOKEN)[:8]}"
+    text = log.read_text()
+    assert f"{name} GET /ask " in text and f"{name} GET /artifact/alpha-sdd-1 " in text
+
+
+def test_the_answer_page_does_not_tell_an_existing_product_from_an_unknown_one(served: tuple[str, Path]) -> None:
+    url = served[0]
+    headers = {"Authorization": f"Bearer {ALPHA_TOKEN}"}
+    replies = [
+        requests.get(f"{url}/ask", params={"q": f"Who wrote the {p} design?"}, headers=headers, timeout=30)
+        for p in ("Beta", "Zeta")
+    ]
+    assert [r.status_code for r in replies] == [403, 403]
+    assert replies[0].text == replies[1].text
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1"])
+def test_a_timeout_that_is_no_number_of_seconds_is_refused(store_dir: Path, value: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "kg", "serve", "--store", str(store_dir), "--port", "0", "--timeout", value],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stderr.startswith("kg: error:") and done.stderr.count("\n") == 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import math
 import signal
 import sys
 
@@ -44,6 +45,8 @@ def check_settings(settings: Settings) -> None:
     if settings.access is None and not _is_loopback(settings.host):
         raise KGError(f"refusing to serve {settings.host} without --access: an open endpoint is local only")
     limits = settings.limits
+    if not all(math.isfinite(x) for x in (limits.timeout, settings.client_timeout)):
+        raise KGError("--timeout and --client-timeout must be finite numbers of seconds")
     if (
         min(
             limits.timeout,

@@ -38,7 +38,10 @@ LOCAL = Grant("local", None)
 
 
 def token_key(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    """The SHA-256 hex digest the grants are keyed by. A header's undecodable bytes arrive as surrogates
+    (aiohttp decodes with surrogateescape); they hash to a key no access file can hold, so such a token is
+    unknown (401), never an error."""
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def product_grant(name: str, products: list[str]) -> Grant:

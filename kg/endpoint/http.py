@@ -26,7 +26,7 @@ from aiohttp.web_protocol import RequestHandler
 from aiohttp.web_server import Server
 
 from kg.endpoint.access import LOCAL, Grant, token_key
-from kg.endpoint.appkeys import GRANTS
+from kg.endpoint.appkeys import GRANTS, TOKEN_NAME
 from kg.endpoint.engine import Job, Pool, Reply
 from kg.endpoint.policy import HttpError, Limits, check_query, dataset_for, mentions_service
 from kg.endpoint.service_description import described
@@ -34,7 +34,6 @@ from kg.endpoint.service_description import described
 access_log = logging.getLogger("kg.endpoint.access")
 log = logging.getLogger("kg.endpoint")
 
-TOKEN_NAME = "token_name"
 TEXT = "text/plain; charset=utf-8"
 STATIC = files("kg.endpoint") / "static"
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
@@ -69,13 +68,21 @@ class AccessLog(AbstractAccessLogger):
     def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
         self.logger.info(
             "%s %s %s %d %.1f ms %d B",
-            request.get(TOKEN_NAME, "-"),
-            request.method,
-            request.path,
+            printable(request.get(TOKEN_NAME, "-")),
+            printable(request.method),
+            printable(request.rel_url.raw_path),
             response.status,
             time * 1000,
             response.body_length,
         )
+
+
+def printable(text: str) -> str:
+    """`text` for a log line: control characters, backslashes and non-ASCII escaped, so a client cannot forge
+    a line (the path is logged as sent, still percent-encoded: `%0A` stays three characters)."""
+    return "".join(
+        c if " " <= c < "\x7f" and c != "\\" else c.encode("unicode_escape", "backslashreplace").decode() for c in text
+    )
 
 
 def text_response(status: int, message: str) -> web.Response:
@@ -225,7 +232,10 @@ async def query_route(request: web.Request) -> web.StreamResponse:
     if "update" in params:
         raise read_only()
     if "query" not in params:
-        media, body = described(str(request.url.with_query(None)), grant, request.headers.get("Accept", ""))
+        try:  # the endpoint's own IRI is built from the Host header, which the client chose
+            media, body = described(str(request.url.with_query(None)), grant, request.headers.get("Accept", ""))
+        except ValueError:
+            raise HttpError(400, "the Host header does not make a valid IRI for this endpoint") from None
         return web.Response(body=body, headers={"Content-Type": media})
     if len(params["query"]) != 1:
         raise HttpError(400, "send exactly one `query` parameter")

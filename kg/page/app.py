@@ -15,8 +15,8 @@ from typing import Any
 
 from aiohttp import web
 
-from kg.endpoint.access import token_key
-from kg.endpoint.appkeys import GRANTS
+from kg.endpoint.access import LOCAL, token_key
+from kg.endpoint.appkeys import GRANTS, TOKEN_NAME
 from kg.page import html
 from kg.page.views import Page, Scope, answer_page, artifact_page
 from kg.qa.answer import Answerer
@@ -37,6 +37,7 @@ def scope_of(request: web.Request, token: str | None) -> Scope | web.Response:
     grants: Mapping[str, Any] | None = request.app[GRANTS]
     if grants is None:
         if ipaddress.ip_address(request.remote or "0.0.0.0").is_loopback:
+            request[TOKEN_NAME] = LOCAL.name
             return None
         page = html.message_page(403, "Loopback only", "without an access file only loopback clients are answered")
         return web.Response(status=403, text=page, content_type="text/html")
@@ -44,6 +45,7 @@ def scope_of(request: web.Request, token: str | None) -> Scope | web.Response:
     if grant is None:
         page = html.message_page(401, "Token needed", "give a valid token to read this server's graphs", True)
         return web.Response(status=401, text=page, content_type="text/html")
+    request[TOKEN_NAME] = grant.name
     return grant.graphs
 
 
