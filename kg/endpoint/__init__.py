@@ -35,7 +35,7 @@ def store_products(settings: Settings) -> list[str]:
     try:
         store = Store.read_only(str(settings.store))
     except OSError as exc:
-        raise KGError(f"cannot open the store {settings.store}: {exc}") from exc
+        raise KGError(f"cannot open the store {settings.store} (run `kg build`, or pass --store PATH): {exc}") from exc
     return sorted(p for g in store.named_graphs() if (p := product_of_graph(g.value)))
 
 
@@ -45,6 +45,8 @@ def check_settings(settings: Settings) -> None:
     if settings.access is None and not _is_loopback(settings.host):
         raise KGError(f"refusing to serve {settings.host} without --access: an open endpoint is local only")
     limits = settings.limits
+    if not 0 <= settings.port <= 65535:
+        raise KGError(f"--port {settings.port}: a TCP port is 0 to 65535 (0 picks a free one)")
     if not all(math.isfinite(x) for x in (limits.timeout, settings.client_timeout)):
         raise KGError("--timeout and --client-timeout must be finite numbers of seconds")
     if (
@@ -90,7 +92,8 @@ def serve(settings: Settings) -> None:
     """Run the endpoint until SIGINT or SIGTERM, then stop the workers."""
     check_settings(settings)
     with serve_lock(settings.store):  # no build replaces the store while its workers read it
-        grants = load_access(settings.access, store_products(settings)) if settings.access else None
+        products = store_products(settings)  # opened here first, so a folder that is no store is one clear line
+        grants = load_access(settings.access, products) if settings.access else None
         configure_logging()
         try:
             pool = Pool(settings.store, settings.workers, settings.limits)

@@ -182,7 +182,11 @@ def worker_main(conn: Connection, store_path: str, max_result: int) -> None:
     problem = isolate_network()  # first: unshare(CLONE_NEWUSER) needs a single-threaded process
     from pyoxigraph import Store
 
-    store = Store.read_only(store_path)
+    try:
+        store = Store.read_only(store_path)
+    except OSError as exc:
+        conn.send(("failed", str(exc)))  # one line for the supervisor, not a traceback on stderr
+        return
     conn.send(("ready", problem))
 
     def serve() -> None:
@@ -217,12 +221,16 @@ class Worker:
             self.stop()
             raise OSError("a query worker did not start")
         try:
-            _, self.isolation_problem = self.conn.recv()
+            state, detail = self.conn.recv()
         except EOFError:
             self.stop()
             raise OSError(
                 f"a query worker could not open the store {store} (exit code {self.process.exitcode})"
             ) from None
+        if state != "ready":
+            self.stop()
+            raise OSError(f"a query worker could not open the store {store}: {detail}")
+        self.isolation_problem = detail
 
     def rss(self) -> int:
         try:

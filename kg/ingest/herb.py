@@ -128,7 +128,7 @@ def read_json(path: Path) -> Any:
             return json.load(fh)
     except FileNotFoundError as exc:
         raise KGError(f"{path}: file not found") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except ValueError as exc:  # not UTF-8, not JSON, or an integer past Python's 4,300-digit conversion limit
         raise KGError(f"{path}: not valid JSON ({exc})") from exc
     except RecursionError as exc:
         raise KGError(f"{path}: JSON nested too deeply to read") from exc
