@@ -13,17 +13,19 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 import requests
 from herbkit import herb_layout, small_product
-from pyoxigraph import RdfFormat, Store
+from pyoxigraph import NamedNode, RdfFormat, Store
 from test_serve import ADMIN, ALPHA_TOKEN, FIXTURE, ROOT, TOKENS, start_server
 
 from kg.cli import main
 from kg.endpoint.access import token_key
 from kg.ingest.storepath import build_lock
+from kg.namespaces import GRAPH
 
 NORMAL = "SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
 KEEP_ALIVE_GET = (
@@ -287,3 +289,123 @@ def test_a_timeout_that_is_no_number_of_seconds_is_refused(store_dir: Path, valu
         timeout=60,
     )
     assert done.returncode == 2 and done.stderr.startswith("kg: error:") and done.stderr.count("\n") == 1
+
+
+# --- fair shares of the workers, bytes in flight -------------------------------------------------------------
+
+#: 20,000 rows of two 400-character literals: about 18 MB of SPARQL JSON, far past any socket buffer.
+BIG = "SELECT ?o1 ?o2 WHERE { ?a <urn:p:0> ?o1 . ?b <urn:p:1> ?o2 } LIMIT 20000"
+RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { " + " ".join(f"?s{i} ?p{i} ?o{i} ." for i in range(24)) + " }"
+
+
+@pytest.fixture(scope="module")
+def filled_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture graph plus 3,000 long filler literals in Alpha, for large results."""
+    path = tmp_path_factory.mktemp("attacks-filled") / "store"
+    store = Store(str(path))
+    store.load(FIXTURE.encode(), format=RdfFormat.TRIG)
+    filler = "".join(f'<urn:x:{i}> <urn:p:{i % 7}> "filler {i} {"z" * 400}" .\n' for i in range(3000))
+    store.load(filler.encode(), format=RdfFormat.N_TRIPLES, to_graph=NamedNode(GRAPH + "Alpha"))
+    store.flush()
+    del store
+    return path
+
+
+def raw_post(url: str, query: str, token: str = ALPHA_TOKEN) -> socket.socket:
+    """A connection that has sent one query and reads nothing."""
+    body = query.encode()
+    conn = connect(url)
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    conn.sendall(
+        b"POST /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+        + token.encode()
+        + b"\r\nContent-Type: application/sparql-query\r\nContent-Length: "
+        + str(len(body)).encode()
+        + b"\r\n\r\n"
+        + body
+    )
+    return conn
+
+
+def test_one_tokens_runaways_leave_the_other_tokens_a_worker(store_dir: Path, access: Path, tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    for url in serve(store_dir, access, log, "--workers", "2", "--max-per-token", "1"):
+        runaways = [raw_post(url, RUNAWAY) for _ in range(3)]  # one runs, two wait for the token's turn
+        time.sleep(0.5)
+        started = time.monotonic()
+        other = requests.post(
+            f"{url}/query",
+            data=NORMAL.encode(),
+            timeout=30,
+            headers={"Authorization": "Bearer betagamma-token-89", "Content-Type": "application/sparql-query"},
+        )
+        assert other.status_code == 200 and time.monotonic() - started < 2.5  # not after a 4 s runaway
+        for conn in runaways:
+            conn.close()
+
+
+def rss(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) << 10 for line in status if line.startswith("VmRSS:"))
+
+
+@contextmanager
+def server_process(store: Path, access: Path, log: Path, *extra: str) -> Iterator[tuple[str, int]]:
+    """`kg serve` as a subprocess: (base URL, the main process's PID)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "kg", "serve", "--store", str(store), "--port", str(port)]
+    with log.open("w") as err:
+        proc = subprocess.Popen([*command, "--access", str(access), *extra], cwd=ROOT, stderr=err)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                requests.get(f"{url}/", timeout=1)
+                break
+            except requests.ConnectionError:
+                assert time.monotonic() < deadline, "kg serve did not start"
+                time.sleep(0.1)
+        yield url, proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_a_reader_too_slow_for_the_send_deadline_is_cut_off(filled_store: Path, access: Path, tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    for url in serve(filled_store, access, log, "--max-result", "32", "--send-timeout", "1"):
+        conn = raw_post(url, BIG)
+        time.sleep(3)  # read nothing past the deadline
+        received = 0
+        conn.settimeout(5)
+        try:
+            while chunk := conn.recv(1 << 16):
+                received += len(chunk)
+        except OSError:
+            pass  # a reset is a close too
+        conn.close()
+        assert received < 16_000_000  # the headers and what the buffers held, then a reset
+        assert "too slowly; closed after 1 s" in log.read_text()
+        assert normal(url) == 200
+
+
+def test_slow_readers_cannot_grow_the_main_process_past_the_inflight_budget(
+    filled_store: Path, access: Path, tmp_path: Path
+) -> None:
+    """Six clients ask for 18 MB each and read nothing: the main process holds at most --max-inflight of it."""
+    extra = ("--max-result", "32", "--max-inflight", "40", "--send-timeout", "4", "--max-per-token", "6")
+    with server_process(filled_store, access, tmp_path / "serve.log", *extra) as (url, pid):
+        assert normal(url) == 200
+        before = rss(pid)
+        readers = [raw_post(url, BIG) for _ in range(6)]
+        peak = before
+        for _ in range(30):  # 3 s, within the send deadline: no reply has been given up yet
+            peak = max(peak, rss(pid))
+            time.sleep(0.1)
+        for conn in readers:
+            conn.close()
+    assert peak - before < 80 << 20, f"grew {(peak - before) >> 20} MiB"  # 145 MiB before the budget

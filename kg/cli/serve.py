@@ -100,6 +100,26 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="open connections from one client address (default: 32)",
     )
     p.add_argument(
+        "--max-per-token",
+        type=int,
+        metavar="N",
+        help="queries one token may have at the workers at once; the rest wait their turn (default: half the "
+        "workers, at least 1; no limit without --access)",
+    )
+    p.add_argument(
+        "--max-inflight",
+        type=int,
+        metavar="MIB",
+        help="result bytes the server holds for clients still reading them, in all (default: workers x --max-result)",
+    )
+    p.add_argument(
+        "--send-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="time a client has to read a whole reply before the connection is closed (default: 60)",
+    )
+    p.add_argument(
         "--cors",
         metavar="ORIGIN[,ORIGIN…]",
         default="",
@@ -135,6 +155,9 @@ def run(args: argparse.Namespace) -> int:
             client_timeout=args.client_timeout,
             max_connections=args.max_connections,
             max_per_client=args.max_per_client,
+            max_per_token=args.max_per_token,
+            max_inflight=args.max_inflight << 20 if args.max_inflight is not None else None,
+            send_timeout=args.send_timeout,
         )
     )
     return 0

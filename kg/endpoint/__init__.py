@@ -47,8 +47,8 @@ def check_settings(settings: Settings) -> None:
     limits = settings.limits
     if not 0 <= settings.port <= 65535:
         raise KGError(f"--port {settings.port}: a TCP port is 0 to 65535 (0 picks a free one)")
-    if not all(math.isfinite(x) for x in (limits.timeout, settings.client_timeout)):
-        raise KGError("--timeout and --client-timeout must be finite numbers of seconds")
+    if not all(math.isfinite(x) for x in (limits.timeout, settings.client_timeout, settings.send_timeout)):
+        raise KGError("--timeout, --client-timeout and --send-timeout must be finite numbers of seconds")
     if (
         min(
             limits.timeout,
@@ -61,13 +61,17 @@ def check_settings(settings: Settings) -> None:
             settings.client_timeout,
             settings.max_connections,
             settings.max_per_client,
+            settings.per_token,
+            settings.send_timeout,
         )
         <= 0
     ):
         raise KGError(
             "--timeout, --max-body, --max-memory, --max-query-bytes, --max-result, --max-groups, --workers, "
-            "--client-timeout, --max-connections and --max-per-client must be positive"
+            "--client-timeout, --max-connections, --max-per-client, --max-per-token and --send-timeout must be positive"
         )
+    if settings.inflight < limits.max_result:
+        raise KGError("--max-inflight must be at least --max-result: a reply of the largest size must fit")
 
 
 def _is_loopback(host: str) -> bool:

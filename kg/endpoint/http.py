@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import socket
+import struct
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -30,6 +32,7 @@ from kg.endpoint.appkeys import GRANTS, TOKEN_NAME
 from kg.endpoint.engine import Job, Pool, Reply
 from kg.endpoint.policy import HttpError, Limits, check_query, dataset_for, mentions_service
 from kg.endpoint.service_description import described
+from kg.endpoint.shares import ByteBudget, TokenSlots
 
 access_log = logging.getLogger("kg.endpoint.access")
 log = logging.getLogger("kg.endpoint")
@@ -56,10 +59,28 @@ class Settings:
     client_timeout: float = 15.0
     max_connections: int = 256
     max_per_client: int = 32
+    max_per_token: int | None = None  # None: half the workers, at least 1
+    max_inflight: int | None = None  # bytes; None: workers x max_result
+    send_timeout: float = 60.0
+
+    @property
+    def per_token(self) -> int:
+        return max(1, self.workers // 2) if self.max_per_token is None else self.max_per_token
+
+    @property
+    def inflight(self) -> int:
+        return self.workers * self.limits.max_result if self.max_inflight is None else self.max_inflight
 
 
 SETTINGS = web.AppKey("settings", Settings)
 POOL = web.AppKey("pool", Pool)
+SLOTS = web.AppKey("token_slots", TokenSlots)
+BUDGET = web.AppKey("byte_budget", ByteBudget)
+#: Replies up to this size are handed to aiohttp whole (they sit in the socket's buffer, which the memory bound
+#: counts per connection); larger ones are written in chunks of it, each waiting for the client to read.
+CHUNK = 64 << 10
+#: Header fields a request may have (aiohttp's default is 128): with 16 KiB a field, 512 KiB a connection at most.
+MAX_HEADERS = 32
 
 
 class AccessLog(AbstractAccessLogger):
@@ -131,28 +152,37 @@ async def working_marks(request: web.Request, handler: Any) -> web.StreamRespons
 
 
 def cors_middleware(origins: tuple[str, ...]) -> Any:
+    """Preflights answered here; the Allow-Origin header is added as each response is prepared (`cors_headers`),
+    so a reply streamed in chunks gets it too."""
+
     @web.middleware
     async def cors(request: web.Request, handler: Any) -> web.StreamResponse:
-        origin = request.headers.get("Origin")
-        allowed = origin is not None and ("*" in origins or origin in origins)
-        if request.method == "OPTIONS":
-            response: web.StreamResponse = web.Response(status=204, headers={"Allow": "GET, HEAD, POST, OPTIONS"})
-            if allowed:
-                response.headers.update(
-                    {
-                        "Access-Control-Allow-Methods": "GET, HEAD, POST, OPTIONS",
-                        "Access-Control-Allow-Headers": "Authorization, Content-Type",
-                        "Access-Control-Max-Age": "600",
-                    }
-                )
-        else:
-            response = await handler(request)
-        if allowed:
-            response.headers["Access-Control-Allow-Origin"] = "*" if "*" in origins else origin
-            response.headers["Vary"] = "Origin"
+        if request.method != "OPTIONS":
+            return await handler(request)
+        response = web.Response(status=204, headers={"Allow": "GET, HEAD, POST, OPTIONS"})
+        if cors_allowed(request, origins):
+            response.headers.update(
+                {
+                    "Access-Control-Allow-Methods": "GET, HEAD, POST, OPTIONS",
+                    "Access-Control-Allow-Headers": "Authorization, Content-Type",
+                    "Access-Control-Max-Age": "600",
+                }
+            )
         return response
 
     return cors
+
+
+def cors_allowed(request: web.BaseRequest, origins: tuple[str, ...]) -> bool:
+    origin = request.headers.get("Origin")
+    return origin is not None and ("*" in origins or origin in origins)
+
+
+async def cors_headers(request: web.BaseRequest, response: web.StreamResponse) -> None:
+    origins = request.app[SETTINGS].cors
+    if cors_allowed(request, origins):
+        response.headers["Access-Control-Allow-Origin"] = "*" if "*" in origins else request.headers["Origin"]
+        response.headers["Vary"] = "Origin"
 
 
 def grant_of(request: web.Request) -> Grant:
@@ -217,10 +247,52 @@ async def params_of(request: web.Request) -> dict[str, list[str]]:
     return params
 
 
-def reply_response(reply: Reply) -> web.Response:
-    response = web.Response(status=reply.status, body=reply.body, headers={"Content-Type": reply.content_type})
+async def run_job(request: web.Request, grant: Grant, job: Job, query: str | None = None) -> web.StreamResponse:
+    """Run a job within the token's share of the workers and the server's budget of result bytes, and send
+    its reply; the bytes are held until the client has read them or the send deadline has passed."""
+    settings, pool = request.app[SETTINGS], request.app[POOL]
+    key = grant.name if request.app[GRANTS] is not None else None  # no access file: one party, no shares
+    async with request.app[SLOTS].slot(key, settings.limits.timeout):
+        hold = await request.app[BUDGET].reserve(settings.limits.max_result, settings.limits.timeout)
+        try:
+            reply = await pool.run(job)
+        except BaseException:
+            await hold.release()
+            raise
+    try:
+        await hold.resize(len(reply.body))
+        if query is not None and reply.status == 500 and mentions_service(query):
+            # the network-less engine read a SERVICE call and could not connect: say why, as a refusal
+            raise HttpError(403, "SERVICE (federated query) is disabled: the engine has no network")
+        return await send_reply(request, reply, settings.send_timeout)
+    finally:
+        await hold.release()
+
+
+async def send_reply(request: web.Request, reply: Reply, deadline: float) -> web.StreamResponse:
+    """A small reply whole; a larger one in chunks, each written once the client has read the one before, and
+    the connection closed when the whole reply has not been read within `deadline` seconds."""
+    headers = {"Content-Type": reply.content_type}
     if reply.status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="kg"'
+        headers["WWW-Authenticate"] = 'Bearer realm="kg"'
+    if len(reply.body) <= CHUNK or request.method == "HEAD":
+        return web.Response(status=reply.status, body=reply.body, headers=headers)
+    response = web.StreamResponse(status=reply.status, headers=headers)
+    response.content_length = len(reply.body)
+    body = memoryview(reply.body)
+    try:
+        async with asyncio.timeout(deadline):
+            await response.prepare(request)
+            for start in range(0, len(body), CHUNK):
+                await response.write(body[start : start + CHUNK])
+            await response.write_eof()
+    except TimeoutError:
+        log.warning("kg serve: a client read %d bytes too slowly; closed after %g s", len(body), deadline)
+        if request.transport is not None:
+            sock = request.transport.get_extra_info("socket")
+            if sock is not None:  # a reset, not a close: the kernel drops what the socket still holds
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            request.transport.abort()
     return response
 
 
@@ -245,11 +317,7 @@ async def query_route(request: web.Request) -> web.StreamResponse:
     check_query(query, settings.limits, service_by_text=pool.isolation_problem is not None)
     dataset = dataset_for(grant, params.get("default-graph-uri", []), params.get("named-graph-uri", []))
     accept = request.headers.get("Accept") or "application/sparql-results+json"
-    reply = await pool.run(Job(accept, query=query, dataset=dataset))
-    if reply.status == 500 and mentions_service(query):
-        # the network-less engine read a SERVICE call and could not connect: say why, as a refusal
-        raise HttpError(403, "SERVICE (federated query) is disabled: the engine has no network")
-    return reply_response(reply)
+    return await run_job(request, grant, Job(accept, query=query, dataset=dataset), query)
 
 
 async def store_route(request: web.Request) -> web.StreamResponse:
@@ -265,7 +333,7 @@ async def store_route(request: web.Request) -> web.StreamResponse:
     if forbidden := grant.refused(graphs):
         raise HttpError(403, f"this token may not read graph <{forbidden[0]}>")
     accept = request.headers.get("Accept") or "text/turtle"
-    return reply_response(await request.app[POOL].run(Job(accept, graph=graphs[0])))
+    return await run_job(request, grant, Job(accept, graph=graphs[0]))
 
 
 async def update_route(request: web.Request) -> web.StreamResponse:
@@ -307,6 +375,8 @@ def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) ->
         middlewares=[working_marks, cors_middleware(settings.cors), refusals], client_max_size=settings.limits.max_body
     )
     app[SETTINGS], app[GRANTS], app[POOL] = settings, grants, pool
+    app[SLOTS], app[BUDGET] = TokenSlots(settings.per_token), ByteBudget(settings.inflight)
+    app.on_response_prepare.append(cors_headers)
     app.router.add_route("*", "/query", query_route)
     app.router.add_route("*", "/store", store_route)
     app.router.add_route("*", "/update", update_route)
@@ -418,6 +488,7 @@ async def run_server(
         "access_log_class": AccessLog,
         "access_log": access_log,
         "max_field_size": 16384,
+        "max_headers": MAX_HEADERS,
         "keepalive_timeout": settings.client_timeout,
         "lingering_time": 1.0,
     }
