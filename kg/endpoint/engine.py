@@ -19,6 +19,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -58,6 +59,18 @@ class Reply:
     status: int
     content_type: str
     body: bytes
+
+
+@dataclass(frozen=True)
+class Head:
+    """What a worker sends before a reply's bytes: its status, media type and size."""
+
+    status: int
+    content_type: str
+    size: int
+
+
+Admit = Callable[[int], Awaitable[None]]
 
 
 # --- inside a worker ---------------------------------------------------------------------------------------
@@ -195,7 +208,9 @@ def worker_main(conn: Connection, store_path: str, max_result: int) -> None:
                 job = conn.recv()
             except EOFError:
                 return
-            conn.send(answer(store, job, max_result))
+            reply = answer(store, job, max_result)
+            conn.send((reply.status, reply.content_type, len(reply.body)))  # the size first: see Pool.run
+            conn.send_bytes(reply.body)
 
     threading.stack_size(STACK_BYTES)
     thread = threading.Thread(target=serve, name="query")
@@ -255,7 +270,9 @@ class Pool:
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kg-serve-wait")
         self.idle: asyncio.Queue[Worker] | None = None
 
-    async def run(self, job: Job) -> Reply:
+    async def run(self, job: Job, admit: Admit | None = None) -> Reply:
+        """The job's reply. The worker announces the reply's size first; `admit(size)` may wait for room for
+        it (or refuse with an HttpError) before the bytes cross into this process."""
         if self.idle is None:
             self.idle = asyncio.Queue()
             for worker in self.workers:
@@ -267,14 +284,39 @@ class Pool:
                 503, f"all {len(self.workers)} query workers stayed busy for {self.limits.timeout:g} s; try again"
             ) from None
         loop = asyncio.get_running_loop()
-        reply, failure = await loop.run_in_executor(self.executor, self._exchange, worker, job)
+        refused: HttpError | None = None
+        head, failure = await loop.run_in_executor(self.executor, self._exchange, worker, job)
+        if isinstance(head, Head):
+            try:
+                if admit is not None:
+                    await admit(head.size)
+            except HttpError as exc:  # no room for the reply: the worker, blocked sending it, is replaced
+                refused, failure = exc, "had its reply refused for want of room"
+            else:
+                head, failure = await loop.run_in_executor(self.executor, self._body, worker, head)
         if failure:
             worker = await loop.run_in_executor(None, self._replace, worker, failure)
         self.idle.put_nowait(worker)
-        return reply
+        if refused is not None:
+            raise refused
+        assert isinstance(head, Reply)
+        return head
 
-    def _exchange(self, worker: Worker, job: Job) -> tuple[Reply, str | None]:
-        """The worker's reply, or a 5xx and the reason the worker must be replaced."""
+    def _body(self, worker: Worker, head: Head) -> tuple[Reply, str | None]:
+        try:
+            return Reply(head.status, head.content_type, worker.conn.recv_bytes()), None
+        except (EOFError, OSError):
+            return self._crashed(worker)
+
+    def _crashed(self, worker: Worker) -> tuple[Reply, str]:
+        worker.process.join(5)
+        code = worker.process.exitcode
+        return _refusal(
+            500, f"the query engine crashed on this query (exit code {code}): it was restarted; simplify the query"
+        ), f"crashed (exit code {code})"
+
+    def _exchange(self, worker: Worker, job: Job) -> tuple[Head | Reply, str | None]:
+        """The reply's head (status, type, size), or a 5xx and the reason the worker must be replaced."""
         deadline = time.monotonic() + self.limits.timeout
         try:
             worker.conn.send(job)
@@ -288,13 +330,9 @@ class Pool:
                     return _refusal(
                         503, f"query cut off: it exceeded the {limit:g} MiB memory limit"
                     ), "exceeded the memory limit"
-            return worker.conn.recv(), None
+            return Head(*worker.conn.recv()), None
         except (EOFError, OSError):
-            worker.process.join(5)
-            code = worker.process.exitcode
-            return _refusal(
-                500, f"the query engine crashed on this query (exit code {code}): it was restarted; simplify the query"
-            ), f"crashed (exit code {code})"
+            return self._crashed(worker)
 
     def _replace(self, worker: Worker, failure: str) -> Worker:
         log.warning("kg serve: query worker %s %s; restarting it", worker.process.pid, failure)

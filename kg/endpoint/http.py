@@ -32,7 +32,7 @@ from kg.endpoint.appkeys import GRANTS, TOKEN_NAME
 from kg.endpoint.engine import Job, Pool, Reply
 from kg.endpoint.policy import HttpError, Limits, check_query, dataset_for, mentions_service
 from kg.endpoint.service_description import described
-from kg.endpoint.shares import ByteBudget, TokenSlots
+from kg.endpoint.shares import ByteBudget, Hold, TokenSlots
 
 access_log = logging.getLogger("kg.endpoint.access")
 log = logging.getLogger("kg.endpoint")
@@ -248,25 +248,27 @@ async def params_of(request: web.Request) -> dict[str, list[str]]:
 
 
 async def run_job(request: web.Request, grant: Grant, job: Job, query: str | None = None) -> web.StreamResponse:
-    """Run a job within the token's share of the workers and the server's budget of result bytes, and send
-    its reply; the bytes are held until the client has read them or the send deadline has passed."""
+    """Run a job within the token's share of the workers and send its reply. A reply over CHUNK bytes needs
+    room in the server's budget of result bytes before it leaves the worker, and holds it until the client has
+    read it or the send deadline has passed; smaller ones are counted per connection (docs/endpoint.md)."""
     settings, pool = request.app[SETTINGS], request.app[POOL]
     key = grant.name if request.app[GRANTS] is not None else None  # no access file: one party, no shares
-    async with request.app[SLOTS].slot(key, settings.limits.timeout):
-        hold = await request.app[BUDGET].reserve(settings.limits.max_result, settings.limits.timeout)
-        try:
-            reply = await pool.run(job)
-        except BaseException:
-            await hold.release()
-            raise
+    holds: list[Hold] = []
+
+    async def admit(size: int) -> None:
+        if size > CHUNK:
+            holds.append(await request.app[BUDGET].reserve(size, settings.limits.timeout))
+
     try:
-        await hold.resize(len(reply.body))
+        async with request.app[SLOTS].slot(key, settings.limits.timeout):
+            reply = await pool.run(job, admit)
         if query is not None and reply.status == 500 and mentions_service(query):
             # the network-less engine read a SERVICE call and could not connect: say why, as a refusal
             raise HttpError(403, "SERVICE (federated query) is disabled: the engine has no network")
         return await send_reply(request, reply, settings.send_timeout)
     finally:
-        await hold.release()
+        for hold in holds:
+            await hold.release()
 
 
 async def send_reply(request: web.Request, reply: Reply, deadline: float) -> web.StreamResponse:

@@ -1,11 +1,11 @@
 """Shares of the server among clients: query workers per token, and result bytes held by the main process.
 
 A token may have at most `per_token` queries at the workers at once; the rest of its requests wait their turn
-(503 after the time limit), so one token's runaways leave the other tokens the remaining workers. Every reply
-a worker sends back is held in the main process until the client has read it; a query reserves the largest
-reply (`max_result`) before it runs, keeps what the reply really takes while it is sent, and gives it back
-once the client has it or the send deadline has passed. The main process so never holds more than
-`max_inflight` bytes of results, however slowly the clients read.
+(503 after the time limit), so one token's runaways leave the other tokens the remaining workers. A reply is held
+in the main process until the client has read it. A worker announces a reply's size before its bytes; a large
+reply crosses into the main process only once its size fits in the budget, and gives the room back once the
+client has it or the send deadline has passed. The main process so never holds more than `max_inflight` bytes
+of large results, however slowly the clients read, and small replies never wait behind them.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class ByteBudget:
         self.changed = asyncio.Condition()
 
     async def reserve(self, size: int, timeout: float) -> Hold:
-        """A hold of `size` bytes, once they fit; 503 when they do not within `timeout` seconds."""
+        """A hold of `size` bytes (at most the limit), once they fit; 503 when they do not within `timeout` s."""
         async with self.changed:
             try:
                 await asyncio.wait_for(self.changed.wait_for(lambda: self.used + size <= self.limit), timeout)
@@ -68,15 +68,10 @@ class ByteBudget:
 
 
 class Hold:
-    """Bytes reserved in a ByteBudget: shrunk to the reply's size once known, given back exactly once."""
+    """Bytes reserved in a ByteBudget, given back exactly once."""
 
     def __init__(self, budget: ByteBudget, size: int) -> None:
         self.budget, self.size = budget, size
-
-    async def resize(self, size: int) -> None:
-        if size < self.size:
-            delta, self.size = size - self.size, size
-            await self.budget._change(delta)
 
     async def release(self) -> None:
         size, self.size = self.size, 0
