@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import errno
+import itertools
 import logging
 import multiprocessing
 import os
@@ -268,21 +269,50 @@ class Pool:
         self.workers = [Worker(store, limits) for _ in range(workers)]
         self.isolation_problem = self.workers[0].isolation_problem
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kg-serve-wait")
-        self.idle: asyncio.Queue[Worker] | None = None
+        self.free = list(self.workers)
+        self.waiting: list[tuple[int, str | None, asyncio.Future[Worker]]] = []
+        self.running: dict[str | None, int] = {}
+        self.arrivals = itertools.count()
 
-    async def run(self, job: Job, admit: Admit | None = None) -> Reply:
+    async def run(self, job: Job, admit: Admit | None = None, party: str | None = None) -> Reply:
         """The job's reply. The worker announces the reply's size first; `admit(size)` may wait for room for
-        it (or refuse with an HttpError) before the bytes cross into this process."""
-        if self.idle is None:
-            self.idle = asyncio.Queue()
-            for worker in self.workers:
-                self.idle.put_nowait(worker)
+        it (or refuse with an HttpError) before the bytes cross into this process. `party` (a token's name)
+        is whose job it is: a freed worker goes to the waiting party with the fewest jobs running."""
+        return await self._run_on(await self._take(party), job, admit, party)
+
+    async def _take(self, party: str | None) -> Worker:
+        if self.free and not self.waiting:
+            self.running[party] = self.running.get(party, 0) + 1
+            return self.free.pop()
+        chosen: asyncio.Future[Worker] = asyncio.get_running_loop().create_future()
+        entry = (next(self.arrivals), party, chosen)
+        self.waiting.append(entry)
         try:
-            worker = await asyncio.wait_for(self.idle.get(), self.limits.timeout)
+            async with asyncio.timeout(self.limits.timeout):
+                return await chosen
         except TimeoutError:
+            if entry in self.waiting:
+                self.waiting.remove(entry)
+            if chosen.done() and not chosen.cancelled():  # handed a worker just as the time ran out
+                self._give(chosen.result(), party)
             raise HttpError(
                 503, f"all {len(self.workers)} query workers stayed busy for {self.limits.timeout:g} s; try again"
             ) from None
+
+    def _give(self, worker: Worker, done_by: str | None) -> None:
+        """Hand a freed worker to the waiting party with the fewest jobs running (the earliest among equals)."""
+        self.running[done_by] -= 1
+        while self.waiting:
+            entry = min(self.waiting, key=lambda e: (self.running.get(e[1], 0), e[0]))
+            self.waiting.remove(entry)
+            _, party, chosen = entry
+            if not chosen.done():
+                self.running[party] = self.running.get(party, 0) + 1
+                chosen.set_result(worker)
+                return
+        self.free.append(worker)
+
+    async def _run_on(self, worker: Worker, job: Job, admit: Admit | None, party: str | None) -> Reply:
         loop = asyncio.get_running_loop()
         refused: HttpError | None = None
         head, failure = await loop.run_in_executor(self.executor, self._exchange, worker, job)
@@ -296,7 +326,7 @@ class Pool:
                 head, failure = await loop.run_in_executor(self.executor, self._body, worker, head)
         if failure:
             worker = await loop.run_in_executor(None, self._replace, worker, failure)
-        self.idle.put_nowait(worker)
+        self._give(worker, party)
         if refused is not None:
             raise refused
         assert isinstance(head, Reply)

@@ -261,7 +261,7 @@ async def run_job(request: web.Request, grant: Grant, job: Job, query: str | Non
 
     try:
         async with request.app[SLOTS].slot(key, settings.limits.timeout):
-            reply = await pool.run(job, admit)
+            reply = await pool.run(job, admit, key)
         if query is not None and reply.status == 500 and mentions_service(query):
             # the network-less engine read a SERVICE call and could not connect: say why, as a refusal
             raise HttpError(403, "SERVICE (federated query) is disabled: the engine has no network")
