@@ -4,7 +4,8 @@ Normal clients replay `bench_endpoint.py`'s mix (what `kg ask` sends for the HER
 10 % malformed, 10 % forbidden), each with its own product's token, on keep-alive connections. A request
 counts as a success when it gets the answer the mix expects (200, 400, 403, or a 200 confined to the token's
 graphs). Like a browser, a client whose kept-alive connection was closed before any reply byte sends the
-request again once on a new connection (counted as a retry). Meanwhile, all at once:
+request again once on a new connection (counted as a retry). A probe client sends the same mix on a new
+connection each time, five a second: it is what a newcomer sees. Meanwhile, all at once:
 
 - idle keep-alives: connections that send one request and then sit idle (the lockout of issue 24);
 - slowloris: connections sending their headers one byte a second;
@@ -70,7 +71,10 @@ class Phase:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def normal_client(port: int, mix: list[Request], offset: int, deadline: float, phase: Phase) -> None:
+def normal_client(
+    port: int, mix: list[Request], offset: int, deadline: float, phase: Phase, fresh: bool = False
+) -> None:
+    """Replay the mix on a keep-alive connection, or (`fresh`, a probe) on a new connection each time, 5 a second."""
     conn = http.client.HTTPConnection(HOST, port, timeout=120)
     i = offset
     while time.monotonic() < deadline:
@@ -78,6 +82,8 @@ def normal_client(port: int, mix: list[Request], offset: int, deadline: float, p
         i += 1
         headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": JSON_RESULTS}
         headers["Authorization"] = f"Bearer {req.token}"
+        if fresh:
+            headers["Connection"] = "close"
         started_at = time.perf_counter()
         retried = False
         while True:
@@ -105,8 +111,10 @@ def normal_client(port: int, mix: list[Request], offset: int, deadline: float, p
                 phase.successes += 1
             else:
                 phase.failures.append(f"{req.kind}: expected {req.expect}, got {status}: {body[:100]!r}")
-        if status == 0 or status >= 500:
+        if fresh or status == 0 or status >= 500:
             conn.close()
+        if fresh:
+            time.sleep(0.2)
     conn.close()
 
 
@@ -247,11 +255,12 @@ def rss(pid: int) -> int:
 def phase(port: int, pid: int, mix: list[Request], clients: int, seconds: float, tokens: dict | None) -> dict:
     """Run the normal clients (and, with `tokens`, every attack) for `seconds`; the figures."""
     deadline = time.monotonic() + seconds
-    result, tally = Phase(), {}
+    result, probes, tally = Phase(), Phase(), {}
     step = max(1, len(mix) // clients)
     threads = [
         threading.Thread(target=normal_client, args=(port, mix, k * step, deadline, result)) for k in range(clients)
     ]
+    threads.append(threading.Thread(target=normal_client, args=(port, mix, 7, deadline, probes, True)))
     if tokens:
         threads += attack_threads(port, tokens, deadline, tally)
     peak = rss(pid)
@@ -276,6 +285,9 @@ def phase(port: int, pid: int, mix: list[Request], clients: int, seconds: float,
         "failures": len(result.failures),
         "failure_sample": result.failures[:3],
         "retries": result.retries,
+        "probes": len(probes.latencies),
+        "probe_success": probes.successes / len(probes.latencies) if probes.latencies else 0.0,
+        "probe_failure_sample": probes.failures[:2],
         "main_peak_rss_mib": peak / 2**20,
         "attack_tally": tally,
     }
@@ -293,7 +305,7 @@ def run_server(name: str, checkout: Path, store: Path, access: Path, mix: list, 
 def print_table(rows: list[dict]) -> None:
     head = (
         f"{'server':<28} {'phase':<8} {'s':>5} {'requests':>9} {'q/s':>6} {'p50 ms':>8} {'p99 ms':>9} "
-        f"{'success':>8} {'retries':>7} {'main RSS peak':>13}"
+        f"{'success':>8} {'retries':>7} {'probes ok':>13} {'main RSS peak':>13}"
     )
     print(head)
     print("-" * len(head))
@@ -301,9 +313,10 @@ def print_table(rows: list[dict]) -> None:
         print(
             f"{r['server']:<28} {'attack' if r['attacks'] else 'quiet':<8} {r['seconds']:>5.0f} {r['requests']:>9} "
             f"{r['qps']:>6.0f} {r['p50_ms']:>8.1f} {r['p99_ms']:>9.1f} {100 * r['success']:>7.2f}% "
-            f"{r['retries']:>7} {r['main_peak_rss_mib']:>9.0f} MiB"
+            f"{r['retries']:>7} {100 * r['probe_success']:>6.1f}% of {r['probes']:<4} "
+            f"{r['main_peak_rss_mib']:>9.0f} MiB"
         )
-        for sample in r["failure_sample"]:
+        for sample in r["failure_sample"] + r["probe_failure_sample"]:
             print(f"    e.g. {sample}")
         if r["attack_tally"]:
             print(f"    attacks: {dict(sorted(r['attack_tally'].items()))}")

@@ -409,3 +409,29 @@ def test_slow_readers_cannot_grow_the_main_process_past_the_inflight_budget(
         for conn in readers:
             conn.close()
     assert peak - before < 80 << 20, f"grew {(peak - before) >> 20} MiB"  # 145 MiB before the budget
+
+
+def test_a_freed_worker_goes_first_to_a_token_with_nothing_running(
+    store_dir: Path, access: Path, tmp_path: Path
+) -> None:
+    """Both workers run one token's runaways and two more of them wait; another token's query, waiting behind
+    them, still gets the next free worker (first come would give both to the runaways and time it out)."""
+    log = tmp_path / "serve.log"
+    for url in start_server(
+        store_dir, "--access", str(access), "--workers", "2", "--max-per-token", "4", timeout=3.0, log=log
+    ):
+        runaways = [raw_post(url, RUNAWAY) for _ in range(2)]  # run until 3 s, then their workers restart
+        time.sleep(1.0)
+        runaways += [raw_post(url, RUNAWAY) for _ in range(2)]  # wait for a worker until 4 s
+        time.sleep(0.5)
+        started = time.monotonic()
+        other = requests.post(
+            f"{url}/query",
+            data=NORMAL.encode(),
+            timeout=30,
+            headers={"Authorization": "Bearer betagamma-token-89", "Content-Type": "application/sparql-query"},
+        )
+        assert other.status_code == 200, other.text  # first come: 503 after its own 3 s of waiting
+        assert time.monotonic() - started < 2.9
+        for conn in runaways:
+            conn.close()

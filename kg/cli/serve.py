@@ -103,8 +103,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--max-per-token",
         type=int,
         metavar="N",
-        help="queries one token may have at the workers at once; the rest wait their turn (default: half the "
-        "workers, at least 1; no limit without --access)",
+        help="queries one token may have at the workers at once; the rest wait their turn (default: a quarter of "
+        "the workers, at least 1; no limit without --access)",
     )
     p.add_argument(
         "--max-inflight",

@@ -72,6 +72,8 @@ class Head:
 
 
 Admit = Callable[[int], Awaitable[None]]
+#: The supervisor's word on an announced reply: send its bytes, or drop it.
+SEND, DROP = "send", "drop"
 
 
 # --- inside a worker ---------------------------------------------------------------------------------------
@@ -211,7 +213,8 @@ def worker_main(conn: Connection, store_path: str, max_result: int) -> None:
                 return
             reply = answer(store, job, max_result)
             conn.send((reply.status, reply.content_type, len(reply.body)))  # the size first: see Pool.run
-            conn.send_bytes(reply.body)
+            if conn.recv() == SEND:  # else the supervisor had no room for it: drop it
+                conn.send_bytes(reply.body)
 
     threading.stack_size(STACK_BYTES)
     thread = threading.Thread(target=serve, name="query")
@@ -320,8 +323,9 @@ class Pool:
             try:
                 if admit is not None:
                     await admit(head.size)
-            except HttpError as exc:  # no room for the reply: the worker, blocked sending it, is replaced
-                refused, failure = exc, "had its reply refused for want of room"
+            except HttpError as exc:  # no room for the reply: the worker drops it and is free at once
+                refused = exc
+                head, failure = await loop.run_in_executor(self.executor, self._tell, worker, DROP)
             else:
                 head, failure = await loop.run_in_executor(self.executor, self._body, worker, head)
         if failure:
@@ -334,8 +338,16 @@ class Pool:
 
     def _body(self, worker: Worker, head: Head) -> tuple[Reply, str | None]:
         try:
+            worker.conn.send(SEND)
             return Reply(head.status, head.content_type, worker.conn.recv_bytes()), None
         except (EOFError, OSError):
+            return self._crashed(worker)
+
+    def _tell(self, worker: Worker, word: str) -> tuple[Reply, str | None]:
+        try:
+            worker.conn.send(word)
+            return _refusal(503, "no room for the reply"), None
+        except OSError:
             return self._crashed(worker)
 
     def _crashed(self, worker: Worker) -> tuple[Reply, str]:

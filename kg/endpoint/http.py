@@ -59,13 +59,13 @@ class Settings:
     client_timeout: float = 15.0
     max_connections: int = 256
     max_per_client: int = 32
-    max_per_token: int | None = None  # None: half the workers, at least 1
+    max_per_token: int | None = None  # None: a quarter of the workers, at least 1
     max_inflight: int | None = None  # bytes; None: workers x max_result
     send_timeout: float = 60.0
 
     @property
     def per_token(self) -> int:
-        return max(1, self.workers // 2) if self.max_per_token is None else self.max_per_token
+        return max(1, self.workers // 4) if self.max_per_token is None else self.max_per_token
 
     @property
     def inflight(self) -> int:
@@ -79,6 +79,8 @@ BUDGET = web.AppKey("byte_budget", ByteBudget)
 #: Replies up to this size are handed to aiohttp whole (they sit in the socket's buffer, which the memory bound
 #: counts per connection); larger ones are written in chunks of it, each waiting for the client to read.
 CHUNK = 64 << 10
+#: Seconds a large reply may wait for room in the budget; its worker waits with it, so not long.
+ROOM_WAIT = 2.0
 #: Header fields a request may have (aiohttp's default is 128): with 16 KiB a field, 512 KiB a connection at most.
 MAX_HEADERS = 32
 
@@ -257,7 +259,7 @@ async def run_job(request: web.Request, grant: Grant, job: Job, query: str | Non
 
     async def admit(size: int) -> None:
         if size > CHUNK:
-            holds.append(await request.app[BUDGET].reserve(size, settings.limits.timeout))
+            holds.append(await request.app[BUDGET].reserve(size, min(ROOM_WAIT, settings.limits.timeout)))
 
     try:
         async with request.app[SLOTS].slot(key, settings.limits.timeout):
