@@ -72,8 +72,10 @@ class Head:
 
 
 Admit = Callable[[int], Awaitable[None]]
-#: The supervisor's word on an announced reply: send its bytes, or drop it.
+#: The supervisor's word on an announced reply over SMALL_REPLY bytes: send its bytes, or drop it. A smaller
+#: reply follows its head at once (no round trip): it needs no room in the budget of result bytes.
 SEND, DROP = "send", "drop"
+SMALL_REPLY = 64 << 10
 
 
 # --- inside a worker ---------------------------------------------------------------------------------------
@@ -213,7 +215,7 @@ def worker_main(conn: Connection, store_path: str, max_result: int) -> None:
                 return
             reply = answer(store, job, max_result)
             conn.send((reply.status, reply.content_type, len(reply.body)))  # the size first: see Pool.run
-            if conn.recv() == SEND:  # else the supervisor had no room for it: drop it
+            if len(reply.body) <= SMALL_REPLY or conn.recv() == SEND:  # else no room for it: drop it
                 conn.send_bytes(reply.body)
 
     threading.stack_size(STACK_BYTES)
@@ -372,7 +374,10 @@ class Pool:
                     return _refusal(
                         503, f"query cut off: it exceeded the {limit:g} MiB memory limit"
                     ), "exceeded the memory limit"
-            return Head(*worker.conn.recv()), None
+            head = Head(*worker.conn.recv())
+            if head.size <= SMALL_REPLY:
+                return Reply(head.status, head.content_type, worker.conn.recv_bytes()), None
+            return head, None
         except (EOFError, OSError):
             return self._crashed(worker)
 

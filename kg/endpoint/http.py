@@ -29,7 +29,7 @@ from aiohttp.web_server import Server
 
 from kg.endpoint.access import LOCAL, Grant, token_key
 from kg.endpoint.appkeys import GRANTS, TOKEN_NAME
-from kg.endpoint.engine import Job, Pool, Reply
+from kg.endpoint.engine import SMALL_REPLY, Job, Pool, Reply
 from kg.endpoint.policy import HttpError, Limits, check_query, dataset_for, mentions_service
 from kg.endpoint.service_description import described
 from kg.endpoint.shares import ByteBudget, Hold, TokenSlots
@@ -78,7 +78,7 @@ SLOTS = web.AppKey("token_slots", TokenSlots)
 BUDGET = web.AppKey("byte_budget", ByteBudget)
 #: Replies up to this size are handed to aiohttp whole (they sit in the socket's buffer, which the memory bound
 #: counts per connection); larger ones are written in chunks of it, each waiting for the client to read.
-CHUNK = 64 << 10
+CHUNK = SMALL_REPLY
 #: Seconds a large reply may wait for room in the budget; its worker waits with it, so not long.
 ROOM_WAIT = 2.0
 #: Header fields a request may have (aiohttp's default is 128): with 16 KiB a field, 512 KiB a connection at most.
