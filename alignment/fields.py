@@ -99,14 +99,14 @@ def read_json(file: Path, warnings: list[str]) -> object | None:
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
         json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except UnicodeEncodeError:
+        warnings.append(f"{file}: skipped, a string in it is not valid Unicode (a lone surrogate)")
+        return None
+    except (OSError, ValueError) as exc:  # unreadable, not UTF-8, not JSON, or an over-long integer
         warnings.append(f"{file}: skipped, not valid JSON ({exc})")
         return None
     except RecursionError:
         warnings.append(f"{file}: skipped, JSON nested too deeply to read")
-        return None
-    except UnicodeEncodeError:
-        warnings.append(f"{file}: skipped, a string in it is not valid Unicode (a lone surrogate)")
         return None
     return data
 

@@ -16,7 +16,12 @@ from aiohttp import web
 #: The endpoint's access table: SHA-256 hex digest of a token -> its grant; None when the endpoint is open.
 GRANTS: web.AppKey[Mapping[str, Any] | None] = web.AppKey("grants")
 
+#: The request key holding the caller's token name for the access log (the grant's name, never the token).
+TOKEN_NAME = web.RequestKey("token_name", str)
+
 
 def token_key(token: str) -> str:
-    """The access table's key for a token: only its SHA-256 is kept in memory."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    """The access table's key for a token: only its SHA-256 is kept in memory. A header's undecodable bytes
+    arrive as surrogates (aiohttp decodes with surrogateescape); they hash to a key no access file can hold, so
+    such a token is unknown (401), never an error."""
+    return hashlib.sha256(token.encode("utf-8", "surrogateescape")).hexdigest()

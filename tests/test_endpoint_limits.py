@@ -5,7 +5,6 @@ Every loop here is bounded in count and time, and every target is the 127.0.0.1 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import socket
 import time
@@ -247,11 +246,16 @@ def test_d5_connection_flood_is_bounded_and_leaves_no_tracebacks(served: tuple[s
         conn.sendall(b"GET /query HTTP/1.1\r\n")  # never finished
         held.append(conn)
     time.sleep(0.5)
-    refused = 0
-    for conn in held[60:]:
-        with contextlib.suppress(OSError):
-            refused += conn.recv(200).startswith(b"HTTP/1.1 503")
-    assert refused >= 40  # over --max-connections 40: told so at once
+    still_open = 0
+    for conn in held:
+        conn.settimeout(0.05)
+        try:
+            conn.recv(200)  # b"" (or a reset) once the server closed it
+        except TimeoutError:
+            still_open += 1
+        except OSError:
+            pass
+    assert still_open <= 32  # one address holds --max-per-client (32) slots: the older connections were closed
     for conn in held:  # disconnect abruptly, as the 4,000 clients did
         conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
         conn.close()

@@ -21,6 +21,7 @@ from pyoxigraph import (
 from kg.cli import add_backend_options, add_what_if_options, open_args_backend
 from kg.cli.output import refuse_unused, write_bytes
 from kg.cli.table import print_table
+from kg.endpoint.policy import HttpError, Limits, check_query
 from kg.errors import KGError
 from kg.namespaces import expand
 from kg.query.sparql import Term, check_product, product_dataset
@@ -57,29 +58,53 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+#: The server's text budgets, with a tighter operator budget: the CLI parses on the main thread's stack
+#: (8 MiB, where 10,000 `+1` overflowed), not on a worker's 256 MiB one.
+CLI_LIMITS = Limits(max_operators=4000)
+
+
 def read_query(name: str) -> str:
-    if name == "-":
-        return sys.stdin.read()
     try:
+        if name == "-":
+            return sys.stdin.buffer.read().decode("utf-8")
         return Path(name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise KGError(f"cannot read query file {name}: {exc}") from exc
+        where = "standard input" if name == "-" else f"query file {name}"
+        raise KGError(f"cannot read {where}: {exc}") from exc
+
+
+def check_text(text: str, local: bool) -> None:
+    """The endpoint's budgets before any parser runs (a deep nesting overflows the parser's stack: a crash,
+    not an error), and on the local store no SERVICE: the store would open the connection itself."""
+    try:
+        check_query(text, CLI_LIMITS, service_by_text=local)
+    except HttpError as exc:
+        if exc.status == 403:
+            raise KGError(
+                "SERVICE (federated query) is refused on the local store: kg query never connects out "
+                '(the letters \'service\' in any case or escape count; write a literal as CONCAT("serv", "ice"))'
+            ) from None
+        raise KGError(exc.message) from None
 
 
 def parse_binding(spec: str) -> tuple[str, NamedNode | Literal]:
     name, sep, value = spec.partition("=")
     if not sep or not name.lstrip("?"):
         raise KGError(f"--bind expects VAR=VALUE, got {spec!r}")
-    if value.startswith("<") and value.endswith(">"):
-        return name.lstrip("?"), NamedNode(value[1:-1])
-    if value.startswith(("http://", "https://")) or expand(value) != value:
-        return name.lstrip("?"), NamedNode(expand(value))
+    try:
+        if value.startswith("<") and value.endswith(">"):
+            return name.lstrip("?"), NamedNode(value[1:-1])
+        if value.startswith(("http://", "https://")) or expand(value) != value:
+            return name.lstrip("?"), NamedNode(expand(value))
+    except ValueError as exc:
+        raise KGError(f"--bind {spec!r}: not an IRI ({exc})") from None
     return name.lstrip("?"), Literal(value)
 
 
 def run(args: argparse.Namespace) -> int:
     refuse_unused(args, {"token": "endpoint"})  # option mistakes first, before any file is read
     text = read_query(args.file)
+    check_text(text, local=not args.endpoint)
     bindings: dict[str, Term] = dict(parse_binding(b) for b in args.bind)
     engine = open_args_backend(args)
     check_product(engine, args.product)

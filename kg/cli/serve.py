@@ -86,7 +86,39 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help="time for a client's headers and body, and idle keep-alive limit (default: 15)",
     )
-    p.add_argument("--max-connections", type=int, default=256, help="open client connections (default: 256)")
+    p.add_argument(
+        "--max-connections",
+        type=int,
+        default=256,
+        help="open client connections; a newcomer takes the slot of the longest-idle one (default: 256)",
+    )
+    p.add_argument(
+        "--max-per-client",
+        type=int,
+        default=32,
+        metavar="N",
+        help="open connections from one client address (default: 32)",
+    )
+    p.add_argument(
+        "--max-per-token",
+        type=int,
+        metavar="N",
+        help="queries one token may have at the workers at once; the rest wait their turn (default: a quarter of "
+        "the workers, at least 1; no limit without --access)",
+    )
+    p.add_argument(
+        "--max-inflight",
+        type=int,
+        metavar="MIB",
+        help="result bytes the server holds for clients still reading them, in all (default: workers x --max-result)",
+    )
+    p.add_argument(
+        "--send-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="time a client has to read a whole reply before the connection is closed (default: 60)",
+    )
     p.add_argument(
         "--cors",
         metavar="ORIGIN[,ORIGIN…]",
@@ -122,6 +154,10 @@ def run(args: argparse.Namespace) -> int:
             cors=cors,
             client_timeout=args.client_timeout,
             max_connections=args.max_connections,
+            max_per_client=args.max_per_client,
+            max_per_token=args.max_per_token,
+            max_inflight=args.max_inflight << 20 if args.max_inflight is not None else None,
+            send_timeout=args.send_timeout,
         )
     )
     return 0

@@ -46,8 +46,10 @@ def load_access(path: Path, known_products: list[str]) -> dict[str, Grant]:
     """The grants of an access file, keyed by token SHA-256; a KGError names any bad entry or unknown product."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+    except (OSError, ValueError, yaml.YAMLError) as exc:  # ValueError: not UTF-8, or an over-long integer
         raise KGError(f"cannot read access file {path}: {exc}") from exc
+    except RecursionError:
+        raise KGError(f"cannot read access file {path}: nested too deeply") from None
     if not isinstance(data, dict) or not data:
         raise KGError(f"access file {path} must map bearer tokens to '*' or a list of product names")
     grants: dict[str, Grant] = {}

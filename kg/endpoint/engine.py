@@ -13,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import errno
+import itertools
 import logging
 import multiprocessing
 import os
 import socket
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -62,6 +64,22 @@ class Reply:
     status: int
     content_type: str
     body: bytes
+
+
+@dataclass(frozen=True)
+class Head:
+    """What a worker sends before a reply's bytes: its status, media type and size."""
+
+    status: int
+    content_type: str
+    size: int
+
+
+Admit = Callable[[int], Awaitable[None]]
+#: The supervisor's word on an announced reply over SMALL_REPLY bytes: send its bytes, or drop it. A smaller
+#: reply follows its head at once (no round trip): it needs no room in the budget of result bytes.
+SEND, DROP = "send", "drop"
+SMALL_REPLY = 64 << 10
 
 
 # --- inside a worker ---------------------------------------------------------------------------------------
@@ -189,7 +207,11 @@ def worker_main(conn: Connection, store_path: str, max_result: int) -> None:
     problem = isolate_network()  # first: unshare(CLONE_NEWUSER) needs a single-threaded process
     from pyoxigraph import Store
 
-    store = Store.read_only(store_path)
+    try:
+        store = Store.read_only(store_path)
+    except OSError as exc:
+        conn.send(("failed", str(exc)))  # one line for the supervisor, not a traceback on stderr
+        return
     conn.send(("ready", problem))
 
     def serve() -> None:
@@ -198,7 +220,10 @@ def worker_main(conn: Connection, store_path: str, max_result: int) -> None:
                 job = conn.recv()
             except EOFError:
                 return
-            conn.send(answer(store, job, max_result))
+            reply = answer(store, job, max_result)
+            conn.send((reply.status, reply.content_type, len(reply.body)))  # the size first: see Pool.run
+            if len(reply.body) <= SMALL_REPLY or conn.recv() == SEND:  # else no room for it: drop it
+                conn.send_bytes(reply.body)
 
     threading.stack_size(STACK_BYTES)
     thread = threading.Thread(target=serve, name="query")
@@ -224,12 +249,16 @@ class Worker:
             self.stop()
             raise OSError("a query worker did not start")
         try:
-            _, self.isolation_problem = self.conn.recv()
+            state, detail = self.conn.recv()
         except EOFError:
             self.stop()
             raise OSError(
                 f"a query worker could not open the store {store} (exit code {self.process.exitcode})"
             ) from None
+        if state != "ready":
+            self.stop()
+            raise OSError(f"a query worker could not open the store {store}: {detail}")
+        self.isolation_problem = detail
 
     def rss(self) -> int:
         try:
@@ -252,28 +281,93 @@ class Pool:
         self.workers = [Worker(store, limits) for _ in range(workers)]
         self.isolation_problem = self.workers[0].isolation_problem
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kg-serve-wait")
-        self.idle: asyncio.Queue[Worker] | None = None
+        self.free = list(self.workers)
+        self.waiting: list[tuple[int, str | None, asyncio.Future[Worker]]] = []
+        self.running: dict[str | None, int] = {}
+        self.arrivals = itertools.count()
 
-    async def run(self, job: Job) -> Reply:
-        if self.idle is None:
-            self.idle = asyncio.Queue()
-            for worker in self.workers:
-                self.idle.put_nowait(worker)
+    async def run(self, job: Job, admit: Admit | None = None, party: str | None = None) -> Reply:
+        """The job's reply. The worker announces the reply's size first; `admit(size)` may wait for room for
+        it (or refuse with an HttpError) before the bytes cross into this process. `party` (a token's name)
+        is whose job it is: a freed worker goes to the waiting party with the fewest jobs running."""
+        return await self._run_on(await self._take(party), job, admit, party)
+
+    async def _take(self, party: str | None) -> Worker:
+        if self.free and not self.waiting:
+            self.running[party] = self.running.get(party, 0) + 1
+            return self.free.pop()
+        chosen: asyncio.Future[Worker] = asyncio.get_running_loop().create_future()
+        entry = (next(self.arrivals), party, chosen)
+        self.waiting.append(entry)
         try:
-            worker = await asyncio.wait_for(self.idle.get(), self.limits.timeout)
+            async with asyncio.timeout(self.limits.timeout):
+                return await chosen
         except TimeoutError:
+            if entry in self.waiting:
+                self.waiting.remove(entry)
+            if chosen.done() and not chosen.cancelled():  # handed a worker just as the time ran out
+                self._give(chosen.result(), party)
             raise HttpError(
                 503, f"all {len(self.workers)} query workers stayed busy for {self.limits.timeout:g} s; try again"
             ) from None
+
+    def _give(self, worker: Worker, done_by: str | None) -> None:
+        """Hand a freed worker to the waiting party with the fewest jobs running (the earliest among equals)."""
+        self.running[done_by] -= 1
+        while self.waiting:
+            entry = min(self.waiting, key=lambda e: (self.running.get(e[1], 0), e[0]))
+            self.waiting.remove(entry)
+            _, party, chosen = entry
+            if not chosen.done():
+                self.running[party] = self.running.get(party, 0) + 1
+                chosen.set_result(worker)
+                return
+        self.free.append(worker)
+
+    async def _run_on(self, worker: Worker, job: Job, admit: Admit | None, party: str | None) -> Reply:
         loop = asyncio.get_running_loop()
-        reply, failure = await loop.run_in_executor(self.executor, self._exchange, worker, job)
+        refused: HttpError | None = None
+        head, failure = await loop.run_in_executor(self.executor, self._exchange, worker, job)
+        if isinstance(head, Head):
+            try:
+                if admit is not None:
+                    await admit(head.size)
+            except HttpError as exc:  # no room for the reply: the worker drops it and is free at once
+                refused = exc
+                head, failure = await loop.run_in_executor(self.executor, self._tell, worker, DROP)
+            else:
+                head, failure = await loop.run_in_executor(self.executor, self._body, worker, head)
         if failure:
             worker = await loop.run_in_executor(None, self._replace, worker, failure)
-        self.idle.put_nowait(worker)
-        return reply
+        self._give(worker, party)
+        if refused is not None:
+            raise refused
+        assert isinstance(head, Reply)
+        return head
 
-    def _exchange(self, worker: Worker, job: Job) -> tuple[Reply, str | None]:
-        """The worker's reply, or a 5xx and the reason the worker must be replaced."""
+    def _body(self, worker: Worker, head: Head) -> tuple[Reply, str | None]:
+        try:
+            worker.conn.send(SEND)
+            return Reply(head.status, head.content_type, worker.conn.recv_bytes()), None
+        except (EOFError, OSError):
+            return self._crashed(worker)
+
+    def _tell(self, worker: Worker, word: str) -> tuple[Reply, str | None]:
+        try:
+            worker.conn.send(word)
+            return _refusal(503, "no room for the reply"), None
+        except OSError:
+            return self._crashed(worker)
+
+    def _crashed(self, worker: Worker) -> tuple[Reply, str]:
+        worker.process.join(5)
+        code = worker.process.exitcode
+        return _refusal(
+            500, f"the query engine crashed on this query (exit code {code}): it was restarted; simplify the query"
+        ), f"crashed (exit code {code})"
+
+    def _exchange(self, worker: Worker, job: Job) -> tuple[Head | Reply, str | None]:
+        """The reply's head (status, type, size), or a 5xx and the reason the worker must be replaced."""
         deadline = time.monotonic() + self.limits.timeout
         try:
             worker.conn.send(job)
@@ -287,13 +381,12 @@ class Pool:
                     return _refusal(
                         503, f"query cut off: it exceeded the {limit:g} MiB memory limit"
                     ), "exceeded the memory limit"
-            return worker.conn.recv(), None
+            head = Head(*worker.conn.recv())
+            if head.size <= SMALL_REPLY:
+                return Reply(head.status, head.content_type, worker.conn.recv_bytes()), None
+            return head, None
         except (EOFError, OSError):
-            worker.process.join(5)
-            code = worker.process.exitcode
-            return _refusal(
-                500, f"the query engine crashed on this query (exit code {code}): it was restarted; simplify the query"
-            ), f"crashed (exit code {code})"
+            return self._crashed(worker)
 
     def _replace(self, worker: Worker, failure: str) -> Worker:
         log.warning("kg serve: query worker %s %s; restarting it", worker.process.pid, failure)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import math
 import signal
 import sys
 
@@ -13,6 +14,7 @@ from kg.endpoint.access import Grant, load_access
 from kg.endpoint.engine import Pool
 from kg.endpoint.http import Settings, run_server
 from kg.errors import KGError
+from kg.ingest.storepath import serve_lock
 from kg.namespaces import product_of_graph
 
 log = logging.getLogger("kg.endpoint")
@@ -25,7 +27,7 @@ def store_products(settings: Settings) -> list[str]:
     try:
         store = Store.read_only(str(settings.store))
     except OSError as exc:
-        raise KGError(f"cannot open the store {settings.store}: {exc}") from exc
+        raise KGError(f"cannot open the store {settings.store} (run `kg build`, or pass --store PATH): {exc}") from exc
     return sorted(p for g in store.named_graphs() if (p := product_of_graph(g.value)))
 
 
@@ -35,6 +37,10 @@ def check_settings(settings: Settings) -> None:
     if settings.access is None and not _is_loopback(settings.host):
         raise KGError(f"refusing to serve {settings.host} without --access: an open endpoint is local only")
     limits = settings.limits
+    if not 0 <= settings.port <= 65535:
+        raise KGError(f"--port {settings.port}: a TCP port is 0 to 65535 (0 picks a free one)")
+    if not all(math.isfinite(x) for x in (limits.timeout, settings.client_timeout, settings.send_timeout)):
+        raise KGError("--timeout, --client-timeout and --send-timeout must be finite numbers of seconds")
     if (
         min(
             limits.timeout,
@@ -46,13 +52,18 @@ def check_settings(settings: Settings) -> None:
             settings.workers,
             settings.client_timeout,
             settings.max_connections,
+            settings.max_per_client,
+            settings.per_token,
+            settings.send_timeout,
         )
         <= 0
     ):
         raise KGError(
             "--timeout, --max-body, --max-memory, --max-query-bytes, --max-result, --max-groups, --workers, "
-            "--client-timeout and --max-connections must be positive"
+            "--client-timeout, --max-connections, --max-per-client, --max-per-token and --send-timeout must be positive"
         )
+    if settings.inflight < limits.max_result:
+        raise KGError("--max-inflight must be at least --max-result: a reply of the largest size must fit")
 
 
 def _is_loopback(host: str) -> bool:
@@ -76,18 +87,20 @@ def configure_logging() -> None:
 def serve(settings: Settings) -> None:
     """Run the endpoint until SIGINT or SIGTERM, then stop the workers."""
     check_settings(settings)
-    grants = load_access(settings.access, store_products(settings)) if settings.access else None
-    configure_logging()
-    try:
-        pool = Pool(settings.store, settings.workers, settings.limits)
-    except OSError as exc:
-        raise KGError(str(exc)) from exc
-    try:
-        asyncio.run(_serve(settings, grants, pool))
-    except OSError as exc:
-        raise KGError(f"cannot listen on {settings.host}:{settings.port}: {exc}") from exc
-    finally:
-        pool.close()
+    with serve_lock(settings.store):  # no build replaces the store while its workers read it
+        products = store_products(settings)  # opened here first, so a folder that is no store is one clear line
+        grants = load_access(settings.access, products) if settings.access else None
+        configure_logging()
+        try:
+            pool = Pool(settings.store, settings.workers, settings.limits)
+        except OSError as exc:
+            raise KGError(str(exc)) from exc
+        try:
+            asyncio.run(_serve(settings, grants, pool))
+        except OSError as exc:
+            raise KGError(f"cannot listen on {settings.host}:{settings.port}: {exc}") from exc
+        finally:
+            pool.close()
 
 
 async def _serve(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) -> None:

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from kg.errors import KGError
 from kg.text import valid_unicode
+from kg.namespaces import GRAPH, ORG_GRAPH
 
 log = logging.getLogger(__name__)
 
@@ -133,13 +135,16 @@ class Organisation:
 
 
 def read_json(path: Path) -> Any:
-    """Parse one JSON file, turning every failure into a KGError that names the file."""
+    """Parse one JSON file, turning every failure into a KGError that names the file. Only a regular file is
+    read: a FIFO or a device would block the build (or never end)."""
+    if path.exists() and not path.is_file():
+        raise KGError(f"{path}: not a regular file")
     try:
         with path.open("rb") as fh:
             return json.load(fh)
     except FileNotFoundError as exc:
         raise KGError(f"{path}: file not found") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except ValueError as exc:  # not UTF-8, not JSON, or an integer past Python's 4,300-digit conversion limit
         raise KGError(f"{path}: not valid JSON ({exc})") from exc
     except RecursionError as exc:
         raise KGError(f"{path}: JSON nested too deeply to read") from exc
@@ -147,8 +152,28 @@ def read_json(path: Path) -> Any:
         raise KGError(f"{path}: cannot read ({exc.strerror or exc})") from exc
 
 
+#: Names a product file may not have: each names a graph that is not a product's (the organisation graph).
+RESERVED_PRODUCT_NAMES = frozenset({ORG_GRAPH.removeprefix(GRAPH).casefold()})
+
+
 def product_names(herb: Path) -> list[str]:
-    return sorted(p.stem for p in (herb / "products").glob("*.json"))
+    """The products' names, from products/*.json; a KGError names a file whose name cannot be a product's."""
+    paths = sorted((herb / "products").glob("*.json"))
+    for path in paths:
+        if problem := product_name_problem(path.stem):
+            raise KGError(f"{path}: {problem}; rename the file")
+    return [p.stem for p in paths]
+
+
+def product_name_problem(name: str) -> str | None:
+    """Why `name` cannot name a product graph, or None. A name must be its own graph IRI's last segment
+    unencoded (no two names can then meet after encoding, and the access file spells it as the file does),
+    and must not be a reserved graph's."""
+    if not name or quote(name, safe="-_.~") != name or name.startswith("."):
+        return "a product name may only use ASCII letters, digits, '-', '_', '.' and '~', and may not start with '.'"
+    if name.casefold() in RESERVED_PRODUCT_NAMES:
+        return f"{name!r} is reserved for the organisation graph, which every token reads"
+    return None
 
 
 def _record_problem(kind: str, rec: Any) -> str | None:

@@ -115,6 +115,12 @@ def build_lock(path: Path) -> Iterator[None]:
                 raise KGError(f"--store {path}: cannot lock {lock} ({exc.strerror})") from exc
             fh.seek(0)
             holder = fh.read().strip() or "unknown"
+            if holder.startswith(SERVER_MARK):
+                pid = holder.removeprefix(SERVER_MARK).strip()
+                raise KGError(
+                    f"kg serve (PID {pid}) is serving {path}; stop it before building, so it never serves a mix "
+                    "of the old and the new store"
+                ) from exc
             raise KGError(f"another kg build (PID {holder}) is writing {path}; wait for it to finish") from exc
         fh.seek(0)
         fh.truncate()
@@ -126,6 +132,33 @@ def build_lock(path: Path) -> Iterator[None]:
             fh.seek(0)
             fh.truncate()
             fh.flush()
+
+
+SERVER_MARK = "serve"
+
+
+@contextmanager
+def serve_lock(path: Path) -> Iterator[None]:
+    """Hold a shared flock on `.S.lock` while a server reads the store: builds (which need it exclusively) are
+    refused meanwhile, other servers are not. Where the lock file cannot be created no build can run either
+    (it needs the same file), so the store is served without it."""
+    try:
+        fh = lock_path(path).open("a+", encoding="utf-8")
+    except OSError:
+        yield
+        return
+    with fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError as exc:
+            fh.seek(0)
+            holder = fh.read().strip() or "unknown"
+            raise KGError(f"a kg build (PID {holder}) is writing {path}; serve it once the build is done") from exc
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"{SERVER_MARK} {os.getpid()}\n")
+        fh.flush()
+        yield
 
 
 def running_build(pid: int) -> bool:

@@ -1,9 +1,10 @@
 """The answer page's views, independent of any web server: each takes what the request asks for, the graphs
 the caller's token may read (None: all) and the answerer over a backend, and returns a `Page`.
 
-Scope is enforced here, not in the templates: a question about a product outside the token's graphs is
-refused before any query runs, and an artifact or a person's artifacts are looked up only in the token's
-graphs, so one outside them is simply not found.
+Scope is enforced here, not in the templates: a question is read with only the token's products as known
+names, so one about a product outside them is refused (403, the same reply as for a name the store does not
+hold) before any query runs, and an artifact or a person's artifacts are looked up only in the token's graphs, so one outside
+them is simply not found.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from kg.page import html
 from kg.page.evidence import evidence_graph, inline_svg, local_name, render_svg
 from kg.page.examples import Examples
 from kg.qa.answer import Answerer, term_text
-from kg.qa.question import parse
+from kg.qa.question import Vocabulary, parse
 from kg.query.people import EID
 from kg.query.sparql import named_query, product_dataset
 
@@ -35,6 +36,15 @@ class Page:
 
 def permits(scope: Scope, product: str) -> bool:
     return scope is None or product_graph(product).value in scope
+
+
+def scoped_vocabulary(vocabulary: Vocabulary, scope: Scope) -> Vocabulary:
+    """The vocabulary with only the products the token reads: a product outside them is then read exactly as a
+    name the store does not hold, so no reply tells whether it exists."""
+    if scope is None:
+        return vocabulary
+    products = {key: name for key, name in vocabulary.products.items() if permits(scope, name)}
+    return Vocabulary(products, vocabulary.roles, vocabulary.companies)
 
 
 def scope_graphs(scope: Scope) -> list[NamedNode] | None:
@@ -64,15 +74,13 @@ def answer_page(
     if not question:
         return Page(200, html.ask_page("", None, None, ask_token, start_block(scope, examples, product)))
     try:
-        parsed = parse(question, answerer.vocabulary)
-    except KGError:
-        return Page(200, html.ask_page(question, answerer.ask(question), None, ask_token))
-    if parsed.product is not None and not permits(scope, parsed.product):
+        parsed = parse(question, scoped_vocabulary(answerer.vocabulary, scope))
+    except KGError as exc:
+        return Page(400, html.message_page(400, "Not a question", f"invalid question: {exc}", ask_token))
+    if parsed.product is None and scope is not None:
         return Page(
             403,
-            html.message_page(
-                403, "Not in your products", f"this token does not read the product {parsed.product}", ask_token
-            ),
+            html.message_page(403, "Not in your products", "the question names no product this token reads", ask_token),
         )
     answer = answerer.answer_parsed(parsed)
     svg = (  # a question not read, or not covered, has no evidence to draw

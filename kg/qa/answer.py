@@ -184,6 +184,11 @@ class Answerer:
         return self.answer_parsed(q)
 
     def answer_parsed(self, q: Question) -> Answer:
+        if q.product is None and self.backend.hides_graphs:
+            raise KGError(
+                f"the question names no product {self.backend.location} shows this token: a product outside "
+                "the token's grant cannot be asked about (check the question's product and --token)"
+            )
         choice = choose(q, self.labels(q.product) if q.product else None)
         answer = self._answer_choice(q, choice)
         answer.choice = choice

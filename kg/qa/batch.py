@@ -49,7 +49,7 @@ def parse_line(raw: bytes) -> tuple[str | None, str | None]:
     """(question, None) for a well-formed line, else (None, what is wrong with it)."""
     try:
         obj = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except ValueError as exc:  # not UTF-8, not JSON, or an integer past Python's 4,300-digit conversion limit
         return None, f"not a JSON object ({exc})"
     except RecursionError:
         return None, "not a JSON object (nested too deeply)"

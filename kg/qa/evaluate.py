@@ -30,7 +30,7 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
         if line.strip():
             try:
                 out.append(json.loads(line))
-            except json.JSONDecodeError as exc:
+            except (ValueError, RecursionError) as exc:  # not JSON, too deep, or an over-long integer
                 raise KGError(f"{path}:{number}: not JSON ({exc})") from exc
     return out
 

@@ -75,6 +75,8 @@ def clean_text(raw: str | bytes) -> str:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise KGError(f"the question is not valid UTF-8 text (byte {exc.start})") from exc
+    if any("\ud800" <= c <= "\udfff" for c in raw):  # undecodable argv bytes arrive as surrogate escapes
+        raise KGError("the question is not valid UTF-8 text")
     if "\x00" in raw or sum(1 for c in raw if unicodedata.category(c) == "Cc" and c not in "\t\n\r") > 0:
         raise KGError("the question contains control characters; send plain text")
     text = raw.strip()

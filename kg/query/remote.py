@@ -306,11 +306,18 @@ def protocol_form(
     return [("query", bind(prefixed(query), bindings)), *dataset]
 
 
+#: The largest response body a client reads: twice `kg serve`'s default result limit.
+MAX_RESPONSE = 128 << 20
+
+
 class RemoteEndpoint:
     """Any SPARQL 1.1 Protocol endpoint (kg serve, Fuseki, GraphDB, Virtuoso, QLever), optional token."""
 
-    def __init__(self, url: str, token: str | None = None, timeout: float = 60.0) -> None:
-        self.url, self.location, self.timeout = url, url, timeout
+    def __init__(
+        self, url: str, token: str | None = None, timeout: float = 60.0, max_response: int = MAX_RESPONSE
+    ) -> None:
+        self.url, self.location, self.timeout, self.max_response = url, url, timeout, max_response
+        self.hides_graphs = bool(token)
         self.session = requests.Session()
         if token:
             self.session.headers["Authorization"] = f"Bearer {token}"
@@ -367,32 +374,50 @@ class RemoteEndpoint:
     ) -> bytes:
         data = protocol_form(query, bindings, graphs)
         try:
-            response = self.session.post(self.url, data=data, headers={"Accept": accept}, timeout=self.timeout)
+            with self.session.post(
+                self.url, data=data, headers={"Accept": accept}, timeout=self.timeout, stream=True
+            ) as response:
+                body = self._capped_body(response)
         except requests.Timeout as exc:
             raise KGError(f"the SPARQL endpoint {self.url} did not answer within {self.timeout:g} s") from exc
         except requests.RequestException as exc:
             raise KGError(f"cannot reach the SPARQL endpoint {self.url}: {exc}") from exc
         if response.status_code >= 400:
+            reason = _first_line(body.decode("utf-8", "replace").strip()) or response.reason
             raise KGError(
                 f"the SPARQL endpoint {self.url} answered {response.status_code}"
-                f"{HTTP_HINTS.get(response.status_code, '')}: {_reason(response)}"
+                f"{HTTP_HINTS.get(response.status_code, '')}: {reason}"
             )
         if cap := response.headers.get("X-SPARQL-MaxRows"):
             raise KGError(
                 f"the SPARQL endpoint {self.url} cut the result off at {cap} rows (Virtuoso's "
                 "ResultSetMaxRows): raise that limit, as a partial result would be a wrong answer"
             )
-        return response.content
+        return body
+
+    def _capped_body(self, response: requests.Response) -> bytes:
+        """The body, read in chunks and refused past `max_response` bytes: a hostile or runaway endpoint
+        cannot make the client hold more (a 300 MB body took an uncapped client to 634 MB)."""
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > self.max_response:
+            raise KGError(self._too_large())
+        body = bytearray()
+        for chunk in response.iter_content(1 << 16):
+            body += chunk
+            if len(body) > self.max_response:
+                raise KGError(self._too_large())
+        return bytes(body)
+
+    def _too_large(self) -> str:
+        return (
+            f"the SPARQL endpoint {self.url} sent more than {self.max_response / 2**20:g} MiB: add a LIMIT, or use "
+            "`kg export` on the store for whole-graph dumps"
+        )
 
 
 SPARQL_JSON = "application/sparql-results+json"
 #: What a refusal usually means, added to its message.
 HTTP_HINTS = {401: " (no or unknown token: check --token)", 403: " (the token may not read this)"}
-
-
-def _reason(response: requests.Response) -> str:
-    text = response.text.strip()
-    return _first_line(text) if text else response.reason
 
 
 def _first_line(text: str) -> str:

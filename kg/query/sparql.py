@@ -95,6 +95,9 @@ class Backend(Protocol):
 
     #: Where the data is (a store path or an endpoint URL), for error messages.
     location: str
+    #: Whether a token's grant may hide graphs the data holds: a product the backend does not show is then no
+    #: evidence of absence, so a question naming none it shows is an error, never an abstention.
+    hides_graphs: bool
 
     def select(
         self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
@@ -168,6 +171,8 @@ def boolean(result: object) -> bool:
 
 class EmbeddedStore:
     """The on-disk Oxigraph store, opened read-only so queries never block (or damage) a build."""
+
+    hides_graphs = False  # every graph the store holds is read
 
     def __init__(self, path: Path) -> None:
         if not path.exists():

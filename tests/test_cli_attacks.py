@@ -1,0 +1,202 @@
+"""Issue 24's CLI findings: each hostile input gives one `kg: error:` line and exit 2, never a traceback, a
+segfault, a hang or an outgoing connection. Commands that could crash run as subprocesses, so a crash fails the
+test instead of killing pytest. Every socket is on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from herbkit import herb_layout, small_product
+from pyoxigraph import RdfFormat, Store
+from test_serve import ALPHA_TOKEN, FIXTURE, ROOT, TOKENS, start_server
+
+from alignment.fields import read_json as read_erb_json
+from kg.errors import KGError
+from kg.query.remote import RemoteEndpoint
+
+HUGE = "1" * 5000  # past Python's 4,300-digit limit for int() of a string
+
+
+def kg(*args: str | Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "kg", *map(str, args)], cwd=ROOT, input=stdin, capture_output=True, timeout=120
+    )
+
+
+def one_error(done: subprocess.CompletedProcess[bytes], *needles: str) -> None:
+    err = done.stderr.decode("utf-8", "replace")
+    assert done.returncode == 2, (done.returncode, err)
+    assert err.startswith("kg: error:") and err.count("\n") == 1 and "Traceback" not in err, err
+    for needle in needles:
+        assert needle in err, err
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cli-attacks") / "store"
+    store = Store(str(path))
+    store.load(FIXTURE.encode(), format=RdfFormat.TRIG)
+    store.flush()
+    del store
+    return path
+
+
+# --- integers past 4,300 digits, deep YAML ---------------------------------------------------------------
+
+
+def test_a_huge_integer_in_a_product_file_is_one_error(herb: Path, tmp_path: Path) -> None:
+    product = json.dumps(small_product(herb, per_kind=1))
+    layout = herb_layout(tmp_path / "herb", herb, {"Huge": product[:-1] + f', "extra": {HUGE}}}'})
+    one_error(kg("build", "--herb", layout, "--store", tmp_path / "store"), "Huge.json: not valid JSON")
+
+
+def test_a_huge_integer_in_a_batch_line_fails_that_line_only(store_dir: Path, tmp_path: Path) -> None:
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    src.write_text(f'{{"question": {HUGE}}}\n{{"question": "Who wrote the Alpha design?"}}\n')
+    done = kg("ask", "--batch", src, "--out", out, "--store", store_dir)
+    assert b"Traceback" not in done.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 2 and "not a JSON object" in records[0]["error"] and "error" not in records[1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [f'"tok-12345": {HUGE}\n', "tok-12345: " + "[" * 20000 + "]" * 20000 + "\n", f"tok-12345: [{HUGE}]\n"],
+    ids=["huge-int", "deep-yaml", "huge-int-in-list"],
+)
+def test_a_hostile_access_file_is_one_error(store_dir: Path, tmp_path: Path, text: str) -> None:
+    access = tmp_path / "access.yaml"
+    access.write_text(text)
+    one_error(kg("serve", "--store", store_dir, "--port", "0", "--access", access), "access file")
+
+
+def test_a_huge_integer_in_an_erb_file_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    bad = tmp_path / "record.json"
+    bad.write_text(f'{{"id": {HUGE}}}')
+    warnings: list[str] = []
+    assert read_erb_json(bad, warnings) is None
+    assert warnings and "record.json: skipped, not valid JSON" in warnings[0]
+
+
+# --- kg serve's arguments ---------------------------------------------------------------------------------
+
+
+def test_a_port_out_of_range_is_one_error(store_dir: Path) -> None:
+    one_error(kg("serve", "--store", store_dir, "--port", "99999"), "--port 99999")
+
+
+def test_an_empty_store_folder_is_one_error_without_a_worker_traceback(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    one_error(kg("serve", "--store", tmp_path / "empty", "--port", "0"), "cannot open the store")
+
+
+# --- kg query ------------------------------------------------------------------------------------------------
+
+
+def test_stdin_that_is_not_utf8_is_one_error(store_dir: Path) -> None:
+    one_error(kg("query", "-", "--store", store_dir, stdin=b"ASK { } # \xff\xfe"), "standard input")
+
+
+def test_a_bound_iri_that_is_no_iri_is_one_error(store_dir: Path) -> None:
+    done = kg("query", "-", "--store", store_dir, "--bind", "x=<not an iri>", stdin=b"SELECT ?x { }")
+    one_error(done, "--bind")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT * WHERE " + "{ " * 100000 + "}" * 100000,
+        "ASK { FILTER(1" + "+1" * 100000 + " > 0) }",
+        "SELECT * WHERE " + "{" * 20000 + "}" * 20000,  # within the size budget
+        "ASK { FILTER(1" + "+1" * 15000 + " > 0) }",
+    ],
+    ids=["100k-braces", "100k-plus", "20k-braces", "15k-plus"],
+)
+def test_deep_nesting_is_refused_before_the_parser(store_dir: Path, query: str) -> None:
+    one_error(kg("query", "-", "--store", store_dir, stdin=query.encode()), "limit")
+
+
+def test_service_on_the_local_store_is_refused_and_never_connects(store_dir: Path) -> None:
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        listener.settimeout(0.5)
+        port = listener.getsockname()[1]
+        for spelling in ("SERVICE", "service", "\\u0053ERVICE"):
+            query = f"SELECT * WHERE {{ {spelling} <http://127.0.0.1:{port}/sparql> {{ ?s ?p ?o }} }}"
+            one_error(kg("query", "-", "--store", store_dir, stdin=query.encode()), "SERVICE")
+        with pytest.raises(TimeoutError):
+            listener.accept()  # nothing connected
+
+
+# --- kg ask ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(store_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    access = tmp_path_factory.mktemp("cli-attacks-access") / "access.json"
+    access.write_text(json.dumps(TOKENS))
+    yield from start_server(store_dir, "--access", str(access))
+
+
+def test_a_question_about_a_product_outside_the_token_is_an_error_not_an_abstention(server: str) -> None:
+    for product in ("Beta", "NoSuchProduct"):
+        done = kg("ask", f"Who wrote the {product} design?", "--endpoint", f"{server}/query", "--token", ALPHA_TOKEN)
+        one_error(done, "names no product")
+        assert b"ABSTAIN" not in done.stdout
+
+
+def test_a_binary_question_in_argv_is_an_error(store_dir: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "kg", "ask", b"Who wrote the Alpha \xff\xfe design?", "--store", str(store_dir)],
+        cwd=ROOT,
+        capture_output=True,
+        timeout=120,
+    )
+    one_error(done, "not valid UTF-8")
+
+
+class Flood(BaseHTTPRequestHandler):
+    """An endpoint that answers every POST with 4 MiB, with a Content-Length or chunked (path /chunked)."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        chunk = b" " * (1 << 16)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/sparql-results+json")
+        if self.path == "/chunked":
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for _ in range(64):
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            self.wfile.write(b"0\r\n\r\n")
+        else:
+            self.send_header("Content-Length", str(64 * len(chunk)))
+            self.end_headers()
+            for _ in range(64):
+                self.wfile.write(chunk)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("path", ["/sized", "/chunked"])
+def test_the_client_refuses_a_response_past_its_cap(path: str) -> None:
+    flood = ThreadingHTTPServer(("127.0.0.1", 0), Flood)
+    thread = threading.Thread(target=flood.serve_forever, daemon=True)
+    thread.start()
+    try:
+        endpoint = RemoteEndpoint(f"http://127.0.0.1:{flood.server_address[1]}{path}", max_response=1 << 20)
+        with pytest.raises(KGError, match="sent more than 1 MiB"):
+            endpoint.ask("ASK {}")
+    finally:
+        flood.shutdown()
+        flood.server_close()

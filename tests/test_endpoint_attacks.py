@@ -1,0 +1,437 @@
+"""Issue 24's attacks on `kg serve`, against the real server over raw sockets and HTTP clients on 127.0.0.1.
+
+Connections: a slot is always given back, idle and slow connections give way to a newcomer, one address holds at
+most --max-per-client. Every loop is bounded in count and time; the limits are small and set by options.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import requests
+from herbkit import herb_layout, small_product
+from pyoxigraph import NamedNode, RdfFormat, Store
+from test_serve import ADMIN, ALPHA_TOKEN, FIXTURE, ROOT, TOKENS, start_server
+
+from kg.cli import main
+from kg.endpoint.access import token_key
+from kg.ingest.storepath import build_lock
+from kg.namespaces import GRAPH
+
+NORMAL = "SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
+KEEP_ALIVE_GET = (
+    b"GET /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+    + ALPHA_TOKEN.encode()
+    + b"\r\nAccept: text/turtle\r\n\r\n"
+)
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("attacks") / "store"
+    store = Store(str(path))
+    store.load(FIXTURE.encode(), format=RdfFormat.TRIG)
+    store.flush()
+    del store
+    return path
+
+
+@pytest.fixture(scope="module")
+def access(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("attacks-access") / "access.json"
+    path.write_text(json.dumps(TOKENS))
+    return path
+
+
+def serve(store_dir: Path, access: Path, log: Path, *extra: str) -> Iterator[str]:
+    yield from start_server(store_dir, "--access", str(access), *extra, timeout=4.0, log=log)
+
+
+def normal(url: str) -> int:
+    response = requests.post(
+        f"{url}/query",
+        data=NORMAL.encode(),
+        timeout=10,
+        headers={
+            "Authorization": f"Bearer {ALPHA_TOKEN}",
+            "Content-Type": "application/sparql-query",
+            "Accept": "application/sparql-results+json",
+            "Connection": "close",
+        },
+    )
+    return response.status_code
+
+
+def connect(url: str) -> socket.socket:
+    host, port = url.removeprefix("http://").split(":")
+    return socket.create_connection((host, int(port)), timeout=10)
+
+
+def closed_by_server(conn: socket.socket, seconds: float) -> bool:
+    """True when the server closes `conn` (after whatever it sends) within `seconds`."""
+    conn.settimeout(seconds)
+    try:
+        while conn.recv(65536):
+            pass
+        return True
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+
+
+def still_open(conn: socket.socket) -> bool:
+    conn.settimeout(0.05)
+    try:
+        return conn.recv(1) != b""
+    except TimeoutError:
+        return True
+    except OSError:
+        return False
+
+
+def test_connections_idle_past_keep_alive_give_their_slots_back(store_dir: Path, access: Path, tmp_path: Path) -> None:
+    """The issue's lockout: five keep-alive requests go idle past the keep-alive limit, then every request got 503."""
+    for url in serve(store_dir, access, tmp_path / "serve.log", "--max-connections", "5", "--client-timeout", "1"):
+        for _round in range(2):
+            held = [connect(url) for _ in range(5)]
+            for conn in held:
+                conn.sendall(KEEP_ALIVE_GET)
+            assert all(closed_by_server(conn, 5) for conn in held)  # answered, then closed when idle
+            for conn in held:
+                conn.close()
+            assert [normal(url) for _ in range(3)] == [200, 200, 200]
+
+
+def test_slow_and_idle_connections_give_way_to_a_newcomer(store_dir: Path, access: Path, tmp_path: Path) -> None:
+    """Slowloris within the connection limit: a normal client is served at once, not after the client timeout."""
+    log = tmp_path / "serve.log"
+    for url in serve(store_dir, access, log, "--max-connections", "6", "--client-timeout", "30"):
+        held = []
+        for _ in range(20):
+            conn = connect(url)
+            conn.sendall(b"GET /query HTTP/1.1\r\nHost: t\r\n")  # headers never finished
+            held.append(conn)
+        started = time.monotonic()
+        assert [normal(url) for _ in range(5)] == [200] * 5
+        assert time.monotonic() - started < 5
+        assert sum(still_open(conn) for conn in held) <= 6
+        for conn in held:
+            conn.close()
+        assert "Traceback" not in log.read_text()
+
+
+def test_one_address_holds_at_most_max_per_client(store_dir: Path, access: Path, tmp_path: Path) -> None:
+    for url in serve(store_dir, access, tmp_path / "serve.log", "--max-connections", "50", "--max-per-client", "4"):
+        held = []
+        for _ in range(10):
+            conn = connect(url)
+            conn.sendall(b"GET /query HTTP/1.1\r\n")
+            held.append(conn)
+        time.sleep(0.3)
+        assert sum(still_open(conn) for conn in held) == 4  # the newest four; the older six were closed
+        assert normal(url) == 200
+        for conn in held:
+            conn.close()
+
+
+def test_working_connections_are_not_evicted_and_a_full_server_says_503(
+    store_dir: Path, access: Path, tmp_path: Path
+) -> None:
+    """Two runaway queries fill --max-per-client 2: they keep their slots, and a third connection gets 503."""
+    runaway = "SELECT (COUNT(*) AS ?n) WHERE { " + " ".join(f"?s{i} ?p{i} ?o{i} ." for i in range(24)) + " }"
+    for url in serve(store_dir, access, tmp_path / "serve.log", "--max-per-client", "2"):
+        body = runaway.encode()
+        held = []
+        for _ in range(2):
+            conn = connect(url)
+            conn.sendall(
+                b"POST /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+                + ALPHA_TOKEN.encode()
+                + b"\r\nContent-Type: application/sparql-query\r\nContent-Length: "
+                + str(len(body)).encode()
+                + b"\r\n\r\n"
+                + body
+            )
+            held.append(conn)
+        time.sleep(0.5)
+        third = connect(url)
+        assert third.recv(200).startswith(b"HTTP/1.1 503")
+        for conn in held:  # both run to the time limit: 503 from the supervisor, not a reset
+            conn.settimeout(10)
+            assert conn.recv(200).startswith(b"HTTP/1.1 503")
+            conn.close()
+        assert normal(url) == 200
+
+
+# --- one store at a time ------------------------------------------------------------------------------------
+
+
+def test_a_build_is_refused_while_the_store_is_served(
+    herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's mix: a build swapped the store under a running server, whose workers then answered from both."""
+    store = tmp_path / "store"
+    layout = herb_layout(tmp_path / "herb", herb, {"Good": small_product(herb, per_kind=2)})
+    assert main(["build", "--herb", str(layout), "--store", str(store)]) == 0
+    capsys.readouterr()
+    before = sorted(p.name for p in store.iterdir())
+    for url in start_server(store, log=tmp_path / "serve.log"):  # open: loopback clients only
+        code = main(["build", "--herb", str(layout), "--store", str(store)])
+        err = capsys.readouterr().err
+        assert code == 2 and "kg serve (PID" in err and "is serving" in err, err
+        assert sorted(p.name for p in store.iterdir()) == before  # the served store was not touched
+        assert normal(url) == 200
+    assert main(["build", "--herb", str(layout), "--store", str(store)]) == 0  # once the server stopped
+
+
+def test_serving_is_refused_while_a_build_writes_the_store(store_dir: Path, tmp_path: Path) -> None:
+    with build_lock(store_dir):
+        done = subprocess.run(
+            [sys.executable, "-m", "kg", "serve", "--store", str(store_dir), "--port", "0"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2 and f"a kg build (PID {os.getpid()}) is writing" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# --- unauthenticated 500s, the log, the /ask existence oracle ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(store_dir: Path, access: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    log = tmp_path_factory.mktemp("attacks-log") / "serve.log"
+    for url in serve(store_dir, access, log):
+        yield url, log
+
+
+def status_of(url: str, head: bytes) -> int:
+    """The status of one raw request (`head` without the final blank line) on a fresh connection."""
+    conn = connect(url)
+    with conn:
+        conn.sendall(head + b"Connection: close\r\n\r\n")
+        out = b""
+        while chunk := conn.recv(65536):
+            out += chunk
+    return int(out.split(b" ", 2)[1])
+
+
+def ask_request(question: bytes, token: str = ADMIN) -> bytes:
+    return b"GET /ask?q=" + question + b" HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " + token.encode() + b"\r\n"
+
+
+@pytest.mark.parametrize(
+    ("head", "status"),
+    [
+        (b"GET /query?query=ASK%7B%7D HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \xff\xfe\r\n", 401),
+        (b"GET /ask?q=who HTTP/1.1\r\nHost: t\r\nCookie: kg_token=\xff\xfe\r\n", 401),
+        (b"GET /artifact/a1 HTTP/1.1\r\nHost: t\r\nCookie: kg_token=\xc3\x28\r\n", 401),
+        (b"GET /query HTTP/1.1\r\nHost: a> <b\r\nAuthorization: Bearer " + ALPHA_TOKEN.encode() + b"\r\n", 400),
+        (ask_request(b"Who+wrote+the+Alpha+and+Beta+design%3F"), 400),
+        (ask_request(b"a" * 2100), 400),
+        (ask_request(b"who%00wrote"), 400),
+    ],
+)
+def test_hostile_headers_and_questions_get_4xx_never_500(served: tuple[str, Path], head: bytes, status: int) -> None:
+    assert status_of(served[0], head) == status
+
+
+def test_a_newline_in_the_path_cannot_forge_a_log_line(served: tuple[str, Path]) -> None:
+    url, log = served
+    status_of(url, b"GET /x%0A2026-01-01%2000:00:00,000%20admin%20GET%20/query%20200 HTTP/1.1\r\nHost: t\r\n")
+    time.sleep(0.2)
+    lines = log.read_text().splitlines()
+    assert not any(line.startswith("2026-01-01") for line in lines)
+    assert any("GET /x%0A2026-01-01%2000:00:00,000%20admin" in line for line in lines)
+
+
+def test_the_answer_page_is_logged_with_the_token_name(served: tuple[str, Path]) -> None:
+    url, log = served
+    headers = {"Authorization": f"Bearer {ALPHA_TOKEN}"}
+    requests.get(f"{url}/ask", params={"q": "Who wrote the Alpha design?"}, headers=headers, timeout=30)
+    requests.get(f"{url}/artifact/alpha-sdd-1", headers=headers, timeout=30)
+    time.sleep(0.2)
+    name = f"sha256:{token_key(ALPHA_TOKEN)[:8]}"
+    text = log.read_text()
+    assert f"{name} GET /ask " in text and f"{name} GET /artifact/alpha-sdd-1 " in text
+
+
+def test_the_answer_page_does_not_tell_an_existing_product_from_an_unknown_one(served: tuple[str, Path]) -> None:
+    url = served[0]
+    headers = {"Authorization": f"Bearer {ALPHA_TOKEN}"}
+    replies = [
+        requests.get(f"{url}/ask", params={"q": f"Who wrote the {p} design?"}, headers=headers, timeout=30)
+        for p in ("Beta", "Zeta")
+    ]
+    assert [r.status_code for r in replies] == [403, 403]
+    assert replies[0].text == replies[1].text
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1"])
+def test_a_timeout_that_is_no_number_of_seconds_is_refused(store_dir: Path, value: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "kg", "serve", "--store", str(store_dir), "--port", "0", "--timeout", value],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and done.stderr.startswith("kg: error:") and done.stderr.count("\n") == 1
+
+
+# --- fair shares of the workers, bytes in flight -------------------------------------------------------------
+
+#: 20,000 rows of two 400-character literals: about 18 MB of SPARQL JSON, far past any socket buffer.
+BIG = "SELECT ?o1 ?o2 WHERE { ?a <urn:p:0> ?o1 . ?b <urn:p:1> ?o2 } LIMIT 20000"
+RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { " + " ".join(f"?s{i} ?p{i} ?o{i} ." for i in range(24)) + " }"
+
+
+@pytest.fixture(scope="module")
+def filled_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture graph plus 3,000 long filler literals in Alpha, for large results."""
+    path = tmp_path_factory.mktemp("attacks-filled") / "store"
+    store = Store(str(path))
+    store.load(FIXTURE.encode(), format=RdfFormat.TRIG)
+    filler = "".join(f'<urn:x:{i}> <urn:p:{i % 7}> "filler {i} {"z" * 400}" .\n' for i in range(3000))
+    store.load(filler.encode(), format=RdfFormat.N_TRIPLES, to_graph=NamedNode(GRAPH + "Alpha"))
+    store.flush()
+    del store
+    return path
+
+
+def raw_post(url: str, query: str, token: str = ALPHA_TOKEN) -> socket.socket:
+    """A connection that has sent one query and reads nothing."""
+    body = query.encode()
+    conn = connect(url)
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    conn.sendall(
+        b"POST /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+        + token.encode()
+        + b"\r\nContent-Type: application/sparql-query\r\nContent-Length: "
+        + str(len(body)).encode()
+        + b"\r\n\r\n"
+        + body
+    )
+    return conn
+
+
+def test_one_tokens_runaways_leave_the_other_tokens_a_worker(store_dir: Path, access: Path, tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    for url in serve(store_dir, access, log, "--workers", "2", "--max-per-token", "1"):
+        runaways = [raw_post(url, RUNAWAY) for _ in range(3)]  # one runs, two wait for the token's turn
+        time.sleep(0.5)
+        started = time.monotonic()
+        other = requests.post(
+            f"{url}/query",
+            data=NORMAL.encode(),
+            timeout=30,
+            headers={"Authorization": "Bearer betagamma-token-89", "Content-Type": "application/sparql-query"},
+        )
+        assert other.status_code == 200 and time.monotonic() - started < 2.5  # not after a 4 s runaway
+        for conn in runaways:
+            conn.close()
+
+
+def rss(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) << 10 for line in status if line.startswith("VmRSS:"))
+
+
+@contextmanager
+def server_process(store: Path, access: Path, log: Path, *extra: str) -> Iterator[tuple[str, int]]:
+    """`kg serve` as a subprocess: (base URL, the main process's PID)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "kg", "serve", "--store", str(store), "--port", str(port)]
+    with log.open("w") as err:
+        proc = subprocess.Popen([*command, "--access", str(access), *extra], cwd=ROOT, stderr=err)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                requests.get(f"{url}/", timeout=1)
+                break
+            except requests.ConnectionError:
+                assert time.monotonic() < deadline, "kg serve did not start"
+                time.sleep(0.1)
+        yield url, proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_a_reader_too_slow_for_the_send_deadline_is_cut_off(filled_store: Path, access: Path, tmp_path: Path) -> None:
+    log = tmp_path / "serve.log"
+    for url in serve(filled_store, access, log, "--max-result", "32", "--send-timeout", "1"):
+        conn = raw_post(url, BIG)
+        time.sleep(3)  # read nothing past the deadline
+        received = 0
+        conn.settimeout(5)
+        try:
+            while chunk := conn.recv(1 << 16):
+                received += len(chunk)
+        except OSError:
+            pass  # a reset is a close too
+        conn.close()
+        assert received < 16_000_000  # the headers and what the buffers held, then a reset
+        assert "too slowly; closed after 1 s" in log.read_text()
+        assert normal(url) == 200
+
+
+def test_slow_readers_cannot_grow_the_main_process_past_the_inflight_budget(
+    filled_store: Path, access: Path, tmp_path: Path
+) -> None:
+    """Six clients ask for 18 MB each and read nothing: the main process holds at most --max-inflight of it."""
+    extra = ("--max-result", "32", "--max-inflight", "40", "--send-timeout", "4", "--max-per-token", "6")
+    with server_process(filled_store, access, tmp_path / "serve.log", *extra) as (url, pid):
+        assert normal(url) == 200
+        before = rss(pid)
+        readers = [raw_post(url, BIG) for _ in range(6)]
+        peak = before
+        for _ in range(30):  # 3 s, within the send deadline: no reply has been given up yet
+            peak = max(peak, rss(pid))
+            time.sleep(0.1)
+        for conn in readers:
+            conn.close()
+    assert peak - before < 80 << 20, f"grew {(peak - before) >> 20} MiB"  # 145 MiB before the budget
+
+
+def test_a_freed_worker_goes_first_to_a_token_with_nothing_running(
+    store_dir: Path, access: Path, tmp_path: Path
+) -> None:
+    """Both workers run one token's runaways and two more of them wait; another token's query, waiting behind
+    them, still gets the next free worker (first come would give both to the runaways and time it out)."""
+    log = tmp_path / "serve.log"
+    for url in start_server(
+        store_dir, "--access", str(access), "--workers", "2", "--max-per-token", "4", timeout=3.0, log=log
+    ):
+        runaways = [raw_post(url, RUNAWAY) for _ in range(2)]  # run until 3 s, then their workers restart
+        time.sleep(1.0)
+        runaways += [raw_post(url, RUNAWAY) for _ in range(2)]  # wait for a worker until 4 s
+        time.sleep(0.5)
+        started = time.monotonic()
+        other = requests.post(
+            f"{url}/query",
+            data=NORMAL.encode(),
+            timeout=30,
+            headers={"Authorization": "Bearer betagamma-token-89", "Content-Type": "application/sparql-query"},
+        )
+        assert other.status_code == 200, other.text  # first come: 503 after its own 3 s of waiting
+        assert time.monotonic() - started < 2.9
+        for conn in runaways:
+            conn.close()
