@@ -16,6 +16,9 @@ from aiohttp import web
 #: The endpoint's access table: SHA-256 hex digest of a token -> its grant; None when the endpoint is open.
 GRANTS: web.AppKey[Mapping[str, Any] | None] = web.AppKey("grants")
 
+#: The name a loopback client's grant goes by when no access file is given (in the log and the grant).
+LOCAL_NAME = "local"
+
 #: The request key holding the caller's token name for the access log (the grant's name, never the token).
 TOKEN_NAME = web.RequestKey("token_name", str)
 

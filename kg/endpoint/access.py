@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from kg.errors import KGError
-from kg.grants import token_key
+from kg.grants import LOCAL_NAME, token_key
 from kg.namespaces import ORG_GRAPH, product_graph
 
 
@@ -34,7 +34,7 @@ class Grant:
 
 
 #: The grant of a loopback client when no access file is given.
-LOCAL = Grant("local", None)
+LOCAL = Grant(LOCAL_NAME, None)
 
 
 def product_grant(name: str, products: list[str]) -> Grant:

@@ -181,7 +181,7 @@ def cors_allowed(request: web.BaseRequest, origins: tuple[str, ...]) -> bool:
     return origin is not None and ("*" in origins or origin in origins)
 
 
-async def cors_headers(request: web.BaseRequest, response: web.StreamResponse) -> None:
+async def cors_headers(request: web.Request, response: web.StreamResponse) -> None:
     origins = request.app[SETTINGS].cors
     if cors_allowed(request, origins):
         response.headers["Access-Control-Allow-Origin"] = "*" if "*" in origins else request.headers["Origin"]

@@ -20,8 +20,8 @@ from typing import Any
 from urllib.parse import quote
 
 from kg.errors import KGError
-from kg.text import valid_unicode
 from kg.namespaces import GRAPH, ORG_GRAPH
+from kg.text import valid_unicode
 
 log = logging.getLogger(__name__)
 

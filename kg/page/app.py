@@ -15,8 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
-from kg.endpoint.access import LOCAL
-from kg.grants import GRANTS, TOKEN_NAME, token_key
+from kg.grants import GRANTS, LOCAL_NAME, TOKEN_NAME, token_key
 from kg.page import html
 from kg.page.examples import Examples
 from kg.page.views import NO_SCOPE, Page, Scope, answer_page, artifact_page, person_page
@@ -38,7 +37,7 @@ def scope_of(request: web.Request, token: str | None) -> Scope | web.Response:
     grants: Mapping[str, Any] | None = request.app[GRANTS]
     if grants is None:
         if ipaddress.ip_address(request.remote or "0.0.0.0").is_loopback:
-            request[TOKEN_NAME] = LOCAL.name
+            request[TOKEN_NAME] = LOCAL_NAME
             return None
         page = html.message_page(403, "Loopback only", "without an access file only loopback clients are answered")
         return web.Response(status=403, text=page, content_type="text/html")

@@ -3,8 +3,8 @@ the caller's token may read (None: all) and the answerer over a backend, and ret
 
 Scope is enforced here, not in the templates: a question is read with only the token's products as known
 names, so one about a product outside them is refused (403, the same reply as for a name the store does not
-hold) before any query runs, and an artifact or a person's artifacts are looked up only in the token's graphs, so one outside
-them is simply not found.
+hold) before any query runs, and an artifact or a person's artifacts are looked up only in the token's graphs,
+so one outside them is simply not found.
 """
 
 from __future__ import annotations
