@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from kg.cli import add_backend_options, open_args_backend
+from kg.cli import add_backend_options, add_deployment_option, open_args_backend
 from kg.cli.table import print_table
 from kg.query.store import stats
 
@@ -19,6 +19,7 @@ COLUMNS = {
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("stats", help="triples per graph, instances per class, edges per property")
     add_backend_options(p)
+    add_deployment_option(p)
     p.set_defaults(func=run)
 
 

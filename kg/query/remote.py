@@ -29,7 +29,7 @@ from pyoxigraph import (
     parse_query_results,
 )
 
-from kg.errors import KGError
+from kg.errors import KGError, Unavailable
 from kg.namespaces import XSD
 from kg.query.sparql import Row, Term, prefixed, solution_rows
 from kg.query.tokens import Token, query_form, tokens
@@ -324,9 +324,14 @@ class RemoteEndpoint:
 
     def ask(self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None) -> bool:
         result = self._results(self._post(query, bindings, graphs, SPARQL_JSON))
-        if not isinstance(result, QueryBoolean):
-            raise KGError(f"{self.url} answered an ASK query with rows, not a boolean")
-        return bool(result)
+        if isinstance(result, QueryBoolean):
+            return bool(result)
+        if (verdict := ask_retval(result)) is not None:
+            return verdict
+        raise KGError(
+            f"{self.url} answered an ASK query with rows, not a boolean (Virtuoso does so, with a column "
+            "other than __ASK_RETVAL, when its [Parameters] CaseMode is not 2)"
+        )
 
     def construct(
         self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
@@ -366,9 +371,9 @@ class RemoteEndpoint:
         except requests.Timeout as exc:
             raise KGError(f"the SPARQL endpoint {self.url} did not answer within {self.timeout:g} s") from exc
         except requests.RequestException as exc:
-            raise KGError(f"cannot reach the SPARQL endpoint {self.url}: {exc}") from exc
+            raise Unavailable(f"cannot reach the SPARQL endpoint {self.url}: {exc}") from exc
         if response.status_code >= 400:
-            raise KGError(
+            raise (Unavailable if response.status_code >= 500 else KGError)(
                 f"the SPARQL endpoint {self.url} answered {response.status_code}"
                 f"{HTTP_HINTS.get(response.status_code, '')}: {_reason(response)}"
             )
@@ -378,6 +383,17 @@ class RemoteEndpoint:
                 "ResultSetMaxRows): raise that limit, as a partial result would be a wrong answer"
             )
         return response.content
+
+
+def ask_retval(rows: list[Row]) -> bool | None:
+    """Virtuoso's documented row form of an ASK result, given when its CaseMode is not 2: one row whose one
+    column `__ASK_RETVAL` holds 1 or 0. None for any other rows."""
+    if len(rows) != 1 or len(rows[0]) != 1:
+        return None
+    (name, value), *_ = rows[0].items()
+    if name.upper() != "__ASK_RETVAL" or value.value not in ("0", "1"):
+        return None
+    return value.value == "1"
 
 
 SPARQL_JSON = "application/sparql-results+json"

@@ -95,7 +95,10 @@ class Backend(Protocol):
 
 
 def known_products(backend: Backend) -> list[str]:
-    """The products whose graph the data holds under the name `kg build` gives it (`qa_products.rq`)."""
+    """The products whose graph the data holds under the name `kg build` gives it (`qa_products.rq`). A
+    deployment of shards lists its own (`ShardedBackend.products`; each replica is checked to hold its shard's)."""
+    if (listed := getattr(backend, "products", None)) is not None:
+        return listed()
     rows = backend.select(named_query("qa_products").text)
     return sorted({r["label"].value for r in rows if r["graph"] == product_graph(r["label"].value)})
 
