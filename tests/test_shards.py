@@ -1,10 +1,11 @@
 """Product shards on real Virtuoso servers, routed by the deployment file: answers, failover, errors, fan-out.
 
-`kg export --shards 2` splits the store; shard-0 is bulk-loaded into two Virtuoso replicas and shard-1 into one
-(throw-away databases on 127.0.0.1, started once for the module: loading is the slow part). Through
-`--deployment`, the 562 dev questions must give the embedded store's answers, abstentions and citations, also
-when the replica in use dies mid-batch; with every replica of a shard down, exactly that shard's questions become
-error records; a query naming no product goes through Comunica and equals the embedded answer.
+`kg export --shards 2` splits a store of the dev questions' products; shard-0 is bulk-loaded into two Virtuoso
+replicas and shard-1 into one (throw-away databases on 127.0.0.1, started once for the module: loading is the
+slow part). Through `--deployment`, the 562 dev questions must give the embedded store's answers, abstentions
+and citations, also when the replica in use dies mid-batch; with every replica of a shard down, exactly that
+shard's questions become error records; a query naming no product goes through Comunica and equals the
+embedded answer.
 
 The tests run in file order against the same servers: the last one kills shard-1.
 """
@@ -33,6 +34,7 @@ from kg.query.sparql import EmbeddedStore
 
 pytestmark = pytest.mark.herb
 
+KG = [sys.executable, "-m", "kg"]
 #: Replicas per shard: shard-0 has two, so one can die; shard-1 one, so the whole shard can.
 REPLICAS = {"shard-0": 2, "shard-1": 1}
 
@@ -51,10 +53,10 @@ class Cluster:
 
 
 @pytest.fixture(scope="module")
-def cluster(store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+def cluster(dev_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     virtuoso_binaries()
     out = tmp_path_factory.mktemp("shards")
-    assert main(["export", "--store", str(store), "--shards", "2", "--out", str(out)]) == 0
+    assert main(["export", "--store", str(dev_store), "--shards", "2", "--out", str(out)]) == 0
     deployment = yaml.safe_load((out / "deployment.yaml").read_text())
     processes: dict[str, list[subprocess.Popen]] = {}
     with ExitStack() as stack:
@@ -70,8 +72,8 @@ def cluster(store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[C
 
 
 @pytest.fixture(scope="module")
-def embedded_answers(herb: Path, store: Path) -> dict[str, dict]:
-    embedded = Answerer(EmbeddedStore(store))
+def embedded_answers(herb: Path, dev_store: Path) -> dict[str, dict]:
+    embedded = Answerer(EmbeddedStore(dev_store))
     return {q["question"]: comparable(embedded, q["question"]) for q in dev_questions(herb)}
 
 
@@ -113,11 +115,11 @@ def test_dev_questions_answer_alike_through_the_deployment_when_a_replica_dies_m
     reason="Comunica not installed: npm install --prefix .npm @comunica/query-sparql@4 (as .ci/run does)",
 )
 def test_a_query_naming_no_product_fans_out_through_comunica_and_equals_the_embedded_answer(
-    store: Path, cluster: Cluster, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+    dev_store: Path, cluster: Cluster, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     query = tmp_path / "bugs_by_state.rq"
     query.write_text(FAN_OUT_QUERY)
-    assert main(["query", str(query), "--store", str(store), "--format", "json"]) == 0
+    assert main(["query", str(query), "--store", str(dev_store), "--format", "json"]) == 0
     want = json.loads(capfd.readouterr().out)
     assert main(["query", str(query), "--deployment", str(cluster.deployment), "--format", "json"]) == 0
     got = json.loads(capfd.readouterr().out)
@@ -125,7 +127,7 @@ def test_a_query_naming_no_product_fans_out_through_comunica_and_equals_the_embe
     assert len(want["results"]["bindings"]) == 3
     # a product's query goes to its shard alone, and agrees with the store too
     product = next(iter(cluster.placement))
-    for source in (["--store", str(store)], ["--deployment", str(cluster.deployment)]):
+    for source in (["--store", str(dev_store)], ["--deployment", str(cluster.deployment)]):
         assert main(["query", str(query), "--product", product, "--format", "json", *source]) == 0
     on_store, on_shard = _two_json(capfd)
     assert on_shard["results"]["bindings"] == on_store["results"]["bindings"]
@@ -147,8 +149,7 @@ def test_with_every_replica_of_a_shard_down_only_its_questions_become_error_reco
     batch.write_text("".join(json.dumps({"question": q["question"]}) + "\n" for q in questions))
     out = tmp_path / "answers.jsonl"
     done = subprocess.run(
-        [sys.executable, "-m", "kg", "ask", "--batch", str(batch), "--out", str(out)]
-        + ["--deployment", str(cluster.deployment), "--jobs", "1"],
+        [*KG, "ask", "--batch", str(batch), "--out", str(out), "--jobs", "1", "--deployment", str(cluster.deployment)],
         cwd=ROOT,
         capture_output=True,
         text=True,
