@@ -6,16 +6,22 @@ The answers, failover and fan-out on real Virtuoso shards are in tests/test_shar
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 import yaml
 from endpoints import ROOT, free_port
+from pyoxigraph import NamedNode
 
 from kg.errors import KGError
+from kg.namespaces import ORG_GRAPH, product_graph
 from kg.query.deployment import load_deployment
+from kg.query.federation import COMUNICA_GET_BELOW, source_url, standard_json
+from kg.query.remote import RemoteEndpoint
 from kg.query.shards import place
 
 QUESTION = "Who wrote the Market Research Report for ActionGenie?"
@@ -112,3 +118,20 @@ def test_a_shard_with_every_replica_down_is_an_error_naming_each_replica_never_a
     assert done.returncode == 2 and done.stdout == "", done.stdout
     assert done.stderr.startswith("kg: error: every replica of shard-0 is down") and "Traceback" not in done.stderr
     assert all(url in done.stderr for url in dead) and "ABSTAIN" not in done.stderr
+
+
+def test_a_fan_out_source_names_its_dataset_in_a_url_comunica_posts_to_as_it_is() -> None:
+    """Comunica appends `?query=` by GET to a URL under 600 characters, which would break one with parameters."""
+    graphs = [product_graph("ActionGenie"), NamedNode(ORG_GRAPH)]
+    url = source_url(RemoteEndpoint("http://127.0.0.1:8890/sparql"), graphs, named=True)
+    params = parse_qs(urlparse(url).query)
+    assert params["default-graph-uri"] == params["named-graph-uri"] == [g.value for g in graphs]
+    assert len(url) >= COMUNICA_GET_BELOW and url.startswith("http://127.0.0.1:8890/sparql?")
+    only = parse_qs(urlparse(source_url(RemoteEndpoint("http://h/sparql"), graphs[:1], named=False)).query)
+    assert "named-graph-uri" not in only
+
+
+def test_comunicas_extra_metadata_member_is_dropped_before_the_results_are_read() -> None:
+    results = {"head": {"vars": ["n"]}, "results": {"bindings": [{"n": {"type": "literal", "value": "3"}}]}}
+    body = json.dumps({**results, "metadata": {"httpRequests": 4}}).encode()
+    assert json.loads(standard_json(body)) == results

@@ -25,7 +25,6 @@ from kg.errors import KGError, ShardDown, Unavailable
 from kg.namespaces import ORG_GRAPH, product_graph
 from kg.query.remote import RemoteEndpoint
 from kg.query.sparql import Row, Term, named_query
-from kg.query.tokens import query_form
 
 #: Keys a shard entry may have (`file` and `quads` are what `kg export --shards` wrote, kept for the operator).
 SHARD_KEYS = {"replicas", "token_env", "file", "quads"}
@@ -117,11 +116,12 @@ class ReplicaSet:
                 continue
             self.current = i
             return result
+        products = self.shard.products
         raise ShardDown(
             self.shard.name,
             self.shard.products,
-            f"every replica of {self.shard.name} is down ({'; '.join(failures)}): its products "
-            f"({', '.join(self.shard.products)}) cannot be answered",
+            f"every replica of {self.shard.name} is down ({'; '.join(failures)}): its {len(products)} products "
+            f"({', '.join(products[:5])}{', …' if len(products) > 5 else ''}) cannot be answered",
         )
 
     def live(self) -> RemoteEndpoint:
@@ -181,7 +181,6 @@ class ShardedBackend:
     def run(
         self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> QuerySolutions | QueryBoolean | list[Triple]:
-        query_form(query)  # a query that is not one fails here, not on a shard
         if (shard := self.shard_of(graphs)) is None:
             return self.federated().run(query, bindings, graphs)
         return self.replicas[shard].call("run", query, bindings, graphs)
