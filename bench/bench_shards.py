@@ -6,10 +6,12 @@
 The same data is bulk-loaded into one Virtuoso (the whole `kg export`) and into two (`kg export --shards 2`),
 each a private server on free loopback ports (tests/endpoints.py). The dev questions are then asked one at a
 time: embedded (the floor), over `--endpoint` on the one Virtuoso, over `--endpoint` on the shard holding each
-question's product, and through `--deployment` (routing, replica probe and all). Each row gives total, p50 and
-p99 per question and how many answers (abstention, answer set, citations) equal the embedded store's. Last,
-the fan-out cost: queries that name no product, run through Comunica over the two shards, against the same query
-on the one Virtuoso and embedded. Timings on a shared machine are noisy: compare the rows of one run.
+question's product, and through `--deployment` (routing, replica probe and all), each question of all four in
+turn, in `--rounds` rounds with fresh answerers (the last is shown: the first warms the engines). Each row gives
+total, p50 and p99 per question and how many answers (abstention, answer set, citations) equal the embedded
+store's. Also the load time per shard, and last the fan-out cost: queries that name no product, run through
+Comunica over the two shards, against the same query on the one Virtuoso and embedded. Timings on a shared
+machine are noisy: compare the rows of one run.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -63,20 +66,38 @@ def timed_load(stack: ExitStack, workdir: Path, nquads: Path) -> tuple[str, floa
     return url, time.perf_counter() - started
 
 
-def routed_answers(urls: dict[str, str], placement: dict[str, str], rows: list[dict]) -> tuple[list, list[float]]:
-    """Each question over --endpoint of the shard its product is on: the shard alone, without the deployment."""
-    answerers = {shard: Answerer(RemoteEndpoint(url)) for shard, url in urls.items()}
-    answers, millis = [], []
+def interleaved(answerers: dict[str, Callable[[dict], Answerer]], rows: list[dict]) -> dict[str, tuple[list, list]]:
+    """Each question asked of every engine in turn (so a busy minute costs them alike): per engine, the comparable
+    answers and the milliseconds per question. `answerers[name](row)` is the answerer for that question."""
+    out: dict[str, tuple[list, list]] = {name: ([], []) for name in answerers}
     for row in rows:
-        got, ms = timed_answers(answerers[placement[row["product"]]], [row["question"]])
-        answers += got
-        millis += ms
-    return answers, millis
+        for name, answerer_for in answerers.items():
+            got, ms = timed_answers(answerer_for(row), [row["question"]])
+            out[name][0].extend(got)
+            out[name][1].extend(ms)
+    return out
+
+
+def fresh_answerers(store: Path, one_url: str, urls: dict[str, str], deployment: str, placement: dict[str, str]):
+    """New answerers (each reads its vocabulary again): embedded, one Virtuoso, the product's shard, the
+    deployment."""
+    embedded, one, routed = (
+        Answerer(EmbeddedStore(store)),
+        Answerer(RemoteEndpoint(one_url)),
+        Answerer(open_deployment(deployment)),
+    )
+    shards = {shard: Answerer(RemoteEndpoint(url)) for shard, url in urls.items()}
+    return {
+        "embedded Oxigraph (floor)": lambda row: embedded,
+        "one Virtuoso over --endpoint": lambda row: one,
+        "its product's shard over --endpoint": lambda row: shards[placement[row["product"]]],
+        "through --deployment (2 shards)": lambda row: routed,
+    }
 
 
 def fan_out_rows(store: Path, one_url: str, deployment: Path) -> list[list[str]]:
     """Seconds per query: embedded, on the one Virtuoso, and through Comunica over the shards (a new process
-    each, as `kg query --deployment` runs it); and whether the three results are equal."""
+    each, as `kg query --deployment` runs it); whether the rows agree as a bag, and in the same order."""
     backend = open_deployment(str(deployment))
     out = []
     for name, query in FAN_OUT.items():
@@ -89,8 +110,10 @@ def fan_out_rows(store: Path, one_url: str, deployment: Path) -> list[list[str]]
             started = time.perf_counter()
             results.append(run())
             timings.append(time.perf_counter() - started)
-        same = results[0] == results[1] == results[2]
-        out.append([name, *(f"{t:.2f}" for t in timings), "yes" if same else "NO"])
+        bags = [sorted(tuple(sorted((k, v.value) for k, v in row.items())) for row in r) for r in results]
+        same_rows = bags[0] == bags[1] == bags[2]
+        same_order = results[0] == results[1] == results[2]
+        out.append([name, *(f"{t:.2f}" for t in timings), "yes" if same_rows else "NO", "yes" if same_order else "NO"])
     return out
 
 
@@ -99,6 +122,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--store", help="an existing store (default: $KG_STORE, else ./.kg/store)")
     p.add_argument("--factor", type=int, help="build HERB times this factor first (as bench_scale.py does)")
     p.add_argument("--product", help="ask only this product's dev questions (default: all of them)")
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=2,
+        help="ask every question this many times per engine, in turn; the last "
+        "round is shown (the first warms the engines' caches)",
+    )
     p.add_argument("--workdir", help="where the copies, stores and databases go (default: a temporary folder)")
     args = p.parse_args(argv)
     if not (shutil.which("virtuoso-t") and shutil.which("isql-vt")):
@@ -110,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.factor:
             started = time.perf_counter()
             store = work / "store"
-            build(synthetic_herb(herb_path(), work / "herb", args.factor), store, progress=False)
+            build(synthetic_herb(herb_path(), work / "herb", args.factor), store, progress=False, jobs=2)
             print(f"built x{args.factor} HERB in {time.perf_counter() - started:.1f} s", file=sys.stderr)
         (work / "one").mkdir()
         with (work / "one" / "ekg.nq").open("wb") as fh:
@@ -135,17 +165,15 @@ def main(argv: list[str] | None = None) -> int:
 
         rows = [r for r in dev_rows() if args.product in (None, r["product"])]
         questions = [r["question"] for r in rows]
-        embedded, embedded_ms = timed_answers(Answerer(EmbeddedStore(store)), questions)
-        runs = {
-            "one Virtuoso over --endpoint": timed_answers(Answerer(RemoteEndpoint(one_url)), questions),
-            "its product's shard over --endpoint": routed_answers(urls, placement.product_shard, rows),
-            "through --deployment (2 shards)": timed_answers(
-                Answerer(open_deployment(str(work / "shards" / "deployment.yaml"))), questions
-            ),
-        }
-        qa = [qa_row("embedded Oxigraph (floor)", embedded_ms, len(questions), len(questions))]
-        for name, (answers, millis) in runs.items():
-            qa.append(qa_row(name, millis, sum(a == b for a, b in zip(embedded, answers, strict=True)), len(questions)))
+        deployment_file = str(work / "shards" / "deployment.yaml")
+        results: dict[str, tuple[list, list]] = {}
+        for _ in range(args.rounds):  # fresh answerers each round; the last round's times are shown
+            results = interleaved(fresh_answerers(store, one_url, urls, deployment_file, placement.product_shard), rows)
+        embedded = results["embedded Oxigraph (floor)"][0]
+        qa = [
+            qa_row(name, millis, sum(a == b for a, b in zip(embedded, answers, strict=True)), len(questions))
+            for name, (answers, millis) in results.items()
+        ]
         fan_out = fan_out_rows(store, one_url, work / "shards" / "deployment.yaml")
 
     print(f"\nx{args.factor or 1} HERB; bulk load into Virtuoso (start + ld_dir + rdf_loader_run + checkpoint)\n")
@@ -153,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{len(questions)} dev question(s){' of ' + args.product if args.product else ''}, one at a time\n")
     print_table(["where", "total (s)", "p50 (ms)", "p99 (ms)", "answers equal to embedded"], qa)
     print("\nfan-out: a query naming no product (seconds)\n")
-    print_table(["query", "embedded", "one Virtuoso", "Comunica over 2 shards", "equal"], fan_out)
+    print_table(["query", "embedded", "one Virtuoso", "Comunica over 2 shards", "same rows", "same order"], fan_out)
     return 0
 
 
