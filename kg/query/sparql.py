@@ -80,7 +80,9 @@ def product_dataset(product: str | None, org: bool = True) -> list[NamedNode] | 
 
 
 class Backend(Protocol):
-    """What the QA and CLI layers need from a SPARQL engine."""
+    """What the QA and CLI layers need from a SPARQL engine. A deployment of shards (`ShardedBackend`) also has
+    `products()` (its placement's products) and `product_groups(products)` (the same, grouped by shard), so the
+    product list and the vocabulary's datasets never take a query over several shards."""
 
     #: Where the data is (a store path or an endpoint URL), for error messages.
     location: str
