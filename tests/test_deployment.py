@@ -20,7 +20,7 @@ from pyoxigraph import NamedNode
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, product_graph
 from kg.query.deployment import load_deployment
-from kg.query.federation import COMUNICA_GET_BELOW, source_url, standard_json
+from kg.query.federation import COMUNICA_GET_BELOW, Federation, source_url, standard_json
 from kg.query.remote import RemoteEndpoint
 from kg.query.shards import place
 
@@ -135,3 +135,11 @@ def test_comunicas_extra_metadata_member_is_dropped_before_the_results_are_read(
     results = {"head": {"vars": ["n"]}, "results": {"bindings": [{"n": {"type": "literal", "value": "3"}}]}}
     body = json.dumps({**results, "metadata": {"httpRequests": 4}}).encode()
     assert json.loads(standard_json(body)) == results
+
+
+def test_a_fan_out_whose_source_url_comunica_would_answer_empty_is_refused_before_it_runs() -> None:
+    """Comunica 4.5.0 answered a source URL naming 150 product graphs with an empty result and exit status 0."""
+    many = [product_graph(f"Product{i}") for i in range(150)]
+    federation = Federation([(RemoteEndpoint("http://127.0.0.1:1/sparql"), many)])
+    with pytest.raises(KGError, match="past the 15,000 Comunica is known to handle"):
+        federation.select("SELECT * WHERE { ?s ?p ?o }")
