@@ -46,6 +46,11 @@ BROKEN = {
         b'{"head": {"vars": ["__ASK_RETVAL"]}, "results": {"bindings": [{"__ASK_RETVAL": {"type": "typed-literal", '
         b'"datatype": "http://www.w3.org/2001/XMLSchema#integer", "value": "1"}}]}}',
     ),
+    "/ask-retval-false": (
+        200,
+        "application/sparql-results+json",
+        b'{"head": {"link": [], "vars": ["__ASK_RETVAL"]}, "results": {"bindings": []}}',
+    ),
 }
 
 
@@ -119,7 +124,9 @@ def test_a_timeout_a_cut_off_and_a_wrong_result_form_are_errors(broken: str) -> 
 
 
 def test_virtuosos_ask_row_form_is_read_as_the_boolean_it_documents(broken: str) -> None:
+    """What Virtuoso 7.2 with CaseMode = 1 sends (checked by hand): one row of 1 for true, no row for false."""
     assert RemoteEndpoint(broken + "/ask-retval").ask("ASK { ?s ?p ?o }") is True
+    assert RemoteEndpoint(broken + "/ask-retval-false").ask("ASK { ?s ?p ?o }") is False
 
 
 def test_a_dead_port_and_a_5xx_are_unavailable_so_a_replica_may_stand_in_but_a_4xx_is_not(broken: str) -> None:

@@ -323,10 +323,11 @@ class RemoteEndpoint:
         return result
 
     def ask(self, query: str, bindings: dict[str, Term] | None = None, graphs: list[NamedNode] | None = None) -> bool:
-        result = self._results(self._post(query, bindings, graphs, SPARQL_JSON))
+        body = self._post(query, bindings, graphs, SPARQL_JSON)
+        result = self._results(body)
         if isinstance(result, QueryBoolean):
             return bool(result)
-        if (verdict := ask_retval(result)) is not None:
+        if (verdict := ask_retval(body)) is not None:
             return verdict
         raise KGError(
             f"{self.url} answered an ASK query with rows, not a boolean (Virtuoso does so, with a column "
@@ -385,15 +386,18 @@ class RemoteEndpoint:
         return response.content
 
 
-def ask_retval(rows: list[Row]) -> bool | None:
-    """Virtuoso's documented row form of an ASK result, given when its CaseMode is not 2: one row whose one
-    column `__ASK_RETVAL` holds 1 or 0. None for any other rows."""
-    if len(rows) != 1 or len(rows[0]) != 1:
+def ask_retval(body: bytes) -> bool | None:
+    """Virtuoso's documented row form of an ASK result, given when its CaseMode is not 2: one column
+    `__ASK_RETVAL`, with one row holding 1 for true and no row for false. None for any other rows."""
+    result = parse_query_results(body, format=QueryResultsFormat.JSON)
+    if not isinstance(result, QuerySolutions) or [v.value.upper() for v in result.variables] != ["__ASK_RETVAL"]:
         return None
-    (name, value), *_ = rows[0].items()
-    if name.upper() != "__ASK_RETVAL" or value.value not in ("0", "1"):
+    values = [s[0] for s in result]
+    if not values:
+        return False
+    if len(values) > 1 or values[0] is None or values[0].value not in ("0", "1"):
         return None
-    return value.value == "1"
+    return values[0].value == "1"
 
 
 SPARQL_JSON = "application/sparql-results+json"
