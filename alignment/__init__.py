@@ -1,11 +1,7 @@
 """Instance-based schema alignment of the ERB sources, exported as SSSOM.
 
-`align(path)` returns an `Alignment` of pandas frames (profiles, one mapping frame per selection method,
-the per-pair summary); `mapping_set(frame, description)` turns a mapping frame into sssom-py's
-`MappingSetDataFrame`.
+`alignment.pipeline.align(path)` returns an `Alignment` of pandas frames (profiles, one mapping frame per
+selection method, the per-pair summary); `alignment.sssom_io.mapping_set(frame, description)` turns a mapping
+frame into sssom-py's `MappingSetDataFrame`. The package itself imports nothing, so `alignment.defaults` reads
+without the [align] extra (pandas, sssom).
 """
-
-from alignment.pipeline import Alignment, align, align_corpus
-from alignment.sssom_io import mapping_set
-
-__all__ = ["Alignment", "align", "align_corpus", "mapping_set"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import NoReturn
@@ -72,3 +73,20 @@ def store(herb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def answerer(store: Path) -> Answerer:
     return Answerer(EmbeddedStore(store))
+
+
+@pytest.fixture(scope="session")
+def dev_store(herb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store of exactly the products the dev questions are about (for the engine tests, which load it into
+    Virtuoso: a third of the company loads in a third of the time)."""
+    dev = herb / "qa" / "dev"
+    products = sorted(
+        {
+            json.loads(line)["product"]
+            for name in ("answerable.jsonl", "unanswerable.jsonl")
+            for line in (dev / name).open()
+        }
+    )
+    path = tmp_path_factory.mktemp("dev-store") / "store"
+    build(herb, path, products=products, progress=False)
+    return path

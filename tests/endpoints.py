@@ -112,6 +112,13 @@ def virtuoso_binaries() -> tuple[str, str]:
 @contextmanager
 def virtuoso(workdir: Path, nquads: Path) -> Iterator[str]:
     """A fresh Virtuoso database in workdir with the N-Quads bulk-loaded (graph names kept); yields /sparql."""
+    with virtuoso_server(workdir, nquads) as (url, _):
+        yield url
+
+
+@contextmanager
+def virtuoso_server(workdir: Path, nquads: Path) -> Iterator[tuple[str, subprocess.Popen]]:
+    """As `virtuoso`, yielding the process too, for a test that kills a replica."""
     server, isql = virtuoso_binaries()
     db, load = workdir / "db", nquads.parent
     db.mkdir(parents=True)
@@ -138,4 +145,4 @@ def virtuoso(workdir: Path, nquads: Path) -> Iterator[str]:
         )
         assert done.returncode == 0, done.stdout + done.stderr
         assert "\n0\n" in done.stdout, f"the bulk load reported errors: {done.stdout}"
-        yield url
+        yield url, proc

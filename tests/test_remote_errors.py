@@ -20,7 +20,7 @@ import pytest
 from endpoints import ROOT, free_port, kg_serve
 from pyoxigraph import Store
 
-from kg.errors import KGError
+from kg.errors import KGError, Unavailable
 from kg.query.remote import RemoteEndpoint
 
 QUESTION = "Who wrote the Market Research Report for ActionGenie?"
@@ -39,6 +39,18 @@ BROKEN = {
         b'{"head": {"vars": ["label"]}, "results": {"bindings": [{"label": {"type": "literal", "val',
     ),
     "/rows-for-ask": (200, "application/sparql-results+json", b'{"head": {"vars": []}, "results": {"bindings": []}}'),
+    # Virtuoso's documented ASK answer when its CaseMode is not 2
+    "/ask-retval": (
+        200,
+        "application/sparql-results+json",
+        b'{"head": {"vars": ["__ASK_RETVAL"]}, "results": {"bindings": [{"__ASK_RETVAL": {"type": "typed-literal", '
+        b'"datatype": "http://www.w3.org/2001/XMLSchema#integer", "value": "1"}}]}}',
+    ),
+    "/ask-retval-false": (
+        200,
+        "application/sparql-results+json",
+        b'{"head": {"link": [], "vars": ["__ASK_RETVAL"]}, "results": {"bindings": []}}',
+    ),
 }
 
 
@@ -107,8 +119,23 @@ def test_a_timeout_a_cut_off_and_a_wrong_result_form_are_errors(broken: str) -> 
         RemoteEndpoint(broken + "/slow", timeout=0.5).select("SELECT * WHERE { ?s ?p ?o }")
     with pytest.raises(KGError, match="cut the result off at 10000 rows"):
         RemoteEndpoint(broken + "/capped").select("SELECT * WHERE { ?s ?p ?o }")
-    with pytest.raises(KGError, match="answered an ASK query with rows"):
+    with pytest.raises(KGError, match=r"answered an ASK query with rows.*CaseMode is not 2"):
         RemoteEndpoint(broken + "/rows-for-ask").ask("ASK { ?s ?p ?o }")
+
+
+def test_virtuosos_ask_row_form_is_read_as_the_boolean_it_documents(broken: str) -> None:
+    """What Virtuoso 7.2 with CaseMode = 1 sends (checked by hand): one row of 1 for true, no row for false."""
+    assert RemoteEndpoint(broken + "/ask-retval").ask("ASK { ?s ?p ?o }") is True
+    assert RemoteEndpoint(broken + "/ask-retval-false").ask("ASK { ?s ?p ?o }") is False
+
+
+def test_a_dead_port_and_a_5xx_are_unavailable_so_a_replica_may_stand_in_but_a_4xx_is_not(broken: str) -> None:
+    for url in (f"http://127.0.0.1:{free_port()}/query", broken + "/error", broken + "/unavailable"):
+        with pytest.raises(Unavailable):
+            RemoteEndpoint(url).ask("ASK {}")
+    with pytest.raises(KGError) as refused:
+        RemoteEndpoint(broken + "/forbidden").ask("ASK {}")
+    assert not isinstance(refused.value, Unavailable)
 
 
 def test_batch_on_a_dead_endpoint_writes_error_records_and_exits_non_zero(tmp_path: Path) -> None:

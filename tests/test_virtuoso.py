@@ -19,7 +19,6 @@ import pytest
 from endpoints import kg_serve, virtuoso, virtuoso_binaries
 
 from kg.errors import KGError
-from kg.ingest.build import build
 from kg.namespaces import EKG, GRAPH, ID, ORG_GRAPH, RDF, RDFS
 from kg.qa.answer import Answerer
 from kg.query.remote import RemoteEndpoint
@@ -38,17 +37,8 @@ def dev_questions(herb: Path) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def dev_store(herb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A store of exactly the products the dev questions are about."""
-    virtuoso_binaries()  # skip before building when Virtuoso is absent
-    products = sorted({q["product"] for q in dev_questions(herb)})
-    path = tmp_path_factory.mktemp("dev-store") / "store"
-    build(herb, path, products=products, progress=False)
-    return path
-
-
-@pytest.fixture(scope="module")
 def virtuoso_url(dev_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    virtuoso_binaries()
     load = tmp_path_factory.mktemp("virtuoso-load")
     with (load / "ekg.nq").open("wb") as out:
         export(dev_store, out, "nquads")

@@ -9,6 +9,7 @@ from kg.cli.main import COMMANDS, command_of, main, parser
 from kg.cli.options import (
     DEFAULT_JOBS,
     add_backend_options,
+    add_deployment_option,
     add_herb_option,
     add_jobs_option,
     add_store_option,
@@ -20,6 +21,7 @@ __all__ = [
     "COMMANDS",
     "DEFAULT_JOBS",
     "add_backend_options",
+    "add_deployment_option",
     "add_herb_option",
     "add_jobs_option",
     "add_store_option",

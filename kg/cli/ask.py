@@ -10,7 +10,14 @@ from functools import partial
 from pathlib import Path
 from typing import IO
 
-from kg.cli import DEFAULT_JOBS, add_backend_options, add_jobs_option, add_what_if_options, open_args_backend
+from kg.cli import (
+    DEFAULT_JOBS,
+    add_backend_options,
+    add_deployment_option,
+    add_jobs_option,
+    add_what_if_options,
+    open_args_backend,
+)
 from kg.cli.output import refuse_bad_jobs, refuse_together, refuse_unused
 from kg.errors import KGError
 from kg.paths import open_output, output_path, store_path
@@ -35,6 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("question", nargs="?", help="the question; - reads it from standard input (omit with --batch)")
     add_backend_options(p)
+    add_deployment_option(p)
     p.add_argument("--batch", metavar="IN.jsonl", help='answer every {"question": …} line of this file')
     p.add_argument("--out", metavar="OUT.jsonl", help="with --batch: where to write answers (default: stdout)")
     add_jobs_option(
@@ -68,8 +76,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def fallback(args: argparse.Namespace) -> Fallback | None:
     if not args.fallback:
         return None
-    if args.endpoint:
-        raise KGError("--fallback searches the local index; it cannot be combined with --endpoint")
+    if args.endpoint or args.deployment:
+        given = "--endpoint" if args.endpoint else "--deployment"
+        raise KGError(f"--fallback searches the local index; it cannot be combined with {given}")
     from kg.qa.fallback import search_fallback
     from kg.search.searcher import Searcher
 

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from kg.cli import add_backend_options, add_herb_option, open_args_backend
+from kg.cli import add_backend_options, add_deployment_option, add_herb_option, open_args_backend
 from kg.cli.table import print_table
 from kg.paths import herb_path, open_output, output_path, qa_path
 from kg.qa.answer import Answerer
@@ -17,6 +17,7 @@ from kg.qa.rewordings import score_rewordings
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help="score answers on HERB dev questions (set F1, token F1, abstention, citations)")
     add_backend_options(p, "answer from")
+    add_deployment_option(p)
     p.add_argument(
         "--qa", metavar="DIR", help="folder with answerable.jsonl and unanswerable.jsonl (default: <HERB>/qa/dev)"
     )

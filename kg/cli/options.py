@@ -31,13 +31,27 @@ def add_backend_options(p: argparse.ArgumentParser, what: str = "query") -> None
     p.add_argument("--token", help="bearer token for --endpoint")
 
 
+def add_deployment_option(p: argparse.ArgumentParser) -> None:
+    """--deployment FILE: product shards and their replicas (`kg export --shards`; see kg/query/deployment.py)."""
+    p.add_argument(
+        "--deployment",
+        metavar="FILE",
+        help="route by product to the shards and replicas this deployment file lists (written by kg export --shards)",
+    )
+
+
 def open_args_backend(args: argparse.Namespace) -> Backend:
-    """The backend --endpoint / --token or --store name; --token without --endpoint is refused."""
-    from kg.cli.output import refuse_unused
+    """The backend --deployment, --endpoint / --token or --store name; --token without --endpoint is refused."""
+    from kg.cli.output import refuse_together, refuse_unused
     from kg.paths import store_path
     from kg.query.backend import open_backend, store_location
 
     refuse_unused(args, {"token": "endpoint"})
+    if getattr(args, "deployment", None):
+        from kg.query.deployment import open_deployment
+
+        refuse_together(args, [("deployment", "endpoint"), ("deployment", "store")])
+        return open_deployment(args.deployment)
     return open_backend(args.endpoint or store_location(store_path(args.store)), token=args.token)
 
 

@@ -18,7 +18,7 @@ from pyoxigraph import (
     serialize,
 )
 
-from kg.cli import add_backend_options, add_what_if_options, open_args_backend
+from kg.cli import add_backend_options, add_deployment_option, add_what_if_options, open_args_backend
 from kg.cli.output import refuse_unused, write_bytes
 from kg.cli.table import print_table
 from kg.endpoint.policy import HttpError, Limits, check_query
@@ -38,6 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("query", help="run a SPARQL query (SELECT, ASK, CONSTRUCT, DESCRIBE)")
     p.add_argument("file", metavar="FILE.rq|-", help="query file, or - for standard input")
     add_backend_options(p, "run against")
+    add_deployment_option(p)
     p.add_argument(
         "--format",
         choices=["table", *RESULT_FORMATS],
@@ -109,8 +110,10 @@ def run(args: argparse.Namespace) -> int:
     engine = open_args_backend(args)
     check_product(engine, args.product)
     if args.with_files or args.without_files:
-        if args.endpoint:
-            raise KGError("--with / --without run on a scratch copy of the local store, not on --endpoint")
+        if args.endpoint or args.deployment:
+            raise KGError(
+                "--with / --without run on a scratch copy of the local store, not on --endpoint or --deployment"
+            )
         from kg.cli.whatif import scratch_store
 
         engine = scratch_store(args)

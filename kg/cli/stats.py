@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from kg.cli import add_backend_options, open_args_backend
+from kg.cli import add_backend_options, add_deployment_option, open_args_backend
 from kg.cli.table import print_table
 from kg.query.store import stats
 
@@ -21,6 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("stats", help="triples per graph, instances per class, edges per property")
     add_backend_options(p)
     p.add_argument("--json", action="store_true", help="print the counts as JSON: {table: {name: count}}")
+    add_deployment_option(p)
     p.set_defaults(func=run)
 
 

@@ -17,10 +17,10 @@ from kg.query.whatif import ScratchStore
 
 
 def files(args: argparse.Namespace) -> tuple[list[Path], list[Path]]:
-    if args.endpoint:
+    if args.endpoint or getattr(args, "deployment", None):
         raise KGError(
             "--with / --without build a scratch copy of the local store's graphs; "
-            "they cannot be combined with --endpoint"
+            "they cannot be combined with --endpoint or --deployment"
         )
     return [Path(f) for f in args.with_files], [Path(f) for f in args.without_files]
 

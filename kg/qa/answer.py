@@ -23,7 +23,7 @@ from typing import Any
 
 from pyoxigraph import NamedNode
 
-from kg.errors import KGError
+from kg.errors import KGError, ShardDown
 from kg.namespaces import GRAPH, ORG_GRAPH, product_graph
 from kg.qa.intents import Choice, Intent, choose
 from kg.qa.intents.asof import Refusal
@@ -118,11 +118,12 @@ class Answerer:
         empty one). The rows of all chunks are taken in the query's ORDER BY, as one query's would be."""
         found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}}
         query = named_query("qa_vocabulary").text
-        rows = {
-            (term_text(r["kind"]), term_text(r["label"]))
-            for g in self.vocabulary_datasets()
-            for r in self.backend.select(query, graphs=g)
-        }
+        rows: set[tuple[str, str]] = set()
+        for g in self.vocabulary_datasets():
+            try:
+                rows |= {(term_text(r["kind"]), term_text(r["label"])) for r in self.backend.select(query, graphs=g)}
+            except ShardDown as exc:  # its products stay known, so their questions fail on it, never abstain
+                rows |= {("product", p) for p in exc.products}
         for kind, label in sorted(rows):
             found[kind][normalise(label)] = label
         return Vocabulary(found["product"], found["role"], found["company"])
@@ -132,15 +133,18 @@ class Answerer:
         time, each chunk with the organisation graph (no query joins two products' graphs, so the chunks'
         rows are the whole dataset's). A request naming every product's graph would grow with the company,
         and Virtuoso answers it with one header per graph: past ~95, more than Python's HTTP client accepts.
+        Over a deployment of shards, a chunk holds one shard's products, so one shard answers it.
         No product is an error naming where we looked, never a reason to abstain on every question."""
         if not (products := known_products(self.backend)):
             raise KGError(
                 f"no products found at {self.backend.location}: is the data loaded, and with its graph "
                 f"names ({GRAPH}<Product>, {ORG_GRAPH})?"
             )
-        graphs = [product_graph(p) for p in products]
+        groups = self.backend.product_groups(products) if hasattr(self.backend, "product_groups") else [products]
         return [
-            [*graphs[i : i + VOCABULARY_CHUNK], NamedNode(ORG_GRAPH)] for i in range(0, len(graphs), VOCABULARY_CHUNK)
+            [*(product_graph(p) for p in group[i : i + VOCABULARY_CHUNK]), NamedNode(ORG_GRAPH)]
+            for group in groups
+            for i in range(0, len(group), VOCABULARY_CHUNK)
         ]
 
     def labels(self, product: str) -> Labels:

@@ -30,7 +30,7 @@ from pyoxigraph import (
     parse_query_results,
 )
 
-from kg.errors import KGError
+from kg.errors import KGError, Unavailable
 from kg.namespaces import XSD
 from kg.query.sparql import Row, Term, prefixed, solution_rows, solutions
 from kg.query.tokens import Token, query_form, tokens
@@ -333,10 +333,16 @@ class RemoteEndpoint:
     def ask(
         self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> bool:
-        result = self._results(self._post(query, bindings, graphs, SPARQL_JSON))
-        if not isinstance(result, QueryBoolean):
-            raise KGError(f"{self.url} answered an ASK query with rows, not a boolean")
-        return bool(result)
+        body = self._post(query, bindings, graphs, SPARQL_JSON)
+        result = self._results(body)
+        if isinstance(result, QueryBoolean):
+            return bool(result)
+        if (verdict := ask_retval(body)) is not None:
+            return verdict
+        raise KGError(
+            f"{self.url} answered an ASK query with rows, not a boolean (Virtuoso does so, with a column "
+            "other than __ASK_RETVAL, when its [Parameters] CaseMode is not 2)"
+        )
 
     def construct(
         self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
@@ -381,10 +387,10 @@ class RemoteEndpoint:
         except requests.Timeout as exc:
             raise KGError(f"the SPARQL endpoint {self.url} did not answer within {self.timeout:g} s") from exc
         except requests.RequestException as exc:
-            raise KGError(f"cannot reach the SPARQL endpoint {self.url}: {exc}") from exc
+            raise Unavailable(f"cannot reach the SPARQL endpoint {self.url}: {exc}") from exc
         if response.status_code >= 400:
             reason = _first_line(body.decode("utf-8", "replace").strip()) or response.reason
-            raise KGError(
+            raise (Unavailable if response.status_code >= 500 else KGError)(
                 f"the SPARQL endpoint {self.url} answered {response.status_code}"
                 f"{HTTP_HINTS.get(response.status_code, '')}: {reason}"
             )
@@ -413,6 +419,20 @@ class RemoteEndpoint:
             f"the SPARQL endpoint {self.url} sent more than {self.max_response / 2**20:g} MiB: add a LIMIT, or use "
             "`kg export` on the store for whole-graph dumps"
         )
+
+
+def ask_retval(body: bytes) -> bool | None:
+    """Virtuoso's documented row form of an ASK result, given when its CaseMode is not 2: one column
+    `__ASK_RETVAL`, with one row holding 1 for true and no row for false. None for any other rows."""
+    result = parse_query_results(body, format=QueryResultsFormat.JSON)
+    if not isinstance(result, QuerySolutions) or [v.value.upper() for v in result.variables] != ["__ASK_RETVAL"]:
+        return None
+    values = [s[0] for s in result]
+    if not values:
+        return False
+    if len(values) > 1 or values[0] is None or values[0].value not in ("0", "1"):
+        return None
+    return values[0].value == "1"
 
 
 SPARQL_JSON = "application/sparql-results+json"

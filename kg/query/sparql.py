@@ -91,7 +91,9 @@ def product_dataset(product: str | None, org: bool = True) -> list[NamedNode] | 
 
 
 class Backend(Protocol):
-    """What the QA and CLI layers need from a SPARQL engine."""
+    """What the QA and CLI layers need from a SPARQL engine. A deployment of shards (`ShardedBackend`) also has
+    `products()` (its placement's products) and `product_groups(products)` (the same, grouped by shard), so the
+    product list and the vocabulary's datasets never take a query over several shards."""
 
     #: Where the data is (a store path or an endpoint URL), for error messages.
     location: str
@@ -119,7 +121,10 @@ class Backend(Protocol):
 
 
 def known_products(backend: Backend) -> list[str]:
-    """The products whose graph the data holds under the name `kg build` gives it (`qa_products.rq`)."""
+    """The products whose graph the data holds under the name `kg build` gives it (`qa_products.rq`). A
+    deployment of shards lists its own (`ShardedBackend.products`; each replica is checked to hold its shard's)."""
+    if (listed := getattr(backend, "products", None)) is not None:
+        return listed()
     rows = backend.select(named_query("qa_products").text)
     return sorted({r["label"].value for r in rows if r["graph"] == product_graph(r["label"].value)})
 
