@@ -4,6 +4,8 @@ list what is registered."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kg.cli import COMMANDS, main
@@ -67,5 +69,5 @@ def test_kg_rules_and_kg_intents_list_what_is_registered(capsys: pytest.CaptureF
     assert all(name in out for name in load_rules().names())
     assert main(["intents", "--registered"]) == 0
     out = capsys.readouterr().out
-    for registry in (BINDERS, FINISHERS, ABSENCES):
-        assert all(f"{registry.kind} " in out and name in out for name in registry)
+    for registry in (BINDERS, FINISHERS, ABSENCES):  # a table, or one record per entry when it is too wide
+        assert all(re.search(rf"\b{registry.kind}\b", out) and re.search(rf"\b{name}\b", out) for name in registry)
