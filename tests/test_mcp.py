@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from endpoints import kg_serve
 from mcpkit import Session, hostile, http_server, http_session, stdio_session
 
@@ -352,9 +353,30 @@ def test_on_an_endpoint_the_endpoint_grants_and_the_answers_are_the_stores(
         assert found["products"] == [ALPHA] and found["hits"]
 
 
+def test_over_a_deployment_the_answers_are_the_stores(
+    mcp_store: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--deployment`: one shard whose replica is `kg serve` on the same store; routing by product changes no
+    answer."""
+    logs = tmp_path_factory.mktemp("mcp-shards")
+    with kg_serve(mcp_store, logs, "--workers", "1") as url:
+        deployment = logs / "deployment.yaml"
+        deployment.write_text(
+            yaml.safe_dump(
+                {"shards": {"shard-0": {"replicas": [url]}}, "products": {ALPHA: "shard-0", BETA: "shard-0"}}
+            ),
+            encoding="utf-8",
+        )
+        with stdio_session("--deployment", str(deployment), "--store", str(mcp_store)) as routed:
+            assert sorted(json.loads(routed.read("ekg://products"))) == sorted([ALPHA, BETA])
+            assert routed.call("ask", {"question": ANSWERED}).value == kg_ask_json(capsys, mcp_store, ANSWERED)
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [
+        (["--deployment", "{missing}", "--token", "t"], "give it without --endpoint, --access or --token"),
+        (["--deployment", "{missing}"], "cannot read the deployment file"),
         (["--store", "{missing}"], "no store at"),
         (["--store", "{store}", "--token", "t"], "--token without --endpoint"),
         (["--store", "{store}", "--access", "{access}", "--token", "wrong"], "not a token of the access file"),

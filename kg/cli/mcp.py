@@ -23,6 +23,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_store_option(p)
     p.add_argument("--endpoint", metavar="URL", help="answer from this SPARQL 1.1 endpoint instead of the store")
     p.add_argument(
+        "--deployment",
+        metavar="FILE",
+        type=Path,
+        help="answer from the product shards this deployment file lists (written by kg export --shards)",
+    )
+    p.add_argument(
         "--token",
         help="with --endpoint: its bearer token (HTTP callers' own tokens take precedence); with --access: the "
         "grant of a stdio session",
@@ -65,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(
         store=store_path(args.store),
         endpoint=args.endpoint,
+        deployment=args.deployment,
         token=args.token,
         access=args.access,
         workers=args.workers,

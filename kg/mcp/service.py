@@ -57,6 +57,8 @@ class Reader:
 class Settings:
     store: Path
     endpoint: str | None = None
+    #: A deployment file of product shards (`kg export --shards`): questions routed by product to a replica.
+    deployment: Path | None = None
     token: str | None = None
     access: Path | None = None
     workers: int = 2
@@ -72,6 +74,16 @@ class Service:
         self.grants: dict[str, Grant] | None = None
         self._readers: dict[str, Reader] = {}
         self._lock = threading.Lock()
+        if settings.deployment:
+            if settings.endpoint or settings.access or settings.token:
+                raise KGError(
+                    "--deployment routes to its shards' endpoints, which apply their own access (tokens by "
+                    "`token_env` in the file): give it without --endpoint, --access or --token"
+                )
+            from kg.query.deployment import load_deployment
+
+            load_deployment(settings.deployment)  # a file that will not do is refused at start, not per call
+            return
         if settings.endpoint:
             if settings.access:
                 raise KGError("--access is for the local store: an endpoint applies its own access file")
@@ -89,7 +101,7 @@ class Service:
 
     def start_pool(self) -> None:
         """The worker processes client SPARQL runs in (as `kg serve`'s): started once, before serving."""
-        if self.settings.endpoint is None and self.pool is None:
+        if self.settings.endpoint is None and self.settings.deployment is None and self.pool is None:
             try:
                 self.pool = Pool(self.settings.store, self.settings.workers, self.settings.limits)
             except OSError as exc:
@@ -103,6 +115,8 @@ class Service:
     def reader(self, headers: Mapping[str, str] | None) -> Reader:
         """The caller's reader: `headers` are an HTTP request's (None over stdio)."""
         token = bearer(headers) if headers is not None else None
+        if self.settings.deployment:
+            return self._deployment_reader(self.settings.deployment)
         if self.settings.endpoint:
             return self._remote_reader(token or self.settings.token)
         return self._store_reader(self._grant(headers, token))
@@ -139,6 +153,17 @@ class Service:
                 products = known_products(answerer.backend)
                 self._readers[key] = Reader(f"endpoint:{key[:8]}", answerer, LOCAL, products, remote=True)
             return self._readers[key]
+
+    def _deployment_reader(self, path: Path) -> Reader:
+        """One reader over the deployment's shards, as `kg ask --deployment` reads them."""
+        from kg.query.deployment import open_deployment
+
+        with self._lock:
+            if "deployment" not in self._readers:
+                answerer = Answerer(open_deployment(str(path)))
+                products = known_products(answerer.backend)
+                self._readers["deployment"] = Reader("deployment", answerer, LOCAL, products, remote=True)
+            return self._readers["deployment"]
 
 
 def _no_token() -> Grant:
