@@ -120,3 +120,17 @@ def test_answerer_always_returns_an_answer_or_a_reasoned_abstention(answerer: An
     assert got.abstain or got.answer
     if got.abstain:
         assert got.reason and got.answer is None
+
+
+def test_a_roles_initials_name_it_for_any_role_the_graph_holds() -> None:
+    """Acronyms come from the vocabulary, not a list: three letters or more, capitals kept whole."""
+    vocab = Vocabulary(
+        products={"actiongenie": "ActionGenie"},
+        roles={"marketing research analyst": "Marketing Research Analyst", "ux researcher": "UX Researcher",
+               "vp of engineering": "VP of Engineering", "engineering lead": "Engineering Lead"},
+        companies={},
+    )  # fmt: skip
+    assert parse("Which MRAs worked on ActionGenie's last release?", vocab).roles == ["Marketing Research Analyst"]
+    assert parse("the UXR's suggestions for the ActionGenie PRD", vocab).roles == ["UX Researcher"]
+    assert parse("did the VPE review the ActionGenie PRD", vocab).roles == ["VP of Engineering"]
+    assert parse("which EL reviewed the ActionGenie PRD", vocab).roles == []  # two letters: too often something else

@@ -35,8 +35,23 @@ class Vocabulary:
 
     @cached_property
     def singular_roles(self) -> dict[str, str]:
-        """Roles keyed by their singularised form, as questions are matched against singularised text."""
-        return {_singular_phrase(k): v for k, v in self.roles.items()}
+        """Roles keyed by their singularised form, as questions are matched against singularised text, and by
+        their initials ("MRA", "UXR", "CPO"): short forms people type for any role the graph holds."""
+        by_name = {_singular_phrase(k): v for k, v in self.roles.items()}
+        return {**{a: v for v in self.roles.values() if (a := initials(v)) and a not in by_name}, **by_name}
+
+
+#: Words an acronym leaves out ("VP of Engineering" -> "vpe").
+ACRONYM_SKIPS = frozenset({"of", "and", "the", "for"})
+#: Acronyms shorter than this are too often words or other things ("el", "se"): the lexicon lists the few in use.
+MIN_ACRONYM = 3
+
+
+def initials(name: str) -> str | None:
+    """A role's acronym, lower case: each word's initial, a word in capitals kept whole ("UX Researcher" -> "uxr")."""
+    words = [w for w in re.findall(r"[A-Za-z]+", name) if w.casefold() not in ACRONYM_SKIPS]
+    acronym = "".join(w if w.isupper() else w[0] for w in words).casefold()
+    return acronym if len(acronym) >= MIN_ACRONYM else None
 
 
 @dataclass
