@@ -31,7 +31,7 @@ from pyoxigraph import (
 from kg.errors import KGError
 from kg.paths import PROJECT
 from kg.query.remote import RemoteEndpoint, bind
-from kg.query.sparql import Row, Term, boolean, prefixed, solution_rows
+from kg.query.sparql import RunBackend, Term, prefixed
 from kg.query.tokens import query_form
 
 #: Where `.ci/run` installs Comunica (`npm install --prefix .npm`); $KG_COMUNICA overrides it.
@@ -73,7 +73,7 @@ def source_url(endpoint: RemoteEndpoint, graphs: list[NamedNode], named: bool) -
     return url if len(url) >= COMUNICA_GET_BELOW else f"{url}&kg-pad={'0' * (COMUNICA_GET_BELOW - len(url))}"
 
 
-class Federation:
+class Federation(RunBackend):
     """Comunica over one source per shard."""
 
     def __init__(self, sources: list[tuple[RemoteEndpoint, list[NamedNode]]]) -> None:
@@ -84,16 +84,6 @@ class Federation:
             )
         self.sources = sources
         self.location = ", ".join(e.url for e, _ in sources)
-
-    def select(
-        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
-    ) -> list[Row]:
-        return solution_rows(self.run(query, bindings, graphs))
-
-    def ask(
-        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
-    ) -> bool:
-        return boolean(self.run(query, bindings, graphs))
 
     def run(
         self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None

@@ -174,7 +174,27 @@ def boolean(result: object) -> bool:
     return bool(result)
 
 
-class EmbeddedStore:
+class RunBackend:
+    """`select` and `ask` for a backend whose `run` answers every query form: one adaptor for the embedded store
+    and the federation, not a copy in each."""
+
+    def run(
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> object:
+        raise NotImplementedError
+
+    def select(
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> list[Row]:
+        return solution_rows(self.run(query, bindings, graphs))
+
+    def ask(
+        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    ) -> bool:
+        return boolean(self.run(query, bindings, graphs))
+
+
+class EmbeddedStore(RunBackend):
     """The on-disk Oxigraph store, opened read-only so queries never block (or damage) a build."""
 
     hides_graphs = False  # every graph the store holds is read
@@ -209,16 +229,6 @@ class EmbeddedStore:
             raise KGError(f"query failed: {_unbindable(exc, bindings)}") from exc
         except OSError as exc:
             raise KGError(f"query failed: {exc}") from exc
-
-    def select(
-        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
-    ) -> list[Row]:
-        return solution_rows(self.run(query, bindings, graphs))
-
-    def ask(
-        self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
-    ) -> bool:
-        return boolean(self.run(query, bindings, graphs))
 
     def construct(
         self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
