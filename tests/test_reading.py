@@ -135,3 +135,10 @@ def test_cli_offers_readings_exits_3_and_picks_one(store: Path) -> None:
     assert json.loads(picked.stdout)["question"] == as_json["readings"][1]["question"]
     wrong = kg("ask", "--store", str(store), question, "--pick", "9")
     assert wrong.returncode == 2 and wrong.stderr.startswith("kg: error: --pick 9") and "Traceback" not in wrong.stderr
+
+
+def test_a_rewording_batch_line_naming_no_original_is_one_error_line(store: Path, tmp_path: Path) -> None:
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text('{"question": "who?"}\n', encoding="utf-8")
+    got = kg("eval", "--store", str(store), "--rewordings", str(batch), "--results", str(tmp_path / "out.jsonl"))
+    assert got.returncode == 2 and got.stderr.startswith("kg: error: batch line 1:") and "Traceback" not in got.stderr

@@ -35,6 +35,17 @@ def originals(qa_dir: Path) -> dict[tuple[str, int], dict[str, Any]]:
     return out
 
 
+def original_of(source: dict[tuple[str, int], dict[str, Any]], line: Any, number: int) -> dict[str, Any]:
+    """The dev question a batch line names; a line that names none is the batch's error, said with its number."""
+    key = (line.get("split"), line.get("line")) if isinstance(line, dict) else None
+    if key not in source or not isinstance(line.get("question"), str):
+        raise KGError(
+            f"batch line {number}: expected a string `question`, a `split` (answerable | unanswerable) and the "
+            "`line` number of its original in that dev file"
+        )
+    return source[key]
+
+
 def answers_of(answerer: Answerer, question: str) -> dict[str, Any]:
     try:
         return answerer.ask(question).to_json()
@@ -46,8 +57,8 @@ def score_rewordings(answerer: Answerer, batch: list[dict[str, Any]], qa_dir: Pa
     """The batch's figures (see the module docstring) and its per-line rows."""
     source = originals(qa_dir)
     rows = []
-    for line in batch:
-        orig = source[line["split"], line["line"]]
+    for number, line in enumerate(batch, start=1):
+        orig = original_of(source, line, number)
         got, base = answers_of(answerer, line["question"]), answers_of(answerer, orig["question"])
         row = {
             "question": line["question"],
