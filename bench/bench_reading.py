@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kg.paths import herb_path, store_path  # noqa: E402
+from ekg.paths import herb_path, store_path  # noqa: E402
 
 #: The reader before completeness was checked.
 DEFAULT_BASE = "f3332ef"
@@ -45,7 +45,11 @@ def batch_file(herb: Path, size: int, folder: Path) -> Path:
 def timed(code: Path, *args: str) -> float:
     started = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "kg", *args], cwd=code, check=True, capture_output=True, env={"PYTHONPATH": str(code)}
+        [sys.executable, "-m", "ekg" if (code / "ekg").is_dir() else "kg", *args],
+        cwd=code,
+        check=True,
+        capture_output=True,
+        env={"PYTHONPATH": str(code)},
     )
     return time.perf_counter() - started
 

@@ -1,5 +1,5 @@
 """The intent table as data: every row is well formed, and no two rows can accept one question with no way to
-choose between them (the chooser's rules are in kg/qa/intents/__init__.py)."""
+choose between them (the chooser's rules are in ekg/qa/intents/__init__.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import itertools
 
 import pytest
 
-from kg.qa.cues import lexicon
-from kg.qa.intents import ASKED_BY, SLOTS, Intent, load_intents, rank, table
-from kg.qa.intents.binders import BINDERS
-from kg.query.sparql import SPARQL_DIR as SPARQL
+from ekg.qa.cues import lexicon
+from ekg.qa.intents import ASKED_BY, SLOTS, Intent, load_intents, rank, table
+from ekg.qa.intents.binders import BINDERS
+from ekg.query.sparql import SPARQL_DIR as SPARQL
 
 ROWS = table()[1]
 

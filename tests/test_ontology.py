@@ -11,7 +11,7 @@ from programs import require
 from rdflib import OWL, RDF, RDFS, SKOS, Dataset, Graph, URIRef
 from rdflib.compare import isomorphic
 
-from kg.namespaces import EKG, expand
+from ekg.namespaces import EKG, expand
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("ontology_release", ROOT / "ontology" / "release.py")
@@ -96,17 +96,13 @@ def test_vocabulary_contract_terms_are_declared(onto: Graph) -> None:
 def test_terms_used_by_the_build_are_declared(onto: Graph) -> None:
     """Every ekg:/prov:/dct:/foaf:/skos: term the mapping and the rules write is declared in the ontology."""
     sources = [
-        *(ROOT / "kg" / "rules").glob("*.py"),
-        ROOT / "kg" / "build.py",
-        ROOT / "kg" / "mapping.py",
+        *(ROOT / "ekg" / "ingest" / "rules").glob("*.py"),
+        ROOT / "ekg" / "ingest" / "build.py",
+        ROOT / "ekg" / "ingest" / "mapping.py",
         *(ROOT / "mappings").glob("*.yaml"),
     ]
-    used = {
-        t
-        for path in sources
-        if path.exists()
-        for t in re.findall(r"\b(?:ekg|prov|dct|foaf|skos):[A-Za-z]+\b", path.read_text())
-    }
+    assert all(path.is_file() for path in sources) and len(sources) > 5, sources
+    used = {t for path in sources for t in re.findall(r"\b(?:ekg|prov|dct|foaf|skos):[A-Za-z]+\b", path.read_text())}
     missing = sorted(t for t in used if expand(t) not in declared(onto))
     assert not missing, f"terms written by the build but not declared in ontology/ekg.ttl: {missing}"
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kg.errors import KGError
-from kg.qa.answer import Answerer
-from kg.qa.question import Vocabulary, clean_text, normalise, parse
+from ekg.errors import KGError
+from ekg.qa.answer import Answerer
+from ekg.qa.question import Vocabulary, clean_text, normalise, parse
 
 VOCAB = Vocabulary(
     products={"actiongenie": "ActionGenie", "searchflow": "SearchFlow", "searchforce": "SearchForce"},

@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from kg.qa.answer import Answerer
-from kg.qa.evaluate import read_jsonl
-from kg.qa.rewordings import score_rewordings
+from ekg.qa.answer import Answerer
+from ekg.qa.evaluate import read_jsonl
+from ekg.qa.rewordings import score_rewordings
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 
 
 def kg(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kg", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", "ekg", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
 def test_a_reason_word_inside_the_feature_name_is_no_reason(answerer: Answerer) -> None:

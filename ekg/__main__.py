@@ -1,0 +1,7 @@
+"""`python -m ekg` runs the CLI."""
+
+import sys
+
+from ekg.cli import main
+
+sys.exit(main())

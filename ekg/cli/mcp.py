@@ -1,0 +1,81 @@
+"""`kg mcp`: serve the graph to agents over the Model Context Protocol (stdio, or streamable HTTP on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ekg.cli import add_store_option
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from ekg.endpoint.policy import Limits
+
+    limits = Limits()
+    p = sub.add_parser(
+        "mcp",
+        help="serve questions, intents, SPARQL and evidence as MCP tools (stdio or streamable HTTP)",
+        description="An MCP server for agents: tools ask, intents, run_intent, query, search, artifact, timeline "
+        "and people, and the ontology and product list as resources. Access is kg serve's: with --access FILE a "
+        "bearer token (over HTTP) or --token (over stdio) picks the products a session reads. docs/mcp.md has "
+        "client configurations.",
+    )
+    add_store_option(p)
+    p.add_argument("--endpoint", metavar="URL", help="answer from this SPARQL 1.1 endpoint instead of the store")
+    p.add_argument(
+        "--deployment",
+        metavar="FILE",
+        type=Path,
+        help="answer from the product shards this deployment file lists (written by kg export --shards)",
+    )
+    p.add_argument(
+        "--token",
+        help="with --endpoint: its bearer token (HTTP callers' own tokens take precedence); with --access: the "
+        "grant of a stdio session",
+    )
+    p.add_argument("--transport", choices=["stdio", "http"], default="stdio", help="default: stdio")
+    p.add_argument(
+        "--port",
+        type=int,
+        default=7879,
+        help="with --transport http: port on 127.0.0.1 (default 7879; 0 picks a free one)",
+    )
+    p.add_argument(
+        "--access",
+        metavar="FILE",
+        type=Path,
+        help="kg serve's access file (tokens to products); over stdio, --token picks this session's grant",
+    )
+    p.add_argument("--workers", type=int, default=2, help="query worker processes for the query tool (default 2)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=limits.timeout,
+        metavar="SECONDS",
+        help=f"time limit per query tool call (default: {limits.timeout:g})",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from ekg.endpoint.policy import Limits
+    from ekg.errors import KGError
+    from ekg.mcp.server import serve
+    from ekg.mcp.service import Service, Settings
+    from ekg.paths import store_path
+
+    if args.workers < 1 or args.timeout <= 0 or not 0 <= args.port < 65536:
+        raise KGError("--workers and --timeout must be positive, --port a port number")
+    settings = Settings(
+        store=store_path(args.store),
+        endpoint=args.endpoint,
+        deployment=args.deployment,
+        token=args.token,
+        access=args.access,
+        workers=args.workers,
+        limits=replace(Limits(), timeout=args.timeout),
+    )
+    serve(Service(settings), args.transport, args.port)
+    return 0

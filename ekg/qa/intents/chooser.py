@@ -1,0 +1,236 @@
+"""The chooser: which row of the intent table a question is read as (the rules are in ekg/qa/intents's
+docstring), with its competitors and near misses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ekg.qa.cues import Tagged, residue_positions, tag
+from ekg.qa.intents.binders import BINDERS, families
+from ekg.qa.intents.loader import constraints, table
+from ekg.qa.intents.rows import Intent
+from ekg.qa.question import Question
+from ekg.qa.reading import ASKED_BY, Account, account, canonical, explained_by_phrase
+from ekg.qa.residue import Labels, Resolution, resolve
+from ekg.query.sparql import Term
+
+#: How many readings an uncertain question offers.
+READINGS_SHOWN = 3
+SLOTS: dict[str, Callable[[Question], list[str]]] = {
+    "doc_kind": lambda q: [q.doc_kind] if q.doc_kind else [],
+    "role": lambda q: q.roles,
+    "company": lambda q: q.companies,
+    "eid": lambda q: q.eids,
+    "customer_id": lambda q: q.customer_ids,
+}
+
+
+@dataclass
+class Candidate:
+    """One row's verdict on a question: accepted with bindings, or why not."""
+
+    intent: Intent
+    score: tuple[int, int, int] = (0, 0, 0)
+    bindings: dict[str, Term] | None = None
+    missing: str | None = None
+    resolution: Resolution | None = None
+    #: What the reading leaves unexplained (ekg/qa/reading.py); None for a near miss.
+    account: Account | None = None
+    #: The reading written out as the row's canonical question.
+    reading: str = ""
+    #: The row's other readings of the question (another member of a cue family bound), best first.
+    alternatives: list[Candidate] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """The reading accounts for every cue of the question, and its free phrase (if any) resolved."""
+        return (
+            self.bindings is not None
+            and self.account is not None
+            and self.account.complete
+            and (self.resolution is None or self.resolution.resolved)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"intent": self.intent.name, "score": list(self.score)}
+        if self.missing:
+            out["missing"] = self.missing
+        if self.resolution:
+            out["residue"] = self.resolution.to_json()
+        if self.account is not None and not self.account.complete:
+            out["unexplained"] = self.account.to_json()
+        if self.reading:
+            out["reading"] = self.reading
+        if self.alternatives:
+            out["other readings"] = [
+                {
+                    "reading": a.reading,
+                    "complete": a.complete,
+                    **({"unexplained": a.account.to_json()} if a.account else {}),
+                }
+                for a in self.alternatives
+            ]
+        return out
+
+
+@dataclass
+class Choice:
+    """The chooser's outcome: the winner (if any), every accepting row, and the question's cues."""
+
+    tagged: Tagged
+    winner: Candidate | None = None
+    accepted: list[Candidate] = field(default_factory=list)
+    near: list[Candidate] = field(default_factory=list)
+    ambiguous: list[str] = field(default_factory=list)
+
+    @property
+    def uncertain(self) -> bool:
+        """No complete reading wins: the best rows tie, or the winner leaves a cue or asked type unexplained."""
+        return bool(self.ambiguous) or (self.winner is not None and not self.winner.complete)
+
+    def readings(self, most: int = READINGS_SHOWN) -> list[Candidate]:
+        """The best distinct readings to offer for an uncertain question: accepting rows and their other
+        readings first (complete ones first, then by the chooser's rank), then near misses, each once per
+        canonical wording, and none with a place the question gave no value for."""
+        readings = [r for c in self.accepted for r in (c, *c.alternatives)]
+        ranked = sorted(readings, key=lambda c: (not c.complete, tuple(-x for x in c.score)))
+        out: dict[str, Candidate] = {}
+        for c in [*ranked, *sorted(self.near, key=lambda c: tuple(-x for x in c.score))]:
+            if c.reading and "<" not in c.reading and c.reading not in out:
+                out[c.reading] = c
+        return list(out.values())[:most]
+
+    def explain(self) -> dict[str, Any]:
+        return {
+            "cues": {c: self.tagged.phrase(c) for c in sorted(self.tagged.found)},
+            "competing": [c.to_json() for c in self.accepted],
+            "near misses": [c.to_json() for c in self.near],
+            **({"ambiguous": self.ambiguous} if self.ambiguous else {}),
+        }
+
+
+def _unmet(intent: Intent, found: set[str], q: Question) -> tuple[str, bool] | None:
+    """The first constraint the question does not meet, and whether that makes a near miss (the question has
+    what the row needs, but also a cue or slot the row forbids), or None."""
+    for cue in intent.requires:
+        if cue not in found:
+            return f"no {cue} cue", False
+    for group in intent.any_of:
+        if not any((SLOTS[c[1:]](q) if c.startswith("@") else c in found) for c in group):
+            return f"none of {'/'.join(group)}", False
+    for cue in intent.forbids:
+        if cue in found:
+            return f"{cue} cue forbidden", True
+    for slot in intent.slots:
+        if not SLOTS[slot](q):
+            return f"no {slot}", False
+    for slot in intent.no_slots:
+        if SLOTS[slot](q):
+            return f"{slot} not allowed", True
+    return None
+
+
+def asks_its_type(intent: Intent, found: set[str]) -> bool:
+    """Rule 2: the question asks for this row's answer type."""
+    if intent.answer_type == "content":
+        return not any(c in found for cues in ASKED_BY.values() for c in cues)
+    return any(c in found for c in ASKED_BY[intent.answer_type])
+
+
+def rank(intent: Intent, found: set[str]) -> tuple[int, int, int]:
+    """The chooser's key for a row that accepts: rules 1, 2 and 3, higher first."""
+    return intent.specificity, int(asks_its_type(intent, found)), -intent.subject
+
+
+def judge(intent: Intent, q: Question, tagged: Tagged, labels: Labels | None, found: set[str]) -> Candidate | None:
+    """One row's verdict: None when the question lacks one of its cues or slots; else a near miss saying why
+    not, or a candidate with bindings. When the question carries two members of a family the row binds one of
+    (two reasons, two states), each is tried, the others' words left to the free phrase: the one reading that
+    accounts for every word wins, and with none or several the reading is contested."""
+    unmet = _unmet(intent, found, q)
+    if unmet is not None and not unmet[1]:
+        return None
+    if unmet is not None:
+        candidate = Candidate(intent, rank(intent, found), missing=unmet[0])
+        candidate.reading = canonical(intent.ask, q, {}, None)
+        return candidate
+    variants = [reading(intent, q, tagged, labels, found, dropped) for dropped in family_choices(intent, tagged)]
+    complete = [c for c in variants if c.complete]
+    chosen = complete[0] if len(complete) == 1 else variants[0]
+    chosen.alternatives = [c for c in variants if c is not chosen]
+    return chosen
+
+
+def family_choices(intent: Intent, tagged: Tagged) -> list[set[str]]:
+    """For each way of binding one member of each cue family the row's binders read, the members left out.
+    A member whose every match lies inside another cue's ("resolved" in "not resolved") is no member."""
+    found = tagged.found
+    out: list[set[str]] = [set()]
+    for binder in intent.binders:
+        members = [c for c in families().get(binder, ()) if c in found and not tagged.inside_other(c)]
+        if len(members) > 1:
+            out = [d | (set(members) - {keep}) for d in out for keep in members]
+    return out
+
+
+def reading(
+    intent: Intent, q: Question, tagged: Tagged, labels: Labels | None, found: set[str], dropped: set[str]
+) -> Candidate:
+    """The row's reading of the question with the cues `dropped` left unbound: bindings, free phrase, account."""
+    candidate = Candidate(intent, rank(intent, found))
+    found = found - dropped
+    bindings: dict[str, Term] = {}
+    for name in intent.binders:
+        made = BINDERS[name](q, found)
+        if made is None:
+            candidate.missing = f"binder {name} found nothing to bind"
+            candidate.reading = canonical(intent.ask, q, {}, None)
+            return candidate
+        bindings |= made
+    ignore = set(table()[0].get("ignore", ()))
+    used = (intent.cues() | ignore | {c for b in intent.binders for c in BINDERS.meta[b].get("reads", ())}) - dropped
+    explained: set[int] = set()
+    if intent.residue:
+        positions = residue_positions(tagged, used)
+        phrase = " ".join(tagged.words[i] for i in positions)
+        candidate.resolution = resolve(intent.residue, phrase, labels)
+        bindings |= candidate.resolution.bindings
+        explained = explained_by_phrase(tagged, positions, candidate.resolution)
+        if not candidate.resolution.resolved:  # an unresolved phrase is a constraint not met
+            candidate.score = (candidate.score[0] - 1, *candidate.score[1:])
+    candidate.bindings = bindings
+    candidate.account = account(
+        q, tagged, used | set(intent.explains), explained, intent.answer_type, constraints(), contested=dropped
+    )
+    shown = {k: getattr(v, "value", str(v)) for k, v in bindings.items()}
+    candidate.reading = canonical(intent.ask, q, shown, candidate.resolution)
+    return candidate
+
+
+def choose(q: Question, labels: Labels | None = None) -> Choice:
+    """The most specific accepting row (see the module docstring), with its competitors and near misses."""
+    tagged = tag(q)
+    found = tagged.found
+    choice = Choice(tagged)
+    for intent in table()[1]:
+        if (candidate := judge(intent, q, tagged, labels, found)) is not None:
+            (choice.near if candidate.bindings is None else choice.accepted).append(candidate)
+    choice.accepted.sort(key=lambda c: c.score, reverse=True)
+    if choice.accepted:
+        best = choice.accepted[0]
+        tied = [c.intent.name for c in choice.accepted if c.score == best.score]
+        if len(tied) > 1:
+            choice.ambiguous = tied
+        else:
+            choice.winner = best
+    return choice
+
+
+def match_intent(q: Question, labels: Labels | None = None) -> tuple[Intent, dict[str, Term]] | None:
+    """The winning intent with its bindings; None when no row wins or its free phrase does not resolve."""
+    winner = choose(q, labels).winner
+    if winner is None or winner.bindings is None or (winner.resolution and not winner.resolution.resolved):
+        return None
+    return winner.intent, winner.bindings

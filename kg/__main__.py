@@ -1,7 +1,0 @@
-"""`python -m kg` runs the CLI."""
-
-import sys
-
-from kg.cli import main
-
-sys.exit(main())
