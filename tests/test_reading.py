@@ -106,6 +106,7 @@ FLOORS = {
     "rewordings_blind_9.jsonl": {"f1_ratio": 0.974, "answerable_not_answered": 0.024, "unanswerable_abstain": 0.981},
     "rewordings_blind_10.jsonl": {"f1_ratio": 0.951, "answerable_not_answered": 0.057, "unanswerable_abstain": 0.986},
     "rewordings_blind_11.jsonl": {"f1_ratio": 0.965, "answerable_not_answered": 0.037, "unanswerable_abstain": 1.0},
+    "rewordings_blind_12.jsonl": {"f1_ratio": 0.980, "answerable_not_answered": 0.014, "unanswerable_abstain": 1.0},
 }
 
 
