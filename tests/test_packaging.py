@@ -127,7 +127,10 @@ def test_a_command_whose_extra_is_missing_names_it(installed: Path, elsewhere: P
 def test_the_wheel_installs_one_distinctive_top_level_package(installed: Path, elsewhere: Path) -> None:
     """`ekg` is the only import name the wheel adds, so it cannot clash with a user's `kg` or `alignment`;
     the command stays `kg`."""
-    probe = "import ekg, ekg.alignment, importlib.util as u; print(ekg.__version__, u.find_spec('kg'), u.find_spec('alignment'))"
+    probe = (
+        "import ekg, ekg.alignment, importlib.util as u; "
+        "print(ekg.__version__, u.find_spec('kg'), u.find_spec('alignment'))"
+    )
     result = run(installed / "python", "-c", probe, cwd=elsewhere)
     assert result.returncode == 0, result.stderr
     version, kg_spec, alignment_spec = result.stdout.split()

@@ -57,9 +57,14 @@ def test_an_asked_type_the_row_does_not_give_is_uncertain(answerer: Answerer) ->
     """An engineer is asked for; a row answering PR links would prove absence of the wrong thing."""
     got = answerer.ask("Which engineer's approved feature development PRs in ContextForce does the team review?")
     assert got.outcome == "uncertain" and got.proof is None
+
+
+def test_the_asked_type_picks_the_one_complete_reading_that_gives_it(answerer: Answerer) -> None:
+    """ "with the most" also reads as engineers holding the most bugs; the question asks for a company, and one
+    complete reading gives a company, so that reading answers (it was an uncertain reading before)."""
     who = answerer.ask("who's the customer with the most bugs that aren't resolved yet in SentimentForce?")
-    assert who.outcome == "uncertain"
-    assert "Which company has the most unresolved bugs in SentimentForce?" in [r["question"] for r in who.readings]
+    plain = answerer.ask("Which company has the most unresolved bugs in SentimentForce?")
+    assert who.outcome == "answer" and (who.intent, who.answer) == (plain.intent, plain.answer)
 
 
 def test_a_superlative_in_other_words_reaches_the_superlative_row(answerer: Answerer) -> None:
@@ -143,3 +148,64 @@ def test_a_rewording_batch_line_naming_no_original_is_one_error_line(store: Path
     batch.write_text('{"question": "who?"}\n', encoding="utf-8")
     got = kg("eval", "--store", str(store), "--rewordings", str(batch), "--results", str(tmp_path / "out.jsonl"))
     assert got.returncode == 2 and got.stderr.startswith("kg: error: batch line 1:") and "Traceback" not in got.stderr
+
+
+def test_a_component_named_whole_is_an_issue_without_a_bug_word(answerer: Answerer) -> None:
+    terse = answerer.ask("SupportForce API Gateway fix engineers employee IDs")
+    full = answerer.ask("Find employee IDs of engineers who resolved bugs in the API Gateway of SupportForce.")
+    assert terse.outcome == "answer" and terse.intent == "bug_component_resolvers"
+    assert (terse.answer, terse.slots["phrase"]) == (full.answer, "api gateway")
+    affected = answerer.ask("Which accounts were affected by the AI Processing Engine slowdowns in EdgeForce?")
+    assert affected.outcome == "answer" and affected.intent == "bug_component_companies"
+
+
+def test_a_component_named_in_part_is_not_a_component_cue(answerer: Answerer) -> None:
+    """ "gateway" alone names no component whole: no bug word, no component, no issue reading."""
+    got = answerer.ask("SupportForce gateway fix engineers employee IDs")
+    assert got.intent != "bug_component_resolvers" and got.outcome != "absent"
+
+
+def test_a_slip_in_a_cue_word_is_respelled_and_answers(answerer: Answerer) -> None:
+    typed = answerer.ask("who has the most unaproved feature dev PRs in TrendForce, employee id?")
+    right = answerer.ask("who has the most unapproved feature dev PRs in TrendForce, employee id?")
+    assert typed.outcome == "answer" and typed.respelled == {"unaproved": "unapproved"}
+    assert (typed.intent, typed.answer) == (right.intent, right.answer)
+    assert typed.question.startswith("who has the most unaproved")
+
+
+def test_a_respelled_reading_never_proves_absence(answerer: Answerer) -> None:
+    """Respelled, this question has a complete reading whose proof is false: a guessed spelling is no ground
+    for a proof, so it is an uncertain reading offering the respelled question."""
+    right = answerer.ask("Which customer has the most reopened bugs in SentimentForce?")
+    assert right.outcome == "absent"
+    typed = answerer.ask("Which custmer has the most reopened bugs in SentimentForce?")
+    assert typed.outcome == "uncertain" and typed.proof is None and typed.respelled == {"custmer": "customer"}
+    assert typed.readings[0]["question"] == "Which company has the most reopened bugs in SentimentForce?"
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ("Who reviewed the Market Research Report for ActionGenie?", "every word known: nothing to respell"),
+        ("Which engineers resolved the Kubernetes bugs in SupportForce?", "no cue word one edit away"),
+        ("Which PRs were revrted in SupportForce?", "'revrted' is a slip of the stem revert* ('revert' + 'ed')"),
+    ],
+)
+def test_respellings_touch_only_unknown_words_one_edit_from_one_cue_word(typed: str, why: str) -> None:
+    from ekg.qa.question import Vocabulary
+    from ekg.qa.spelling import names_words, respellings
+
+    vocab = Vocabulary({"supportforce": "SupportForce", "actiongenie": "ActionGenie"}, {}, {})
+    found = respellings(typed, names_words(vocab, []))
+    assert found == ({"revrted": "reverted"} if "revrted" in typed else {}), why
+
+
+def test_chat_short_forms_are_spelled_out_but_not_inside_other_words(answerer: Answerer) -> None:
+    short = answerer.ask("what r the weak points of the products competing w FlowForce")
+    full = answerer.ask("What are the weak points of the products competing with FlowForce?")
+    assert (short.outcome, short.intent, short.proof and short.proof["bindings"]) == (
+        full.outcome, full.intent, full.proof and full.proof["bindings"]
+    )  # fmt: skip
+    from ekg.qa.question import spelled_out
+
+    assert spelled_out("r&d u w/ a/b r-2") == "r&d you with a/b r-2"

@@ -30,6 +30,7 @@ from ekg.qa.intents.asof import Refusal
 from ekg.qa.intents.asof import route as route_as_of
 from ekg.qa.question import Question, Vocabulary, normalise, parse
 from ekg.qa.residue import Labels
+from ekg.qa.spelling import names_words, respelled, respellings
 from ekg.query.people import EID, People
 from ekg.query.sparql import Backend, Row, known_products, named_query, product_dataset, term_text
 
@@ -57,6 +58,8 @@ class Answer:
     outcome: str = "answer"
     #: For an uncertain reading: the best readings as canonical questions, best first.
     readings: list[dict[str, str]] = field(default_factory=list)
+    #: Words of the question read as another spelling ({typed: read as}; ekg/qa/spelling.py).
+    respelled: dict[str, str] = field(default_factory=dict)
     #: {eid: {"name", "role"}} for every employee the answer names: the answer itself stays eids.
     people: dict[str, dict[str, str | None]] = field(default_factory=dict)
     queries: list[str] = field(default_factory=list)
@@ -196,7 +199,35 @@ class Answerer:
         choice = choose(q, self.labels(q.product) if q.product else None)
         answer = self._answer_choice(q, choice)
         answer.choice = choice
-        return answer
+        return self._respelled(q, answer) if answer.outcome in ("uncertain", "unsupported") else answer
+
+    def _respelled(self, q: Question, typed: Answer) -> Answer:
+        """A question with no complete reading as typed, read again with its slips respelled: the respelled
+        reading's answer, or, where it would prove absence, an uncertain reading offering it (a guessed
+        spelling is no ground for a proof); else the answer as typed."""
+        labels = self.labels(q.product) if q.product else Labels()
+        fixes = respellings(q.text, names_words(self.vocabulary, [*labels.feature_names.values(), *labels.components]))
+        if not fixes:
+            return typed
+        try:
+            q2 = parse(respelled(q.text, fixes), self.vocabulary)
+        except KGError:
+            return typed
+        choice = choose(q2, self.labels(q2.product) if q2.product else None)
+        again = self._answer_choice(q2, choice)
+        again.choice, again.question, again.respelled = choice, q.text, fixes
+        if again.outcome == "answer":
+            return again
+        if again.outcome == "absent" and choice.winner is not None and choice.winner.reading:
+            shown = ", ".join(f"'{a}' as '{b}'" for a, b in fixes.items())
+            offered = {"question": choice.winner.reading, "intent": choice.winner.intent.name}
+            typed.outcome, typed.respelled = "uncertain", fixes
+            typed.reason = (
+                f"uncertain reading: read with {shown}, the graph holds nothing that fits; a respelling is no "
+                "ground for a proof"
+            )
+            typed.readings = [offered, *(r for r in typed.readings if r["question"] != offered["question"])]
+        return typed
 
     def _answer_choice(self, q: Question, choice: Choice) -> Answer:
         if choice.ambiguous:

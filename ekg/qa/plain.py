@@ -57,7 +57,9 @@ def reading(answer: Answer) -> str:
     """`people (document authors reviewers): product ActionGenie, document Market Research Report`, or what
     was understood of a question no intent covers."""
     slots = ", ".join(f"{word} {value}" for word, value in slot_words(answer))
+    spelled = "; ".join(f"'{typed}' read as '{read}'" for typed, read in answer.respelled.items())
     if answer.intent is None:
-        return "no kind of question I know" + (f" (I found {slots})" if slots else "")
+        found = "; ".join(part for part in (f"I found {slots}" if slots else "", spelled) if part)
+        return "no kind of question I know" + (f" ({found})" if found else "")
     what = f"{ANSWER_WORDS.get(answer.type, answer.type)} ({intent_words(answer.intent)})"
-    return what + (f": {slots}" if slots else "")
+    return what + (f": {slots}" if slots else "") + (f" ({spelled})" if spelled else "")

@@ -122,7 +122,7 @@ def abbreviations() -> tuple[re.Pattern[str], dict[str, str]]:
     """The lexicon's short forms as one whole-word pattern (longest first) and their spelled-out forms."""
     table = tomllib.loads(LEXICON.read_text(encoding="utf-8"))["abbreviations"]
     alternatives = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
-    return re.compile(rf"(?<![\w/-])(?:{alternatives})(?![\w/]|-\d|(?<=\b\w\w)-)"), table
+    return re.compile(rf"(?<![\w/&-])(?:{alternatives})(?![\w/&]|-\d|(?<=\b\w\w)-)"), table
 
 
 def spelled_out(norm: str) -> str:

@@ -18,6 +18,12 @@ accepting rows the winner is the most specific:
 4. still equal: the question is ambiguous and abstains naming the rows (tests/test_intent_table.py fails when
    two rows could ever reach this point on one cue set).
 
+The asked type overrides rule 1 in one case: when the winner's reading gives another answer type than the
+question asks for and leaves nothing else unexplained, the one complete reading among the other rows that gives
+the asked type wins ("who's the company with the most open bugs": a company, not the engineers holding them).
+A question that names one of its product's components whole carries the `component` cue, so "API Gateway fix
+engineers" reads as an issue with that component without a bug word.
+
 The row's free phrase is the residue: the question's words minus its slots, the cues the row used and stop
 words, resolved against the labels the graph holds (ekg/qa/residue.py). The timed form of intent X is derived
 too: `sparql/asof_X.rq` with `sparql/asof_X.ask.rq`, when both exist.
@@ -29,7 +35,7 @@ ASK proof contract: true when the typed evidence the intent needs exists for the
 false the system abstains and shows this query and its bindings as the proof.
 """
 
-from ekg.qa.intents.chooser import ASKED_BY, SLOTS, Candidate, Choice, choose, judge, match_intent, rank
+from ekg.qa.intents.chooser import ASKED_BY, DERIVED_CUES, SLOTS, Candidate, Choice, choose, judge, match_intent, rank
 from ekg.qa.intents.loader import TABLE, load_intents, table, validate_evidence
 from ekg.qa.intents.rows import ABSENCES, ANSWER_TYPES, FINISHERS, Absence, Finisher, Intent, as_of
 
@@ -37,6 +43,7 @@ __all__ = [
     "ABSENCES",
     "ANSWER_TYPES",
     "ASKED_BY",
+    "DERIVED_CUES",
     "FINISHERS",
     "SLOTS",
     "TABLE",

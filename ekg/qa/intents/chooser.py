@@ -15,7 +15,11 @@ from ekg.qa.question import Question
 from ekg.qa.reading import ASKED_BY, Account, account, canonical, explained_by_phrase
 from ekg.qa.residue import Labels, Resolution, resolve
 from ekg.query.sparql import Term
+from ekg.text import stem
 
+#: Cues the chooser derives from the graph, not from the lexicon's words: `component`, the question names one of
+#: its product's components (names_component).
+DERIVED_CUES = frozenset({"component"})
 #: How many readings an uncertain question offers.
 READINGS_SHOWN = 3
 SLOTS: dict[str, Callable[[Question], list[str]]] = {
@@ -212,7 +216,7 @@ def reading(
 def choose(q: Question, labels: Labels | None = None) -> Choice:
     """The most specific accepting row (see the module docstring), with its competitors and near misses."""
     tagged = tag(q)
-    found = tagged.found
+    found = tagged.found | names_component(tagged, labels)
     choice = Choice(tagged)
     for intent in table()[1]:
         if (candidate := judge(intent, q, tagged, labels, found)) is not None:
@@ -224,8 +228,30 @@ def choose(q: Question, labels: Labels | None = None) -> Choice:
         if len(tied) > 1:
             choice.ambiguous = tied
         else:
-            choice.winner = best
+            choice.winner = asked_type_reading(choice.accepted) or best
     return choice
+
+
+def asked_type_reading(accepted: list[Candidate]) -> Candidate | None:
+    """When the best row's reading gives another answer type than the question asks for ("who's the company with
+    the most open bugs" read as engineers holding them) and accounts for nothing else, the one complete reading
+    among the other rows that gives the asked type; None when there is no such single reading."""
+    best = accepted[0].account
+    if best is None or best.asked_type is None or best.cues:
+        return None
+    typed = [c for c in accepted[1:] if c.complete and c.intent.answer_type == best.asked_type]
+    return typed[0] if len(typed) == 1 else None
+
+
+def names_component(tagged: Tagged, labels: Labels | None) -> set[str]:
+    """{"component"} when the question names one of its product's components whole ("the API Gateway in
+    SupportForce", "Database & Data Synchronization Module"): an issue with a named part of the product, even said
+    without a bug word ("API Gateway fix engineers"). A component named in part is left to the free phrase."""
+    if labels is None or not labels.components:
+        return set()
+    stems = " " + " ".join(stem(w) for w in tagged.words if w.isalnum()) + " "
+    keys = (" " + " ".join(stem(w) for w in key.split()) + " " for key in labels.components if " " in key)
+    return set(DERIVED_CUES) if any(key in stems for key in keys) else set()
 
 
 def match_intent(q: Question, labels: Labels | None = None) -> tuple[Intent, dict[str, Term]] | None:
