@@ -37,6 +37,7 @@ ASKED_BY: dict[str, tuple[str, ...]] = {
 #: The cues that ask for an answer type: checked against the row's type, not as words.
 TYPE_CUES = frozenset(c for cues in ASKED_BY.values() for c in cues)
 WHO = frozenset({"who", "whom"})
+FIRST_PERSON = frozenset({"i", "we", "my", "our", "me", "us"})
 #: Words shown for bound values in a canonical question.
 REASON_WORDS = {
     "SecurityRisk": "security risks",
@@ -95,7 +96,8 @@ def account(
     scene = context(tagged, slots - product_tokens(q, tagged) | explained, used & tagged.found - TYPE_CUES)
     covered = claimed | explained | scene | tagged.covered(used & TYPE_CUES)
     stop = lexicon().stop
-    left = sorted(c for c in contested or () if not all(set(range(s, e)) <= explained for s, e in tagged.spans[c]))
+    held = explained | asides(tagged, slots | explained)
+    left = sorted(c for c in contested or () if not all(set(range(s, e)) <= held for s, e in tagged.spans[c]))
     for cue, spans in sorted(tagged.spans.items()):
         if cue in used or cue not in constraints or cue in left:
             continue
@@ -123,6 +125,17 @@ def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
                 held |= clauses
                 changed = True
     return {i for i, clause in enumerate(tagged.clauses) if clause not in held}
+
+
+def asides(tagged: Tagged, named: set[int]) -> set[int]:
+    """The words of clauses where the asker speaks of themselves and names nothing ("Before I reopen anything:
+    which bugs ...", "... ? I'm trying to learn who our happy customers are"): a state or reason word there is
+    the asker's own, not a second constraint of the question."""
+    if len(set(tagged.clauses)) < 2:
+        return set()
+    own = {tagged.clauses[i] for i, t in enumerate(tagged.tokens) if t in FIRST_PERSON}
+    own -= {tagged.clauses[i] for i in named}
+    return {i for i, clause in enumerate(tagged.clauses) if clause in own}
 
 
 def product_tokens(q: Question, tagged: Tagged) -> set[int]:
