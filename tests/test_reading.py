@@ -228,3 +228,13 @@ def test_a_short_document_kind_reads_as_the_whole(answerer: Answerer) -> None:
         "Find employee IDs of the authors and key reviewers of the Product Vision Document for SupportForce?"
     )
     assert short.outcome == "answer" and (short.intent, short.answer) == (full.intent, full.answer)
+
+
+def test_what_were_customers_saying_asks_for_what_not_which_customers(answerer: Answerer) -> None:
+    """ "what were customers complaining about" asks for the complaints; "which customers complained" asks for
+    companies (it was answered with companies before)."""
+    what = answerer.ask("what were customers complaining about on the last EdgeForce release? the issues they reported")
+    plain = answerer.ask("What issues did customers report for the previous release of EdgeForce?")
+    assert (what.intent, what.answer) == (plain.intent, plain.answer) == ("release_feedback", plain.answer)
+    which = answerer.ask("Which customers complained about issues with the previous release of EdgeForce?")
+    assert which.type == "company"
