@@ -113,6 +113,7 @@ FLOORS = {
     "rewordings_blind_11.jsonl": {"f1_ratio": 0.993, "answerable_not_answered": 0.01, "unanswerable_abstain": 1.0},
     "rewordings_blind_12.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.0, "unanswerable_abstain": 1.0},
     "rewordings_blind_13.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.0, "unanswerable_abstain": 0.98},
+    "rewordings_blind_14.jsonl": {"f1_ratio": 0.992, "answerable_not_answered": 0.01, "unanswerable_abstain": 0.955},
 }
 
 
@@ -127,6 +128,8 @@ def test_blind_batches_hold_their_floors_and_prove_nothing_their_originals_answe
     assert result["f1_ratio"] >= floor["f1_ratio"]
     assert result["answerable_not_answered"] <= floor["answerable_not_answered"]
     assert result["unanswerable_abstain"] >= floor["unanswerable_abstain"]
+    # an unanswerable answered only when its original is too (HERB's noise the evidence answers), never by a misreading
+    assert result["unanswerable_abstain_original_abstained"] == 1.0
 
 
 @pytest.mark.usefixtures("store")

@@ -90,6 +90,10 @@ def run_rewordings(args: argparse.Namespace, qa_dir: Path) -> int:
             ["answerables not answered", f"{result['answerable_not_answered']:.3f} ({outcomes})"],
             ["answerables proved absent, original answered", str(result["answerable_proofs_original_answered"])],
             ["unanswerables abstaining", f"{result['unanswerable_abstain']:.3f}" if result["unanswerable"] else "-"],
+            [
+                "unanswerables abstaining, where the original abstains",
+                f"{share:.3f}" if (share := result["unanswerable_abstain_original_abstained"]) is not None else "-",
+            ],
             ["same outcome and answer as the original", f"{result['same_as_original']:.3f}"],
         ],
     )

@@ -8,7 +8,9 @@ questions the way people ask them is measured by:
 - structured F1 (person, PR, company and URL answers) of the rewordings, of the originals, and their ratio;
 - the share of answerable rewordings not answered, split by outcome (uncertain reading, unsupported question,
   proof of absence), and how many of those proofs the original did not give (a proof built on a misreading);
-- the share of unanswerable rewordings that do not answer;
+- the share of unanswerable rewordings that do not answer, and that share among those whose original does not
+  answer either (an unanswerable the graph's evidence answers, as HERB's noise makes some, is answered however it
+  is worded: that is no misreading);
 - the rewordings whose answer differs from their original's.
 """
 
@@ -79,6 +81,7 @@ def score_rewordings(answerer: Answerer, batch: list[dict[str, Any]], qa_dir: Pa
     answerable = [r for r in rows if r["split"] == "answerable"]
     structured = [r for r in answerable if r["type"] in STRUCTURED]
     unanswerable = [r for r in rows if r["split"] == "unanswerable"]
+    abstained = [r for r in unanswerable if r["original_outcome"] != "answer"]
     not_answered = Counter(r["outcome"] for r in answerable if r["outcome"] != "answer")
     f1 = mean(r["f1"] for r in structured) if structured else 0.0
     base_f1 = mean(r["original_f1"] for r in structured) if structured else 0.0
@@ -100,6 +103,9 @@ def score_rewordings(answerer: Answerer, batch: list[dict[str, Any]], qa_dir: Pa
         ),
         "unanswerable_abstain": (
             round(mean(r["outcome"] != "answer" for r in unanswerable), 4) if unanswerable else None
+        ),
+        "unanswerable_abstain_original_abstained": (
+            round(mean(r["outcome"] != "answer" for r in abstained), 4) if abstained else None
         ),
         "same_as_original": round(mean(r["same"] for r in rows), 4) if rows else 0,
         "same_by_style": {s: round(mean(r["same"] for r in rs), 3) for s, rs in sorted(by_style.items())},
