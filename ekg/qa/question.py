@@ -125,10 +125,15 @@ def abbreviations() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(rf"(?<![\w/&-])(?:{alternatives})(?![\w/&]|-\d|(?<=\b\w\w)-)"), table
 
 
+#: A plural's possessive apostrophe ("analysts' ids"), or a closing quote after an s.
+PLURAL_POSSESSIVE = re.compile(r"(?<=\ws)'(?!\w)")
+
+
 def spelled_out(norm: str) -> str:
-    """Normalised text with the lexicon's short forms ("prev", "eng lead", "b/c") spelled out."""
+    """Normalised text with the lexicon's short forms ("prev", "eng lead", "b/c") spelled out, and plural
+    possessives plain ("analysts' ids" -> "analysts ids"), so names and cues meet their plain forms."""
     pattern, table = abbreviations()
-    return pattern.sub(lambda m: table[m.group(0)], norm)
+    return pattern.sub(lambda m: table[m.group(0)], PLURAL_POSSESSIVE.sub("", norm))
 
 
 def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
