@@ -42,9 +42,9 @@ LAZY: dict[tuple[str, str], str] = {
     ("ekg.cli.options", "ekg.paths"): "start-up time",
     ("ekg.cli.options", "ekg.query.backend"): "start-up time (only commands reading a store or endpoint)",
     ("ekg.cli.query", "ekg.cli.whatif"): "start-up time of kg query",
-    ("ekg.cli.serve", "dataclasses"): "start-up time",
+    ("ekg.cli.options", "dataclasses"): "start-up time",
+    ("ekg.cli.options", "ekg.endpoint.policy"): "start-up time (only kg serve and kg mcp take limits)",
     ("ekg.cli.serve", "ekg.endpoint"): "start-up time (aiohttp loads only for kg serve)",
-    ("ekg.cli.serve", "ekg.endpoint.policy"): "start-up time",
     ("ekg.endpoint.engine", "pyoxigraph"): "loaded in the worker processes only",
     ("ekg.endpoint.server", "pyoxigraph"): "start-up time",
     ("ekg.endpoint.http", "ekg.page.app"): "the answer page and its QA stack load when the app is made",
@@ -61,7 +61,7 @@ LAZY: dict[tuple[str, str], str] = {
     ("ekg.search.dense", "torch"): "[dense] extra",
     **{
         ("ekg.cli.mcp", m): "start-up time (the MCP SDK loads only for kg mcp)"
-        for m in ("dataclasses", "ekg.endpoint.policy", "ekg.errors", "ekg.mcp.server", "ekg.mcp.service", "ekg.paths")
+        for m in ("ekg.errors", "ekg.mcp.server", "ekg.mcp.service", "ekg.paths")
     },
     ("ekg.mcp.server", "uvicorn"): "the HTTP transport only",
     ("ekg.mcp.service", "ekg.query.deployment"): "--deployment only",

@@ -12,8 +12,10 @@ from ekg.cli.options import (
     add_deployment_option,
     add_herb_option,
     add_jobs_option,
+    add_limit_options,
     add_store_option,
     add_what_if_options,
+    limits_from,
     open_args_backend,
 )
 
@@ -24,9 +26,11 @@ __all__ = [
     "add_deployment_option",
     "add_herb_option",
     "add_jobs_option",
+    "add_limit_options",
     "add_store_option",
     "add_what_if_options",
     "command_of",
+    "limits_from",
     "main",
     "open_args_backend",
     "parser",

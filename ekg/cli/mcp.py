@@ -5,13 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ekg.cli import add_store_option
+from ekg.cli import add_limit_options, add_store_option, limits_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from ekg.endpoint.policy import Limits
-
-    limits = Limits()
     p = sub.add_parser(
         "mcp",
         help="serve questions, intents, SPARQL and evidence as MCP tools (stdio or streamable HTTP)",
@@ -47,20 +44,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="kg serve's access file (tokens to products); over stdio, --token picks this session's grant",
     )
     p.add_argument("--workers", type=int, default=2, help="query worker processes for the query tool (default 2)")
-    p.add_argument(
-        "--timeout",
-        type=float,
-        default=limits.timeout,
-        metavar="SECONDS",
-        help=f"time limit per query tool call (default: {limits.timeout:g})",
-    )
+    add_limit_options(p, ("--timeout",))
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from ekg.endpoint.policy import Limits
     from ekg.errors import KGError
     from ekg.mcp.server import serve
     from ekg.mcp.service import Service, Settings
@@ -75,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         token=args.token,
         access=args.access,
         workers=args.workers,
-        limits=replace(Limits(), timeout=args.timeout),
+        limits=limits_from(args),
     )
     serve(Service(settings), args.transport, args.port)
     return 0

@@ -8,11 +8,51 @@ import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ekg.endpoint.policy import Limits
     from ekg.query.sparql import Backend
 
 #: Worker processes of `kg build --jobs` and `kg ask --batch --jobs`: one per core, up to two (past two, the
 #: one loader or the disk is what waits).
 DEFAULT_JOBS = min(2, os.cpu_count() or 1)
+
+
+#: The query limits `kg serve` and `kg mcp` take, as fields of ekg.endpoint.policy.Limits: option -> (field,
+#: type, metavar, how many bits the option's unit is above the field's (MiB options of byte fields: 20), what it
+#: bounds).
+LIMIT_OPTIONS: dict[str, tuple[str, type, str, int, str]] = {
+    "--timeout": ("timeout", float, "SECONDS", 0, "time limit per query"),
+    "--max-memory": ("max_memory", int, "MIB", 20, "resident memory limit per worker"),
+    "--max-body": ("max_body", int, "BYTES", 0, "largest accepted request body"),
+    "--max-query-bytes": ("max_query_bytes", int, "BYTES", 0, "largest accepted query text"),
+    "--max-result": ("max_result", int, "MIB", 20, "largest serialized result, else 507"),
+    "--max-groups": ("max_groups", int, "N", 0, "budget of `{`, `(` and `[` in a query, a parser-stack guard"),
+}
+
+
+def add_limit_options(p: argparse.ArgumentParser, flags: tuple[str, ...] = tuple(LIMIT_OPTIONS)) -> None:
+    """The LIMIT_OPTIONS named, each defaulting to the endpoint's own limit."""
+    from ekg.endpoint.policy import Limits
+
+    defaults = Limits()
+    for flag in flags:
+        field, kind, metavar, shift, what = LIMIT_OPTIONS[flag]
+        default = getattr(defaults, field) >> shift if shift else getattr(defaults, field)
+        shown = f"{default:g}" if isinstance(default, float) else str(default)
+        p.add_argument(flag, type=kind, default=default, metavar=metavar, help=f"{what} (default: {shown})")
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The endpoint's limits with those the command's LIMIT_OPTIONS set."""
+    from dataclasses import replace
+
+    from ekg.endpoint.policy import Limits
+
+    given = {}
+    for flag, (field, _, _, shift, _) in LIMIT_OPTIONS.items():
+        value = getattr(args, flag[2:].replace("-", "_"), None)
+        if value is not None:
+            given[field] = value << shift if shift else value
+    return replace(Limits(), **given)
 
 
 def add_store_option(p: argparse.ArgumentParser) -> None:

@@ -6,14 +6,11 @@ import argparse
 import os
 from pathlib import Path
 
-from ekg.cli import add_store_option
+from ekg.cli import add_limit_options, add_store_option, limits_from
 from ekg.paths import store_path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from ekg.endpoint.policy import Limits
-
-    limits = Limits()
     p = sub.add_parser(
         "serve",
         help="serve the store as a read-only SPARQL 1.1 endpoint with per-product tokens",
@@ -37,48 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="query worker processes, one query at a time each (default: twice the CPU count, so a core never "
         "waits while a worker's reply crosses the pipe)",
     )
-    p.add_argument(
-        "--timeout",
-        type=float,
-        default=limits.timeout,
-        metavar="SECONDS",
-        help=f"time limit per query (default: {limits.timeout:g})",
-    )
-    p.add_argument(
-        "--max-memory",
-        type=int,
-        default=limits.max_memory >> 20,
-        metavar="MIB",
-        help=f"resident memory limit per worker (default: {limits.max_memory >> 20} MiB)",
-    )
-    p.add_argument(
-        "--max-body",
-        type=int,
-        default=limits.max_body,
-        metavar="BYTES",
-        help=f"largest accepted request body (default: {limits.max_body})",
-    )
-    p.add_argument(
-        "--max-query-bytes",
-        type=int,
-        default=limits.max_query_bytes,
-        metavar="BYTES",
-        help=f"largest accepted query text (default: {limits.max_query_bytes})",
-    )
-    p.add_argument(
-        "--max-result",
-        type=int,
-        default=limits.max_result >> 20,
-        metavar="MIB",
-        help=f"largest serialized result, else 507 (default: {limits.max_result >> 20} MiB)",
-    )
-    p.add_argument(
-        "--max-groups",
-        type=int,
-        default=limits.max_groups,
-        metavar="N",
-        help=f"budget of `{{`, `(` and `[` in a query, a parser-stack guard (default: {limits.max_groups})",
-    )
+    add_limit_options(p)
     p.add_argument(
         "--client-timeout",
         type=float,
@@ -129,19 +85,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dataclasses import replace
+    from ekg.endpoint import Settings, serve
 
-    from ekg.endpoint import Limits, Settings, serve
-
-    limits = replace(
-        Limits(),
-        timeout=args.timeout,
-        max_memory=args.max_memory << 20,
-        max_body=args.max_body,
-        max_query_bytes=args.max_query_bytes,
-        max_result=args.max_result << 20,
-        max_groups=args.max_groups,
-    )
     cors = tuple(o.strip() for o in args.cors.split(",") if o.strip())
     serve(
         Settings(
@@ -150,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             access=args.access,
             workers=args.workers,
-            limits=limits,
+            limits=limits_from(args),
             cors=cors,
             client_timeout=args.client_timeout,
             max_connections=args.max_connections,
