@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 from herbkit import herb_layout, small_product
-from pyoxigraph import RdfFormat, Store
-from test_serve import ALPHA_TOKEN, FIXTURE, ROOT, TOKENS, start_server
+from test_serve import ALPHA_TOKEN, ROOT, TOKENS, fixture_store, start_server
 
 from ekg.alignment.fields import read_json as read_erb_json
 from ekg.errors import KGError
@@ -41,12 +40,7 @@ def one_error(done: subprocess.CompletedProcess[bytes], *needles: str) -> None:
 
 @pytest.fixture(scope="module")
 def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("cli-attacks") / "store"
-    store = Store(str(path))
-    store.load(FIXTURE.encode(), format=RdfFormat.TRIG)
-    store.flush()
-    del store
-    return path
+    return fixture_store(tmp_path_factory.mktemp("cli-attacks"))
 
 
 # --- integers past 4,300 digits, deep YAML ---------------------------------------------------------------

@@ -19,8 +19,7 @@ from pathlib import Path
 import pytest
 import requests
 from herbkit import herb_layout, small_product
-from pyoxigraph import NamedNode, RdfFormat, Store
-from test_serve import ADMIN, ALPHA_TOKEN, FIXTURE, ROOT, TOKENS, start_server
+from test_serve import ADMIN, ALPHA_TOKEN, ROOT, TOKENS, fixture_store, start_server
 
 from ekg.cli import main
 from ekg.endpoint.access import token_key
@@ -37,12 +36,7 @@ KEEP_ALIVE_GET = (
 
 @pytest.fixture(scope="module")
 def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("attacks") / "store"
-    store = Store(str(path))
-    store.load(FIXTURE.encode(), format=RdfFormat.TRIG)
-    store.flush()
-    del store
-    return path
+    return fixture_store(tmp_path_factory.mktemp("attacks"))
 
 
 @pytest.fixture(scope="module")
@@ -301,14 +295,8 @@ RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { " + " ".join(f"?s{i} ?p{i} ?o{i} ." f
 @pytest.fixture(scope="module")
 def filled_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The fixture graph plus 3,000 long filler literals in Alpha, for large results."""
-    path = tmp_path_factory.mktemp("attacks-filled") / "store"
-    store = Store(str(path))
-    store.load(FIXTURE.encode(), format=RdfFormat.TRIG)
     filler = "".join(f'<urn:x:{i}> <urn:p:{i % 7}> "filler {i} {"z" * 400}" .\n' for i in range(3000))
-    store.load(filler.encode(), format=RdfFormat.N_TRIPLES, to_graph=NamedNode(GRAPH + "Alpha"))
-    store.flush()
-    del store
-    return path
+    return fixture_store(tmp_path_factory.mktemp("attacks-filled"), filler, GRAPH + "Alpha")
 
 
 def raw_post(url: str, query: str, token: str = ALPHA_TOKEN) -> socket.socket:

@@ -83,14 +83,21 @@ FIXTURE = f"""
 """
 
 
-@pytest.fixture(scope="module")
-def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("serve") / "store"
+def fixture_store(folder: Path, filler: str = "", graph: str = "") -> Path:
+    """A store on disk holding FIXTURE (and the N-Triples `filler` in `graph`), closed so a server can open it."""
+    path = folder / "store"
     store = Store(str(path))
     store.load(FIXTURE.encode(), format=RdfFormat.TRIG)
+    if filler:
+        store.load(filler.encode(), format=RdfFormat.N_TRIPLES, to_graph=NamedNode(graph))
     store.flush()
     del store
     return path
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return fixture_store(tmp_path_factory.mktemp("serve"))
 
 
 @pytest.fixture(scope="module")
