@@ -4,12 +4,13 @@ choose between them (the chooser's rules are in ekg/qa/intents/__init__.py)."""
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
 from ekg.qa.cues import lexicon
 from ekg.qa.intents import ASKED_BY, DERIVED_CUES, SLOTS, Intent, load_intents, rank, table
-from ekg.qa.intents.binders import BINDERS
+from ekg.qa.intents.binders import BINDERS, BUG_STATES, SAME_MEANING
 from ekg.query.sparql import SPARQL_DIR as SPARQL
 
 ROWS = table()[1]
@@ -66,3 +67,20 @@ def undecided(a: Intent, b: Intent) -> list[str]:
 def test_two_rows_never_tie_on_one_cue_set(a: Intent, b: Intent) -> None:
     ties = undecided(a, b)
     assert not ties, f"{a.name} and {b.name} both accept, and rank equal on: {ties[:3]}"
+
+
+def test_cues_of_the_same_meaning_name_the_same_states_in_every_query() -> None:
+    """SAME_MEANING lets a question say "active" and "open" of one state: sound only while every query that
+    takes ?asked maps both words to the same states."""
+    words = dict(BUG_STATES)
+    checked = 0
+    for path in sorted(SPARQL.glob("*.rq")):
+        pairs = re.findall(r'\("([a-z ]+)" (ekg:\w+)\)', path.read_text(encoding="utf-8"))
+        states: dict[str, set[str]] = {}
+        for word, state in pairs:
+            states.setdefault(word, set()).add(state)
+        for cue, same in SAME_MEANING.items():
+            if words[cue] in states or words[same] in states:
+                assert states.get(words[cue]) == states.get(words[same]), (path.name, cue, same)
+                checked += 1
+    assert checked >= 8

@@ -29,6 +29,9 @@ BUG_STATES = (
     ("no_fix", "no fix"),
     ("resolved", "resolved"),
 )
+#: Family members that mean the same in every query: "active" names exactly the states "unresolved" does
+#: (tests/test_intent_table.py reads each .rq's VALUES to hold this), so "active bugs still open" asks one state.
+SAME_MEANING = {"active": "unresolved"}
 #: PR-state cue -> the state word of pr_topic_state.rq (read off the PR's fields, or its events at a time).
 PR_STATES = (("pr_open", "open"), ("pr_merged", "merged"), ("pr_closed", "closed"), ("reverted", "reverted"))
 #: Reason cue -> the ekg status reason; the first found wins ("security" before "bugs" it may mention).

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ekg.qa.cues import Tagged, residue_positions, tag
-from ekg.qa.intents.binders import BINDERS, families
+from ekg.qa.intents.binders import BINDERS, SAME_MEANING, families
 from ekg.qa.intents.loader import constraints, table
 from ekg.qa.intents.rows import Intent
 from ekg.qa.question import Question
@@ -169,13 +169,17 @@ def judge(intent: Intent, q: Question, tagged: Tagged, labels: Labels | None, fo
 
 def family_choices(intent: Intent, tagged: Tagged) -> list[set[str]]:
     """For each way of binding one member of each cue family the row's binders read, the members left out.
-    A member whose every match lies inside another cue's ("resolved" in "not resolved") is no member."""
+    A member whose every match lies inside another cue's ("resolved" in "not resolved") is no member, and members
+    of the same meaning (SAME_MEANING) are one."""
     found = tagged.found
     out: list[set[str]] = [set()]
     for binder in intent.binders:
-        members = [c for c in families().get(binder, ()) if c in found and not tagged.inside_other(c)]
-        if len(members) > 1:
-            out = [d | (set(members) - {keep}) for d in out for keep in members]
+        meanings: dict[str, set[str]] = {}
+        for c in families().get(binder, ()):
+            if c in found and not tagged.inside_other(c):
+                meanings.setdefault(SAME_MEANING.get(c, c), set()).add(c)
+        if len(meanings) > 1:
+            out = [d | {c for m, cs in meanings.items() if m != keep for c in cs} for d in out for keep in meanings]
     return out
 
 
