@@ -26,6 +26,10 @@ LEXICON = Path(__file__).with_name("lexicon.toml")
 IRREGULAR_NOT = {"cannot": "can not", "cant": "can not", "wont": "will not"}
 BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|have|had|need|must)nt\b")
 GAP_WORDS = 3
+AUXILIARIES = frozenset(
+    {"did", "do", "doe", "does", "have", "ha", "has", "had", "were", "are", "will", "would", "could"}
+)
+DETERMINERS = frozenset({"the", "our", "my", "your", "their", "any", "some"})
 #: Where one clause of a question ends: sentence punctuation, a colon or semicolon, a bracket, a dash between
 #: spaces, a comma before a space. ("For the board deck, which company ...": two clauses.)
 CLAUSE_END = re.compile(r"[.?!;:()\[\]]+(?=\s|$)|[()\[\]]|\s[-–—]+\s|[—–]|,\s")
@@ -182,8 +186,18 @@ def tag(q: Question) -> Tagged:
             span = (_token_at(starts, m.start()), _token_at(starts, max(m.end() - 1, m.start())) + 1)
             if not set(range(*span)) <= names:  # a cue inside a name ("DemoForce") is no cue
                 found.setdefault(name, set()).add(span)
-    tagged.spans = {name: sorted(spans) for name, spans in found.items()}
+    found["person"] = {s for s in found.get("person", ()) if not subject_of_auxiliary(tokens, s)}
+    tagged.spans = {name: sorted(spans) for name, spans in found.items() if spans}
     return tagged
+
+
+def subject_of_auxiliary(tokens: list[str], span: tuple[int, int]) -> bool:
+    """A person word right after an auxiliary ("which features did people talk about", "what did the engineers
+    build"): the subject of the question, not what it asks for."""
+    before = tokens[max(0, span[0] - 2) : span[0]]
+    if before and before[-1] in DETERMINERS:
+        before = before[:-1]
+    return bool(before) and before[-1] in AUXILIARIES and tokens[span[0]] not in ("who", "whom")
 
 
 def clause_ids(text: str, words: list[str]) -> list[int]:

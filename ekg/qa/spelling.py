@@ -2,7 +2,8 @@
 
 A word is respelled only when it is no word the reader knows (a cue word, a stop or filler word, a short form,
 a document kind, a name in the graph, a word of one of the product's labels), it has at least `MIN_LENGTH`
-letters, and exactly one cue word lies one edit away (a letter added, dropped, changed, or two swapped). The
+letters, and the forms one edit away (a letter added, dropped, changed, or two swapped) are all of one word of
+the lexicon: a cue word or its plural, another word it knows, or a wildcard stem with a usual ending. The
 answerer tries a respelled question only when the question as typed has no complete reading, and a respelled
 reading may answer but never proves absence: a guess at a spelling is no ground for a proof
 (ekg/qa/answer.py).
@@ -14,13 +15,17 @@ import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from ekg.qa.question import LEXICON, Vocabulary
 from ekg.text import DOC_KINDS, singular
 
 #: Shorter words have too many neighbours one edit away ("open" / "oven", "merge" / "merger").
 MIN_LENGTH = 6
+#: A letter three times over: no English word ("weaknesss").
+TRIPLED = re.compile(r"(.)\1\1")
+#: Endings a wildcard stem takes in a respelling.
+ENDINGS = ("", "s", "es", "ed", "ing", "e", "d", "er", "ers", "ion", "ions", "ment", "ments", "y", "ies", "ity")
 WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 
 
@@ -33,12 +38,31 @@ class Words:
     stems: tuple[str, ...]
     other: frozenset[str]
 
-    def fit(self, word: str) -> int:
-        """How much of a respelling the lexicon holds: a whole cue word, else the longest stem it starts with
-        ("reviewers" fits "reviewer*" better than "reviewrs" fits "review*")."""
-        if word in self.cue_words or singular(word) in self.cue_words:
-            return len(word)
-        return max((len(s) for s in self.stems if word.startswith(s)), default=0)
+    @cached_property
+    def forms(self) -> frozenset[str]:
+        """What a slip may be respelled to: cue words and their plurals, the lexicon's other words, and the long
+        stems with a usual ending ("revert*" -> "reverted", "weakness*" -> "weaknesses")."""
+        stemmed = {s + e for s in self.long_stems for e in ENDINGS}
+        words = {*self.cue_words, *(w + "s" for w in self.cue_words), *self.other, *stemmed}
+        return frozenset(w for w in words if len(w) >= MIN_LENGTH - 1 and not TRIPLED.search(w))
+
+    @cached_property
+    def long_stems(self) -> tuple[str, ...]:
+        """Wildcard stems long enough to respell to (shortest first)."""
+        return tuple(sorted((s for s in self.stems if len(s) >= MIN_LENGTH - 1), key=lambda s: (len(s), s)))
+
+    def rank(self, form: str) -> int:
+        """How plain a respelling is, lower first: a word of the lexicon, then a stem with its commonest endings."""
+        if form in self.cue_words or form in self.other or singular(form) in self.cue_words:
+            return 0
+        stem = self.lemma(form)
+        ending = form[len(stem) :] if form.startswith(stem) else form
+        return 1 + (ENDINGS.index(ending) if ending in ENDINGS else len(ENDINGS))
+
+    def lemma(self, form: str) -> str:
+        """The word a form is of: the shortest stem it starts with ("releases" and "release" are of "releas*"),
+        else its singular."""
+        return next((s for s in self.long_stems if form.startswith(s)), singular(form))
 
     def known(self, word: str) -> bool:
         return (
@@ -82,15 +106,6 @@ def one_edit_apart(a: str, b: str) -> bool:
     return short[i:] == long[i + 1 :]
 
 
-def stem_ends(typed: str, stem: str) -> list[int]:
-    """Where a slip of a wildcard stem ends in the typed word: "revrted" holds "revert" one edit off in its
-    first five letters, then "ed". Only stems of `MIN_LENGTH` - 1 letters or more: a short stem is too easy to
-    reach."""
-    if len(stem) < MIN_LENGTH - 1:
-        return []
-    return [k for k in (len(stem) - 1, len(stem), len(stem) + 1) if k <= len(typed) and one_edit_apart(typed[:k], stem)]
-
-
 def names_words(vocab: Vocabulary, labels: Iterable[str]) -> frozenset[str]:
     """Words of the graph's names and of the product's labels: never respelled."""
     names = [*vocab.products, *vocab.roles, *vocab.companies, *labels]
@@ -98,19 +113,16 @@ def names_words(vocab: Vocabulary, labels: Iterable[str]) -> frozenset[str]:
 
 
 def respellings(text: str, names: frozenset[str]) -> dict[str, str]:
-    """{typed word: cue word} for each word of the text the lexicon and the names do not know and exactly one
-    cue word is one edit away from."""
+    """{typed word: cue word} for each word of the text the lexicon and the names do not know and one edit
+    from the forms of exactly one cue word."""
     words = lexicon_words()
     out: dict[str, str] = {}
     for typed in dict.fromkeys(w.casefold() for w in WORD.findall(text)):
         if len(typed) < MIN_LENGTH or typed in names or words.known(typed):
             continue
-        near = {c for c in words.cue_words if abs(len(c) - len(typed)) <= 1 and one_edit_apart(typed, c)}
-        near |= {s + typed[k:] for s in words.stems for k in stem_ends(typed, s)}
-        best = max((words.fit(c) for c in near), default=0)
-        closest = [c for c in near if words.fit(c) == best]
-        if len(closest) == 1:
-            out[typed] = closest[0]
+        near = {c for c in words.forms if abs(len(c) - len(typed)) <= 1 and one_edit_apart(typed, c)}
+        if len({words.lemma(c) for c in near}) == 1:  # "release" and "releases" for "releaes" are one word
+            out[typed] = min(near, key=lambda c: (words.rank(c), abs(len(c) - len(typed)), c))
     return out
 
 
