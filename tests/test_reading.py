@@ -116,7 +116,7 @@ FLOORS = {
     "rewordings_blind_14.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.005, "unanswerable_abstain": 0.955},
     "rewordings_blind_15.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.0, "unanswerable_abstain": 0.955},
     "rewordings_blind_16.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.0, "unanswerable_abstain": 0.98},
-    "rewordings_blind_17.jsonl": {"f1_ratio": 0.986, "answerable_not_answered": 0.019, "unanswerable_abstain": 1.0},
+    "rewordings_blind_17.jsonl": {"f1_ratio": 0.993, "answerable_not_answered": 0.01, "unanswerable_abstain": 1.0},
 }
 
 
@@ -200,6 +200,8 @@ def test_a_respelled_reading_never_proves_absence(answerer: Answerer) -> None:
         ("which compnay in SupportForce", "compan* + 'y'"),
         ("prev SupportForce releaes", "'release' and 'releases' are forms of one word, releas*"),
         ("the complaning customers of SupportForce", "complain* + 'ing' and compan* + 'ing' are two words"),
+        ("making the SupportForce sending list", "English words ('making', 'sending') are never slips"),
+        ("what's couldn't SupportForce", "contractions are read elsewhere, never respelled"),
     ],
 )
 def test_respellings_touch_only_unknown_words_one_edit_from_one_lexicon_word(typed: str, why: str) -> None:
@@ -207,7 +209,12 @@ def test_respellings_touch_only_unknown_words_one_edit_from_one_lexicon_word(typ
     from ekg.qa.spelling import names_words, respellings
 
     vocab = Vocabulary({"supportforce": "SupportForce", "actiongenie": "ActionGenie"}, {}, {})
-    expected = {"revrted": "reverted", "weaknesess": "weaknesses", "compnay": "company", "releaes": "release"}
+    expected = {
+        "revrted": "reverted",
+        "weaknesess": "weaknesses",
+        "compnay": "company",
+        "releaes": "release",
+    }
     found = respellings(typed, names_words(vocab, []))
     assert found == {w: r for w, r in expected.items() if w in typed}, why
 

@@ -1,9 +1,11 @@
 """Typing slips in a question's cue words, corrected against the lexicon ("unaproved" -> "unapproved").
 
 A word is respelled only when it is no word the reader knows (a cue word, a stop or filler word, a short form,
-a document kind, a name in the graph, a word of one of the product's labels), it has at least `MIN_LENGTH`
-letters, and the forms one edit away (a letter added, dropped, changed, or two swapped) are all of one word of
-the lexicon: a cue word or its plural, another word it knows, or a wildcard stem with a usual ending. The
+a document kind, a name in the graph, a word of one of the product's labels), no English word or inflection of
+one (GCIDE's headwords, from the english-words package: "making" is no slip of "taking"), it has at least
+`MIN_LENGTH` letters, and the forms one edit away (a letter added, dropped, changed, or two swapped) are all of
+one word of the lexicon: a cue word or its plural, another word it knows, or a wildcard stem with a usual
+ending. The
 answerer tries a respelled question only when the question as typed has no complete reading, and a respelled
 reading may answer but never proves absence: a guess at a spelling is no ground for a proof
 (ekg/qa/answer.py).
@@ -24,9 +26,13 @@ from ekg.text import DOC_KINDS, singular
 MIN_LENGTH = 6
 #: A letter three times over: no English word ("weaknesss").
 TRIPLED = re.compile(r"(.)\1\1")
+#: Inflections stripped to find a typed word's English headword.
+INFLECTIONS = ("s", "es", "ies", "ed", "ied", "d", "ing", "er", "ers", "ly")
 #: Endings a wildcard stem takes in a respelling.
 ENDINGS = ("", "s", "es", "ed", "ing", "e", "d", "er", "ers", "ion", "ions", "ment", "ments", "y", "ies", "ity")
-WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+#: A word of letters, with its apostrophe if it has one: a contraction or possessive ("couldn't", "what's") is
+#: read elsewhere (ekg/qa/cues.py), never respelled.
+WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]*)?")
 
 
 @dataclass(frozen=True)
@@ -65,11 +71,13 @@ class Words:
         return next((s for s in self.long_stems if form.startswith(s)), singular(form))
 
     def known(self, word: str) -> bool:
+        """A word some cue matches as it stands (cues read singularised words: "releas" reads as "relea", which
+        `releas*` does not match), or another word of the lexicon."""
         return (
             word in self.cue_words
             or singular(word) in self.cue_words
             or word in self.other
-            or word.startswith(self.stems)
+            or (singular(word).startswith(self.stems))
         )
 
 
@@ -106,6 +114,32 @@ def one_edit_apart(a: str, b: str) -> bool:
     return short[i:] == long[i + 1 :]
 
 
+@cache
+def english() -> frozenset[str]:
+    """English headwords (GCIDE, as the english-words package ships them): loaded on the first respelling."""
+    from english_words import get_english_words_set
+
+    return frozenset(get_english_words_set(["gcide"], alpha=True, lower=True))
+
+
+def bases(word: str) -> set[str]:
+    """The word and what it may inflect ("changing" -> "chang", "change"; "passed" -> "pass"; "stories" ->
+    "story")."""
+    out = {word}
+    for ending in INFLECTIONS:
+        stem = word[: -len(ending)]
+        if word.endswith(ending) and len(stem) >= 3:
+            out |= {stem, stem + "e", stem + "y", stem[:-1] + "y" if stem.endswith("i") else stem}
+            if len(stem) > 3 and stem[-1] == stem[-2]:  # "stopped" -> "stop"
+                out.add(stem[:-1])
+    return out
+
+
+def is_english(word: str) -> bool:
+    """A word English has, or an inflection of one: a real word, never a slip ("making" is not "taking")."""
+    return not english().isdisjoint(bases(word))
+
+
 def names_words(vocab: Vocabulary, labels: Iterable[str]) -> frozenset[str]:
     """Words of the graph's names and of the product's labels: never respelled."""
     names = [*vocab.products, *vocab.roles, *vocab.companies, *labels]
@@ -118,7 +152,7 @@ def respellings(text: str, names: frozenset[str]) -> dict[str, str]:
     words = lexicon_words()
     out: dict[str, str] = {}
     for typed in dict.fromkeys(w.casefold() for w in WORD.findall(text)):
-        if len(typed) < MIN_LENGTH or typed in names or words.known(typed):
+        if len(typed) < MIN_LENGTH or "'" in typed or typed in names or words.known(typed) or is_english(typed):
             continue
         near = {c for c in words.forms if abs(len(c) - len(typed)) <= 1 and one_edit_apart(typed, c)}
         if len({words.lemma(c) for c in near}) == 1:  # "release" and "releases" for "releaes" are one word
