@@ -63,6 +63,16 @@ def test_an_uncertain_reading_offers_its_readings_as_links_and_no_proof(answerer
 
 
 @needs_dot
+def test_a_respelled_reading_says_which_words_it_read_otherwise(answerer: Answerer) -> None:
+    page = answer_page("who has the most unaproved feature dev PRs in TrendForce, employee id?", None, answerer)
+    assert page.status == 200 and "(PR top author): product TrendForce (&#x27;unaproved&#x27; read as" in page.html
+    offered = answer_page("Which custmer has the most reopened bugs in SentimentForce?", None, answerer)
+    assert "Not sure how to read this" in offered.html and "proof-details" not in offered.html
+    reading = "Which company has the most reopened bugs in SentimentForce?"
+    assert f'href="/ask?q={quote(reading, safe="")}' in offered.html
+
+
+@needs_dot
 def test_abstention_shows_the_proof_query_and_its_bindings(answerer: Answerer) -> None:
     page = answer_page(ABSTAINS, None, answerer)
     assert page.status == 200 and "No answer" in page.html and "doc_reviewers_by_role.ask" in page.html
