@@ -119,6 +119,7 @@ FLOORS = {
     "rewordings_blind_17.jsonl": {"f1_ratio": 0.993, "answerable_not_answered": 0.01, "unanswerable_abstain": 1.0},
     "rewordings_blind_18.jsonl": {"f1_ratio": 0.986, "answerable_not_answered": 0.01, "unanswerable_abstain": 0.98},
     "rewordings_blind_19.jsonl": {"f1_ratio": 0.986, "answerable_not_answered": 0.019, "unanswerable_abstain": 1.0},
+    "rewordings_blind_20.jsonl": {"f1_ratio": 0.993, "answerable_not_answered": 0.01, "unanswerable_abstain": 0.98},
 }
 
 
