@@ -11,6 +11,7 @@ import pytest
 from ekg.qa.cues import lexicon
 from ekg.qa.intents import ASKED_BY, DERIVED_CUES, SLOTS, Intent, load_intents, rank, table
 from ekg.qa.intents.binders import BINDERS, BUG_STATES, SAME_MEANING
+from ekg.qa.intents.loader import subject_rank
 from ekg.query.sparql import SPARQL_DIR as SPARQL
 
 ROWS = table()[1]
@@ -84,3 +85,13 @@ def test_cues_of_the_same_meaning_name_the_same_states_in_every_query() -> None:
                 assert states.get(words[cue]) == states.get(words[same]), (path.name, cue, same)
                 checked += 1
     assert checked >= 8
+
+
+def test_a_row_whose_subject_cue_is_optional_names_its_subject() -> None:
+    """A bug row that also accepts a question without a bug word ("what's still unresolved from X") keeps the bug
+    subject for rule 3, so "got a call with them" (an `adding` cue) cannot tie it with a feature row."""
+    ranks = {row.name: row.subject for row in ROWS}
+    assert ranks["bug_titles_by_state"] == ranks["bug_company_max_state"] == ranks["bug_resolver_max"]
+    assert ranks["bug_titles_by_state"] < ranks["feature_delayed"] < ranks["feature_added_topic"]
+    with pytest.raises(ValueError, match="none of"):
+        subject_rank({"subject": "weather"}, ["bug", "feature"])

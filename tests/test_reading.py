@@ -118,8 +118,8 @@ FLOORS = {
     "rewordings_blind_16.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.0, "unanswerable_abstain": 0.98},
     "rewordings_blind_17.jsonl": {"f1_ratio": 0.993, "answerable_not_answered": 0.01, "unanswerable_abstain": 1.0},
     "rewordings_blind_18.jsonl": {"f1_ratio": 0.986, "answerable_not_answered": 0.01, "unanswerable_abstain": 0.98},
-    "rewordings_blind_19.jsonl": {"f1_ratio": 0.986, "answerable_not_answered": 0.019, "unanswerable_abstain": 1.0},
-    "rewordings_blind_20.jsonl": {"f1_ratio": 0.993, "answerable_not_answered": 0.01, "unanswerable_abstain": 0.98},
+    "rewordings_blind_19.jsonl": {"f1_ratio": 0.986, "answerable_not_answered": 0.014, "unanswerable_abstain": 0.99},
+    "rewordings_blind_20.jsonl": {"f1_ratio": 0.993, "answerable_not_answered": 0.005, "unanswerable_abstain": 0.98},
 }
 
 

@@ -24,8 +24,11 @@ TABLE = Path(__file__).with_name("table.toml")
 
 
 def subject_rank(row: dict[str, Any], order: list[str]) -> int:
-    """Rule 3: how narrow the row's subject is (0 = narrowest; rows naming none come last)."""
-    named = [*row.get("all", ()), *row.get("slots", ())]
+    """Rule 3: how narrow the row's subject is (0 = narrowest; rows naming none come last): the row's `subject`
+    where it names one (its subject cue stands in an `any` group), else the first it requires."""
+    if "subject" in row and row["subject"] not in order:
+        raise ValueError(f"subject {row['subject']!r} is none of [subjects] order ({', '.join(order)})")
+    named = [row["subject"]] if "subject" in row else [*row.get("all", ()), *row.get("slots", ())]
     return next((i for i, subject in enumerate(order) if subject in named), len(order))
 
 
