@@ -77,12 +77,14 @@ class Words:
             word in self.cue_words
             or singular(word) in self.cue_words
             or word in self.other
-            or (singular(word).startswith(self.stems))
+            or singular(word).startswith(self.stems)
         )
 
 
 @cache
 def lexicon_words() -> Words:
+    """The lexicon's words, read from its cues (literal words and `stem*` stems), stop and filler words, short
+    forms and document kinds."""
     data = tomllib.loads(LEXICON.read_text(encoding="utf-8"))
     cue_words: set[str] = set()
     stems: set[str] = set()
@@ -147,8 +149,8 @@ def names_words(vocab: Vocabulary, labels: Iterable[str]) -> frozenset[str]:
 
 
 def respellings(text: str, names: frozenset[str]) -> dict[str, str]:
-    """{typed word: cue word} for each word of the text the lexicon and the names do not know and one edit
-    from the forms of exactly one cue word."""
+    """{typed word: respelling} for each word of the text that the lexicon, the names and English do not know,
+    and whose forms one edit away are all of one lexicon word (see the module docstring)."""
     words = lexicon_words()
     out: dict[str, str] = {}
     for typed in dict.fromkeys(w.casefold() for w in WORD.findall(text)):
