@@ -7,9 +7,12 @@ proof of absence for a question the reader had misread); they run on the real st
 
 from __future__ import annotations
 
+import itertools
 import json
+import string
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -287,3 +290,52 @@ def test_a_person_word_after_an_auxiliary_is_the_subject_not_the_asked_type(answ
         "implemented."
     )
     assert people.intent == "feature_discussed_people"
+
+
+def test_every_row_reads_back_its_canonical_wording_on_every_product(answerer: Answerer) -> None:
+    """Each row's `ask` wording, filled with values of each of the 30 products (its components and features,
+    document kinds, roles, companies, states, reasons), reaches that row and answers or proves: the readings an
+    uncertain answer offers work on products whose questions nobody here has seen, and a product's own names
+    (a feature "enhancing security measures") do not read as constraints."""
+    rows = tomllib.loads((ROOT / "ekg" / "qa" / "intents" / "table.toml").read_text(encoding="utf-8"))["intent"]
+    companies = sorted(answerer.vocabulary.companies.values())
+    off, asked = [], 0
+    for product in sorted(answerer.vocabulary.products.values()):
+        labels = answerer.labels(product)
+        values = {
+            "product": [product],
+            "doc_kind": ["Market Research Report", "Product Requirements Document"],
+            "bug_state": ["unresolved", "reopened"],
+            "by_company": ["", f" reported by {companies[0]}"],
+            "role": ["Engineering Lead", "QA Specialist"],
+            "role_people": ["QA Specialists", "team members"],
+            "component": [c.title() for c in labels.components[:2]],
+            "topic": sorted(labels.feature_names.values())[:2],
+            "reason": ["security risks", "a change in product direction"],
+            "approved": ["approved", "unapproved"],
+            "pr_state": ["open", "merged"],
+            "aspect": ["weaknesses", "strengths"],
+            "feedback": ["strengths did customers praise", "issues did customers report"],
+            "company_feedback": ["highlighted strengths of", "reported issues with"],
+        }
+        for name, row in rows.items():
+            places = [field for _, field, _, _ in string.Formatter().parse(row["ask"]) if field]
+            if not all(values.get(k) for k in places):
+                continue  # a place no product value fills here (an employee id)
+            for combo in itertools.product(*(values[k] for k in places)):
+                question = row["ask"].format(**dict(zip(places, combo, strict=True)))
+                got, asked = answerer.ask(question), asked + 1
+                if got.intent != name or got.outcome not in ("answer", "absent"):
+                    off.append(f"{name} <- {question}: {got.outcome} {got.intent}")
+    assert asked > 2000 and not off, "\n".join(off[:20])
+
+
+def test_a_forbidden_cue_inside_the_named_feature_does_not_forbid(answerer: Answerer) -> None:
+    """ "security" names the feature here, not a revert reason; where it is a reason, the state row stays out."""
+    named = answerer.ask("Find the links to the PRs for enhancing security measures in AnomalyForce that are open.")
+    assert named.intent == "pr_topic_state" and named.outcome in ("answer", "absent")
+    reason = answerer.ask(
+        "Find the links to the PRs for enhancing real-time alerts in AnomalyForce that were reverted due to security "
+        "risks."
+    )
+    assert reason.intent != "pr_topic_state"

@@ -157,6 +157,8 @@ def judge(intent: Intent, q: Question, tagged: Tagged, labels: Labels | None, fo
     if unmet is not None and not unmet[1]:
         return None
     if unmet is not None:
+        if (named := forbidden_inside_phrase(intent, q, tagged, labels, found)) is not None:
+            return named
         candidate = Candidate(intent, rank(intent, found), missing=unmet[0])
         candidate.reading = canonical(intent.ask, q, {}, None)
         return candidate
@@ -165,6 +167,19 @@ def judge(intent: Intent, q: Question, tagged: Tagged, labels: Labels | None, fo
     chosen = complete[0] if len(complete) == 1 else variants[0]
     chosen.alternatives = [c for c in variants if c is not chosen]
     return chosen
+
+
+def forbidden_inside_phrase(
+    intent: Intent, q: Question, tagged: Tagged, labels: Labels | None, found: set[str]
+) -> Candidate | None:
+    """The row's complete reading when every cue it forbids that the question carries lies inside the free
+    phrase it resolves ("the PRs for enhancing security measures that are open": "security" names the feature,
+    not a reason); None otherwise, and the row stays a near miss."""
+    forbidden = {c for c in intent.forbids if c in found}
+    if not intent.residue or not forbidden or _unmet(intent, found - forbidden, q) is not None:
+        return None
+    candidate = reading(intent, q, tagged, labels, found, forbidden)  # unexplained unless inside the phrase
+    return candidate if candidate.complete else None
 
 
 def family_choices(intent: Intent, tagged: Tagged) -> list[set[str]]:
