@@ -29,6 +29,8 @@ GAP_WORDS = 3
 AUXILIARIES = frozenset(
     {"did", "do", "doe", "does", "have", "ha", "has", "had", "were", "are", "will", "would", "could"}
 )
+#: Words after which "'s" is "has" or "is", not a possessive ("which company's got the most ...").
+CONTRACTED_BEFORE = frozenset({"got", "gotten", "been", "had", "not", "never", "still", "the", "a", "an", "most"})
 DETERMINERS = frozenset({"the", "our", "my", "your", "their", "any", "some"})
 #: Where one clause of a question ends: sentence punctuation, a colon or semicolon, a bracket, a dash between
 #: spaces, a comma before a space. ("For the board deck, which company ...": two clauses.)
@@ -187,8 +189,32 @@ def tag(q: Question) -> Tagged:
             if not set(range(*span)) <= names:  # a cue inside a name ("DemoForce") is no cue
                 found.setdefault(name, set()).add(span)
     found["person"] = {s for s in found.get("person", ()) if not subject_of_auxiliary(tokens, s)}
+    owners = possessive_tokens(q.norm)
+    found["company"] = {s for s in found.get("company", ()) if not owner_not_asked(tokens, owners, s)}
     tagged.spans = {name: sorted(spans) for name, spans in found.items() if spans}
     return tagged
+
+
+def possessive_tokens(norm: str) -> set[int]:
+    """Positions of the cue-text tokens that were possessives ("customers' strengths", "the customer's
+    complaints"), word by word as cue_words reads them; none when that reading does not line up."""
+    out: set[int] = set()
+    at = 0
+    words = norm.split()
+    for i, word in enumerate(words):
+        after = words[i + 1] if i + 1 < len(words) else ""
+        tokens = cue_words(word)
+        if tokens and (word.endswith("s'") or (word.endswith("'s") and after not in CONTRACTED_BEFORE)):
+            out.add(at + len(tokens) - 1)
+        at += len(tokens)
+    return out if at == len(cue_words(norm)) else set()
+
+
+def owner_not_asked(tokens: list[str], owners: set[int], span: tuple[int, int]) -> bool:
+    """A company word in the possessive is what the asked thing belongs to ("customers' highlighted strengths"),
+    unless a question word asks for it ("which customer's bugs ...")."""
+    asked = {tokens[i] for i in range(max(0, span[0] - 1), span[1])} & {"which", "what", "whose"}
+    return span[1] - 1 in owners and not asked
 
 
 def subject_of_auxiliary(tokens: list[str], span: tuple[int, int]) -> bool:

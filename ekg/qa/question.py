@@ -130,17 +130,17 @@ PLURAL_POSSESSIVE = re.compile(r"(?<=\ws)'(?!\w)")
 
 
 def spelled_out(norm: str) -> str:
-    """Normalised text with the lexicon's short forms ("prev", "eng lead", "b/c") spelled out, and plural
-    possessives plain ("analysts' ids" -> "analysts ids"), so names and cues meet their plain forms."""
+    """Normalised text with the lexicon's short forms ("prev", "eng lead", "b/c") spelled out."""
     pattern, table = abbreviations()
-    return pattern.sub(lambda m: table[m.group(0)], PLURAL_POSSESSIVE.sub("", norm))
+    return pattern.sub(lambda m: table[m.group(0)], norm)
 
 
 def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     text = clean_text(raw)
     full = spelled_out(normalise(text))
     time, norm = find_time(full)
-    q = Question(text=text, norm=norm, sing=singular_text(norm), time=time)
+    # plural possessives plain for the slots ("analysts' ids" names the role); the cues still see them
+    q = Question(text=text, norm=norm, sing=singular_text(PLURAL_POSSESSIVE.sub("", norm)), time=time)
     products = _find_longest(full, vocab.products) or _find_longest(full.replace("'s", ""), vocab.products)
     if len(set(products)) > 1:
         raise KGError(
