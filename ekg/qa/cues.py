@@ -198,6 +198,8 @@ def tag(q: Question) -> Tagged:
 def possessive_tokens(norm: str) -> set[int]:
     """Positions of the cue-text tokens that were possessives ("customers' strengths", "the customer's
     complaints"), word by word as cue_words reads them; none when that reading does not line up."""
+    if "'" not in norm:
+        return set()
     out: set[int] = set()
     at = 0
     words = norm.split()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ekg.qa.cues import Tagged, residue_positions, tag
@@ -269,8 +270,13 @@ def names_component(tagged: Tagged, labels: Labels | None) -> set[str]:
     if labels is None or not labels.components:
         return set()
     stems = " " + " ".join(stem(w) for w in tagged.words if w.isalnum()) + " "
-    keys = (" " + " ".join(stem(w) for w in key.split()) + " " for key in labels.components if " " in key)
-    return set(DERIVED_CUES) if any(key in stems for key in keys) else set()
+    return set(DERIVED_CUES) if any(key in stems for key in component_stems(labels.components)) else set()
+
+
+@cache
+def component_stems(components: tuple[str, ...]) -> tuple[str, ...]:
+    """Each component key of two words or more as its stems, space-padded, read once per product."""
+    return tuple(" " + " ".join(stem(w) for w in key.split()) + " " for key in components if " " in key)
 
 
 def match_intent(q: Question, labels: Labels | None = None) -> tuple[Intent, dict[str, Term]] | None:
