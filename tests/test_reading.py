@@ -123,6 +123,7 @@ FLOORS = {
     "rewordings_blind_18.jsonl": {"f1_ratio": 0.986, "answerable_not_answered": 0.01, "unanswerable_abstain": 0.98},
     "rewordings_blind_19.jsonl": {"f1_ratio": 0.986, "answerable_not_answered": 0.014, "unanswerable_abstain": 0.99},
     "rewordings_blind_20.jsonl": {"f1_ratio": 0.993, "answerable_not_answered": 0.005, "unanswerable_abstain": 0.98},
+    "rewordings_blind_21.jsonl": {"f1_ratio": 0.985, "answerable_not_answered": 0.01, "unanswerable_abstain": 0.96},
 }
 
 
