@@ -29,6 +29,12 @@ def kg(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "ekg", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
+def reads_like(answerer: Answerer, wording: str, canonical: str) -> None:
+    """The wording answers, with the intent and answer of the canonical wording of the same question."""
+    got, want = answerer.ask(wording), answerer.ask(canonical)
+    assert got.outcome == "answer" and (got.intent, got.answer) == (want.intent, want.answer), wording
+
+
 def test_a_reason_word_inside_the_feature_name_is_no_reason(answerer: Answerer) -> None:
     """'security' belongs to the feature; the question's reason is the change of direction."""
     got = answerer.ask(
@@ -65,9 +71,11 @@ def test_an_asked_type_the_row_does_not_give_is_uncertain(answerer: Answerer) ->
 def test_the_asked_type_picks_the_one_complete_reading_that_gives_it(answerer: Answerer) -> None:
     """ "with the most" also reads as engineers holding the most bugs; the question asks for a company, and one
     complete reading gives a company, so that reading answers (it was an uncertain reading before)."""
-    who = answerer.ask("who's the customer with the most bugs that aren't resolved yet in SentimentForce?")
-    plain = answerer.ask("Which company has the most unresolved bugs in SentimentForce?")
-    assert who.outcome == "answer" and (who.intent, who.answer) == (plain.intent, plain.answer)
+    reads_like(
+        answerer,
+        "who's the customer with the most bugs that aren't resolved yet in SentimentForce?",
+        "Which company has the most unresolved bugs in SentimentForce?",
+    )
 
 
 def test_a_superlative_in_other_words_reaches_the_superlative_row(answerer: Answerer) -> None:
@@ -248,11 +256,11 @@ def test_an_aside_of_the_asker_is_no_second_constraint(answerer: Answerer) -> No
 
 
 def test_a_short_document_kind_reads_as_the_whole(answerer: Answerer) -> None:
-    short = answerer.ask("SupportForce vision doc - authors and key reviewers, emp IDs")
-    full = answerer.ask(
-        "Find employee IDs of the authors and key reviewers of the Product Vision Document for SupportForce?"
+    reads_like(
+        answerer,
+        "SupportForce vision doc - authors and key reviewers, emp IDs",
+        "Find employee IDs of the authors and key reviewers of the Product Vision Document for SupportForce?",
     )
-    assert short.outcome == "answer" and (short.intent, short.answer) == (full.intent, full.answer)
 
 
 def test_what_were_customers_saying_asks_for_what_not_which_customers(answerer: Answerer) -> None:
@@ -266,18 +274,20 @@ def test_what_were_customers_saying_asks_for_what_not_which_customers(answerer: 
 
 
 def test_a_plural_possessive_reads_as_the_plain_plural(answerer: Answerer) -> None:
-    short = answerer.ask("FlowForce prev release - mktg research analysts' emp IDs?")
-    full = answerer.ask(
-        "Find employee IDs of Marketing Research Analysts who worked on the previous release of FlowForce?"
+    reads_like(
+        answerer,
+        "FlowForce prev release - mktg research analysts' emp IDs?",
+        "Find employee IDs of Marketing Research Analysts who worked on the previous release of FlowForce?",
     )
-    assert short.outcome == "answer" and (short.intent, short.answer) == (full.intent, full.answer)
 
 
 def test_two_words_of_one_state_are_one_constraint(answerer: Answerer) -> None:
     """ "active" and "open" name the same states in every query: one reading, not two contested ones."""
-    both = answerer.ask("For this week's ContextForce status, which customer has the most active bugs open?")
-    plain = answerer.ask("Which company has the most unresolved bugs in ContextForce?")
-    assert both.outcome == "answer" and (both.intent, both.answer) == (plain.intent, plain.answer)
+    reads_like(
+        answerer,
+        "For this week's ContextForce status, which customer has the most active bugs open?",
+        "Which company has the most unresolved bugs in ContextForce?",
+    )
 
 
 def test_a_person_word_after_an_auxiliary_is_the_subject_not_the_asked_type(answerer: Answerer) -> None:

@@ -196,10 +196,15 @@ class Answerer:
                 f"the question names no product {self.backend.location} shows this token: a product outside "
                 "the token's grant cannot be asked about (check the question's product and --token)"
             )
+        answer = self._read(q)
+        return self._respelled(q, answer) if answer.outcome in ("uncertain", "unsupported") else answer
+
+    def _read(self, q: Question) -> Answer:
+        """The answer to the question as parsed, with the chooser's verdicts kept for `--explain`."""
         choice = choose(q, self.labels(q.product) if q.product else None)
         answer = self._answer_choice(q, choice)
         answer.choice = choice
-        return self._respelled(q, answer) if answer.outcome in ("uncertain", "unsupported") else answer
+        return answer
 
     def _respelled(self, q: Question, typed: Answer) -> Answer:
         """A question with no complete reading as typed, read again with its slips respelled: the respelled
@@ -213,12 +218,12 @@ class Answerer:
             q2 = parse(respelled(q.text, fixes), self.vocabulary)
         except KGError:
             return typed
-        choice = choose(q2, self.labels(q2.product) if q2.product else None)
-        again = self._answer_choice(q2, choice)
-        again.choice, again.question, again.respelled = choice, q.text, fixes
+        again = self._read(q2)
+        again.question, again.respelled = q.text, fixes
         if again.outcome == "answer":
             return again
-        if again.outcome == "absent" and choice.winner is not None and choice.winner.reading:
+        choice = again.choice
+        if again.outcome == "absent" and choice is not None and choice.winner is not None and choice.winner.reading:
             shown = ", ".join(f"'{a}' as '{b}'" for a, b in fixes.items())
             offered = {"question": choice.winner.reading, "intent": choice.winner.intent.name}
             typed.outcome, typed.respelled = "uncertain", fixes

@@ -12,20 +12,19 @@ from __future__ import annotations
 
 import bisect
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from pathlib import Path
 
-from ekg.qa.question import Question, spelled_out
+from ekg.qa.question import Question, lexicon_data, spelled_out
 from ekg.text import DOC_KINDS, normalise, singular_text
 
-LEXICON = Path(__file__).with_name("lexicon.toml")
 #: Spelled-out negations: "couldn't" -> "could not" (then "ca not" / "wo not" -> "can not" / "will not"), and
 #: the forms without an apostrophe.
 IRREGULAR_NOT = {"cannot": "can not", "cant": "can not", "wont": "will not"}
 BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|have|had|need|must)nt\b")
 GAP_WORDS = 3
+#: Auxiliaries before a question's subject ("which features did people ..."), as cue text spells them
+#: (singularised: "does" -> "doe", "has" -> "ha").
 AUXILIARIES = frozenset(
     {"did", "do", "doe", "does", "have", "ha", "has", "had", "were", "are", "will", "would", "could"}
 )
@@ -119,6 +118,20 @@ def cue_words(norm: str) -> list[str]:
     return re.findall(r"[\w@]+", text)
 
 
+def phrase_words(phrase: str) -> tuple[set[str], set[str]]:
+    """The literal words of a lexicon phrase and the stems of its `word*` words (its `!`, `^`, `~` and `_`
+    marks left out): what the respeller corrects towards (ekg/qa/spelling.py)."""
+    words: set[str] = set()
+    stems: set[str] = set()
+    for token in phrase.split():
+        for word in token.lstrip("!^").split("|"):
+            if word.endswith("*"):
+                stems.add(word[:-1])
+            elif word.isalpha():
+                words.add(word)
+    return words, stems
+
+
 def _literals(word: str) -> list[str]:
     """The texts a phrase word's alternatives (split on '|') stand for: each normalised like the cue text,
     or, ending in '*', the prefix as written."""
@@ -161,8 +174,8 @@ def compile_phrase(phrase: str, filler: str) -> re.Pattern[str]:
 
 
 @cache
-def lexicon(path: Path = LEXICON) -> Lexicon:
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+def lexicon() -> Lexicon:
+    data = lexicon_data()
     filler = "|".join(re.escape(singular_text(w)) for w in data["filler"]["words"])
     cues = {
         name: tuple(Phrase(compile_phrase(p, filler), needed_literals(p)) for p in ps)

@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
+from typing import Any
 
 from ekg.errors import KGError
 from ekg.qa.time import TimeSlot, find_time
@@ -118,9 +119,15 @@ def _find_longest(norm: str, vocab: dict[str, str]) -> list[str]:
 
 
 @cache
+def lexicon_data() -> dict[str, Any]:
+    """lexicon.toml as read, once: its short forms (here), cues, stop and filler words (ekg/qa/cues.py)."""
+    return tomllib.loads(LEXICON.read_text(encoding="utf-8"))
+
+
+@cache
 def abbreviations() -> tuple[re.Pattern[str], dict[str, str]]:
     """The lexicon's short forms as one whole-word pattern (longest first) and their spelled-out forms."""
-    table = tomllib.loads(LEXICON.read_text(encoding="utf-8"))["abbreviations"]
+    table = lexicon_data()["abbreviations"]
     alternatives = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
     return re.compile(rf"(?<![\w/&-])(?:{alternatives})(?![\w/&]|-\d|(?<=\b\w\w)-)"), table
 

@@ -14,12 +14,12 @@ reading may answer but never proves absence: a guess at a spelling is no ground 
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, cached_property
 
-from ekg.qa.question import LEXICON, Vocabulary
+from ekg.qa.cues import phrase_words
+from ekg.qa.question import Vocabulary, lexicon_data
 from ekg.text import DOC_KINDS, singular
 
 #: Shorter words have too many neighbours one edit away ("open" / "oven", "merge" / "merger").
@@ -85,17 +85,14 @@ class Words:
 def lexicon_words() -> Words:
     """The lexicon's words, read from its cues (literal words and `stem*` stems), stop and filler words, short
     forms and document kinds."""
-    data = tomllib.loads(LEXICON.read_text(encoding="utf-8"))
+    data = lexicon_data()
     cue_words: set[str] = set()
     stems: set[str] = set()
     for phrases in data["cues"].values():
         for phrase in phrases:
-            for token in phrase.split():
-                for word in token.lstrip("!^").split("|"):
-                    if word.endswith("*"):
-                        stems.add(word[:-1])
-                    elif word.isalpha():
-                        cue_words.add(word)
+            words, starts = phrase_words(phrase)
+            cue_words |= words
+            stems |= starts
     other = {*data["stop"]["words"], *data["filler"]["words"]}
     for short, full in data["abbreviations"].items():
         other |= {*short.split(), *full.split()}
