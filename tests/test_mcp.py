@@ -382,6 +382,8 @@ def test_over_a_deployment_the_answers_are_the_stores(
         (["--store", "{store}", "--access", "{access}", "--token", "wrong"], "not a token of the access file"),
         (["--endpoint", "http://127.0.0.1:9/query", "--access", "{access}"], "--access is for the local store"),
         (["--store", "{store}", "--workers", "0"], "must be positive"),
+        (["--store", "{store}", "--timeout", "nan"], "a finite number of seconds"),
+        (["--store", "{store}", "--timeout", "inf"], "a finite number of seconds"),
     ],
 )
 def test_command_line_mistakes_are_one_line_errors(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 from ekg.cli import add_limit_options, add_store_option, limits_from
@@ -54,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
     from ekg.mcp.service import Service, Settings
     from ekg.paths import store_path
 
-    if args.workers < 1 or args.timeout <= 0 or not 0 <= args.port < 65536:
-        raise KGError("--workers and --timeout must be positive, --port a port number")
+    if args.workers < 1 or not 0 < args.timeout < math.inf or not 0 <= args.port < 65536:
+        raise KGError("--workers and --timeout must be positive (a finite number of seconds), --port a port number")
     settings = Settings(
         store=store_path(args.store),
         endpoint=args.endpoint,
