@@ -35,9 +35,9 @@ from collections import Counter, defaultdict
 from io import BytesIO
 from pathlib import Path
 
-from ekg.ingest.herb import load_organisation, load_product, product_names
-from ekg.ingest.rules import RuleContext, run_rules
-from ekg.ingest.rules.features import (
+from kg.ingest.herb import load_organisation, load_product, product_names
+from kg.ingest.rules import RuleContext, run_rules
+from kg.ingest.rules.features import (
     assigned_segment,
     dev_meetings,
     feature_tracks_of,
@@ -51,9 +51,9 @@ from ekg.ingest.rules.features import (
     review_task_words,
     spoken_lines,
 )
-from ekg.ingest.rules.prs import PR_NUMBER, develop_conversations, reason_of, team_prs, thread_reason
-from ekg.namespaces import ID, expand, term
-from ekg.text import feature_tokens
+from kg.ingest.rules.prs import PR_NUMBER, develop_conversations, reason_of, team_prs, thread_reason
+from kg.namespaces import ID, expand, term
+from kg.text import feature_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 HERB = Path(__import__("os").environ.get("HERB_DATA", ROOT.parent / "shared" / "herb"))

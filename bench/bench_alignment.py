@@ -23,13 +23,13 @@ from pathlib import Path
 import pandas as pd
 from valentine_peer import PeerRun, best_threshold, mapping_frame, runs
 
-from ekg.alignment.evaluate import SPLITS, reference_frame, score_table, scores
-from ekg.alignment.fields import load_corpus
-from ekg.alignment.pipeline import align_corpus
-from ekg.alignment.profile import profiles
-from ekg.alignment.similarity import similarity
-from ekg.cli.table import format_table
-from ekg.paths import erb_path
+from alignment.evaluate import SPLITS, reference_frame, score_table, scores
+from alignment.fields import load_corpus
+from alignment.pipeline import align_corpus
+from alignment.profile import profiles
+from alignment.similarity import similarity
+from kg.cli.table import format_table
+from kg.paths import erb_path
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 # The curated reference (12 source pairs, 4 of them the tuning pairs) and the blind one (6 other pairs,

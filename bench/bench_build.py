@@ -23,7 +23,7 @@ STAGES = {
     "ours": """
 import json, resource, sys, time
 from pathlib import Path
-from ekg.ingest.build import build
+from kg.ingest.build import build
 t = time.perf_counter()
 r = build(Path(sys.argv[1]), Path(sys.argv[2]), progress=False, jobs=int(sys.argv[3]))
 print(json.dumps({"seconds": time.perf_counter() - t, "quads": r.quads, "artifacts": r.artifacts,
@@ -70,7 +70,7 @@ def main() -> None:
             dump = Path(tmp) / "all.nq"
             if not dump.exists():
                 subprocess.run(
-                    [sys.executable, "-m", "ekg", "export", "--store", str(store), "--out", str(dump)], check=True
+                    [sys.executable, "-m", "kg", "export", "--store", str(store), "--out", str(dump)], check=True
                 )
             results["floor"].append(run_stage("floor", str(dump), str(Path(tmp) / f"floor{i}")))
             if i == 0:

@@ -41,13 +41,13 @@ from urllib.parse import urlencode
 
 from pyoxigraph import NamedNode
 
-from ekg.namespaces import GRAPH, product_graph
-from ekg.paths import herb_path, store_path
-from ekg.qa.answer import Answerer
-from ekg.qa.batch import read_questions
-from ekg.query.remote import protocol_form
-from ekg.query.sparql import EmbeddedStore, Row, Term
-from ekg.query.tokens import tokens
+from kg.namespaces import GRAPH, product_graph
+from kg.paths import herb_path, store_path
+from kg.qa.answer import Answerer
+from kg.qa.batch import read_questions
+from kg.query.remote import protocol_form
+from kg.query.sparql import EmbeddedStore, Row, Term
+from kg.query.tokens import tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -305,7 +305,7 @@ def serve_command(store: Path, port: int, access: Path) -> list[str]:
     return [
         sys.executable,
         "-c",
-        "import sys; from ekg.cli import main; sys.exit(main())",
+        "import sys; from kg.cli import main; sys.exit(main())",
         "serve",
         "--store",
         str(store),

@@ -54,7 +54,7 @@ from bench_endpoint import (
     started,
 )
 
-from ekg.paths import herb_path, store_path
+from kg.paths import herb_path, store_path
 
 JOIN = "{ " + " ".join(f"?s{i} ?p{i} ?o{i} ." for i in range(8)) + " }"
 RUNAWAY = f"SELECT (COUNT(*) AS ?n) WHERE {JOIN}"

@@ -18,12 +18,12 @@ from functools import partial
 
 from pyoxigraph import Literal
 
-from ekg.cli.table import print_table
-from ekg.namespaces import ORG_GRAPH, product_graph
-from ekg.page.views import artifact_view, person_page
-from ekg.paths import store_path
-from ekg.qa.answer import Answerer
-from ekg.query.sparql import EmbeddedStore, named_query
+from kg.cli.table import print_table
+from kg.namespaces import ORG_GRAPH, product_graph
+from kg.page.views import artifact_view, person_page
+from kg.paths import store_path
+from kg.qa.answer import Answerer
+from kg.query.sparql import EmbeddedStore, named_query
 
 #: (artifact id, its product, an employee who wrote in that product): a Slack message, a document, a PR
 CASES = [

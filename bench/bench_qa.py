@@ -29,15 +29,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ekg.cli import DEFAULT_JOBS
-from ekg.cli.table import print_table
-from ekg.errors import KGError
-from ekg.paths import herb_path, qa_path, store_path
-from ekg.qa.answer import Answerer
-from ekg.qa.evaluate import read_jsonl
-from ekg.qa.intents import match_intent
-from ekg.qa.question import parse
-from ekg.query.sparql import EmbeddedStore, named_query, product_dataset
+from kg.cli import DEFAULT_JOBS
+from kg.cli.table import print_table
+from kg.errors import KGError
+from kg.paths import herb_path, qa_path, store_path
+from kg.qa.answer import Answerer
+from kg.qa.evaluate import read_jsonl
+from kg.qa.intents import match_intent
+from kg.qa.question import parse
+from kg.query.sparql import EmbeddedStore, named_query, product_dataset
 
 TARGET_TOTAL_S = 5.0
 TARGET_P50_MS = 5.0
@@ -115,7 +115,7 @@ def bm25_peer(herb: Path, rows: list[dict[str, Any]], k: int = 10) -> tuple[floa
     """BM25 (bm25s) over each product's artifacts: index seconds, retrieval seconds, per-question ms."""
     import bm25s
 
-    from ekg.search.text import product_corpora
+    from kg.search.text import product_corpora
 
     by_product: dict[str, list[str]] = defaultdict(list)
     for row in rows:

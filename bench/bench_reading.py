@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ekg.paths import herb_path, store_path  # noqa: E402
+from kg.paths import herb_path, store_path  # noqa: E402
 
 #: The reader before completeness was checked.
 DEFAULT_BASE = "f3332ef"

@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ekg.cli import DEFAULT_JOBS
+from kg.cli import DEFAULT_JOBS
 
 HERB = Path(__file__).resolve().parents[2] / "shared" / "herb"
 ARTIFACT_LISTS = ("slack", "documents", "meeting_transcripts", "meeting_chats", "urls", "prs")
@@ -44,7 +44,7 @@ STAGES = {
     "build": """
 import json, resource, sys, time
 from pathlib import Path
-from ekg.ingest.build import build
+from kg.ingest.build import build
 t = time.perf_counter()
 only = json.loads(sys.argv[3])
 jobs = int(sys.argv[4])
@@ -55,7 +55,7 @@ print(json.dumps({"seconds": time.perf_counter() - t, "quads": r.quads,
     "index": """
 import json, resource, sys, time
 from pathlib import Path
-from ekg.search.index import build_index
+from kg.search.index import build_index
 t = time.perf_counter()
 build_index(Path(sys.argv[2]), Path(sys.argv[1]), use_dense=False, progress=False)
 print(json.dumps({"seconds": time.perf_counter() - t,
@@ -64,7 +64,7 @@ print(json.dumps({"seconds": time.perf_counter() - t,
     "validate": """
 import json, resource, sys, time
 from pathlib import Path
-from ekg.ingest.validate import validate
+from kg.ingest.validate import validate
 t = time.perf_counter()
 r = validate(Path(sys.argv[2]))
 print(json.dumps({"seconds": time.perf_counter() - t, "violations": r.violations,
@@ -73,8 +73,8 @@ print(json.dumps({"seconds": time.perf_counter() - t, "violations": r.violations
     "ask": """
 import json, resource, sys, time
 from pathlib import Path
-from ekg.qa.answer import Answerer
-from ekg.query.sparql import EmbeddedStore
+from kg.qa.answer import Answerer
+from kg.query.sparql import EmbeddedStore
 questions = json.loads(Path(sys.argv[3]).read_text())
 answerer = Answerer(EmbeddedStore(Path(sys.argv[2])))
 answerer.vocabulary
@@ -280,7 +280,7 @@ ROWS = [
 
 
 def print_report(rows: list[dict[str, Any]], product: str, n: int) -> None:
-    from ekg.cli.table import print_table
+    from kg.cli.table import print_table
 
     factors = [r["factor"] for r in rows]
     table = []

@@ -14,15 +14,15 @@ import sys
 import time
 from pathlib import Path
 
-from ekg.errors import KGError
-from ekg.paths import qa_path, store_path
-from ekg.qa.answer import Answerer
-from ekg.qa.evaluate import read_jsonl
-from ekg.qa.fallback import fallback_answer
-from ekg.qa.metrics import recall_precision, token_f1
-from ekg.qa.question import parse
-from ekg.query.sparql import EmbeddedStore
-from ekg.search.searcher import MODES, Searcher, Signals
+from kg.errors import KGError
+from kg.paths import qa_path, store_path
+from kg.qa.answer import Answerer
+from kg.qa.evaluate import read_jsonl
+from kg.qa.fallback import fallback_answer
+from kg.qa.metrics import recall_precision, token_f1
+from kg.qa.question import parse
+from kg.query.sparql import EmbeddedStore
+from kg.search.searcher import MODES, Searcher, Signals
 
 KS = (10, 100, 500)
 #: (row label, signals fused, with the dense retrievers on). The first four are the issue's comparison (with

@@ -28,17 +28,17 @@ from pathlib import Path
 
 import yaml
 
-from ekg.cli.table import print_table
-from ekg.errors import KGError
-from ekg.ingest.build import build
-from ekg.paths import herb_path, store_path
-from ekg.qa.answer import Answerer
-from ekg.query.deployment import open_deployment
-from ekg.query.federation import comunica
-from ekg.query.remote import RemoteEndpoint
-from ekg.query.shards import export_shards
-from ekg.query.sparql import EmbeddedStore
-from ekg.query.store import export
+from kg.cli.table import print_table
+from kg.errors import KGError
+from kg.ingest.build import build
+from kg.paths import herb_path, store_path
+from kg.qa.answer import Answerer
+from kg.query.deployment import open_deployment
+from kg.query.federation import comunica
+from kg.query.remote import RemoteEndpoint
+from kg.query.shards import export_shards
+from kg.query.sparql import EmbeddedStore
+from kg.query.store import export
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))

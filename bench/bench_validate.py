@@ -19,11 +19,11 @@ from pathlib import Path
 
 from pyoxigraph import RdfFormat
 
-from ekg.cli.table import print_table
-from ekg.errors import KGError
-from ekg.ingest.validate import ENGINES, ResultRow, validate
-from ekg.paths import store_path
-from ekg.query.sparql import EmbeddedStore
+from kg.cli.table import print_table
+from kg.errors import KGError
+from kg.ingest.validate import ENGINES, ResultRow, validate
+from kg.paths import store_path
+from kg.query.sparql import EmbeddedStore
 
 TARGET_S = 8.0
 REFERENCE = "pyshacl"

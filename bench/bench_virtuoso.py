@@ -27,12 +27,12 @@ from pathlib import Path
 import requests
 from pyoxigraph import RdfFormat, Store
 
-from ekg.cli.table import print_table
-from ekg.errors import KGError
-from ekg.paths import herb_path, store_path
-from ekg.qa.answer import Answerer
-from ekg.query.remote import RemoteEndpoint
-from ekg.query.sparql import EmbeddedStore
+from kg.cli.table import print_table
+from kg.errors import KGError
+from kg.paths import herb_path, store_path
+from kg.qa.answer import Answerer
+from kg.query.remote import RemoteEndpoint
+from kg.query.sparql import EmbeddedStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from endpoints import virtuoso

@@ -1,5 +1,5 @@
 """Score a batch of reworded HERB dev questions against HERB's own wording of the same questions (the library
-function is ekg.qa.rewordings.score_rewordings; `kg eval --rewordings FILE` prints the same figures).
+function is kg.qa.rewordings.score_rewordings; `kg eval --rewordings FILE` prints the same figures).
 
     python bench/score_rewordings.py tests/data/rewordings_blind_7.jsonl [--store .kg/store] [--json OUT] [--misses]
 """
@@ -14,11 +14,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ekg.paths import herb_path, store_path  # noqa: E402
-from ekg.qa.answer import Answerer  # noqa: E402
-from ekg.qa.evaluate import read_jsonl  # noqa: E402
-from ekg.qa.rewordings import score_rewordings  # noqa: E402
-from ekg.query.backend import open_backend, store_location  # noqa: E402
+from kg.paths import herb_path, store_path  # noqa: E402
+from kg.qa.answer import Answerer  # noqa: E402
+from kg.qa.evaluate import read_jsonl  # noqa: E402
+from kg.qa.rewordings import score_rewordings  # noqa: E402
+from kg.query.backend import open_backend, store_location  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
 
-from ekg.alignment.evaluate import EXACT, scores, source_of
-from ekg.alignment.fields import Corpus, inventory
+from alignment.evaluate import EXACT, scores, source_of
+from alignment.fields import Corpus, inventory
 
 
 @dataclass

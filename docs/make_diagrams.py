@@ -486,19 +486,19 @@ STAGES: dict[str, Stage] = {
     "herb": Stage("HERB", "../shared/herb", "products, org chart,\nSlack, docs, PRs, meetings", data=True),
     "ontology": Stage("ontology", "ontology/", "OWL (ekg.ttl) and\nSHACL shapes"),
     "ingest": Stage(
-        "ingest", "ekg/ingest/", "read (herb) · map (mapping, mappings/)\nnamed rules (rules/) · build · validate"
+        "ingest", "kg/ingest/", "read (herb) · map (mapping, mappings/)\nnamed rules (rules/) · build · validate"
     ),
     "store": Stage("store", ".kg/store", "Oxigraph on disk: one named\ngraph per product + org", data=True),
-    "query": Stage("query", "ekg/query/", "the SPARQL library (sparql/)\nopen_backend: store or endpoint"),
-    "qa": Stage("qa", "ekg/qa/", "question -> intent -> SPARQL\nanswer + citations or ASK proof"),
-    "search": Stage("search", "ekg/search/", "BM25 + graph PageRank\nevidence search (kg index)"),
-    "endpoint": Stage("endpoint", "ekg/endpoint/", "kg serve: SPARQL 1.1 Protocol\nper-product tokens"),
-    "page": Stage("page", "ekg/page/", "answer page in a browser\nevidence drawing"),
-    "analysis": Stage("analysis", "ekg/analysis/", "timelines, bridges"),
+    "query": Stage("query", "kg/query/", "the SPARQL library (sparql/)\nopen_backend: store or endpoint"),
+    "qa": Stage("qa", "kg/qa/", "question -> intent -> SPARQL\nanswer + citations or ASK proof"),
+    "search": Stage("search", "kg/search/", "BM25 + graph PageRank\nevidence search (kg index)"),
+    "endpoint": Stage("endpoint", "kg/endpoint/", "kg serve: SPARQL 1.1 Protocol\nper-product tokens"),
+    "page": Stage("page", "kg/page/", "answer page in a browser\nevidence drawing"),
+    "analysis": Stage("analysis", "kg/analysis/", "timelines, bridges"),
     "erb": Stage("ERB", "../shared/erb", "nine source systems", data=True),
-    "alignment": Stage("alignment", "ekg/alignment/", "instance-based field matcher\nSSSOM out (sssom-py)"),
-    "shared": Stage("shared modules", "ekg/", "text.py · vocab.py · namespaces.py\nused by every stage"),
-    "cli": Stage("cli", "ekg/cli/", "kg <command>: argument\nparsing and printing only"),
+    "alignment": Stage("alignment", "alignment/", "instance-based field matcher\nSSSOM out (sssom-py)"),
+    "shared": Stage("shared modules", "kg/", "text.py · vocab.py · namespaces.py\nused by every stage"),
+    "cli": Stage("cli", "kg/cli/", "kg <command>: argument\nparsing and printing only"),
 }
 #: Edges of the pipeline picture: (from, to, label).
 FLOWS = [
@@ -550,19 +550,19 @@ def layer_units() -> list[list[str]]:
 
 def unit_of(module: str) -> str:
     parts = module.split(".")
-    return ".".join(parts[:2]) if parts[0] == "ekg" and len(parts) > 1 else parts[0]
+    return ".".join(parts[:2]) if parts[0] == "kg" and len(parts) > 1 else parts[0]
 
 
 def unit_imports(base: set[str]) -> set[tuple[str, str]]:
     """(importer, imported) between units, for every import that runs (`if TYPE_CHECKING:` blocks left out);
-    the base modules count as one unit, "ekg (base)"."""
+    the base modules count as one unit, "kg (base)"."""
 
     def named(module: str) -> str:
         unit = unit_of(module)
-        return "ekg (base)" if unit in base else unit
+        return "kg (base)" if unit in base else unit
 
     edges = set()
-    for package in ("ekg",):
+    for package in ("kg", "alignment"):
         for path in sorted((ROOT / package).rglob("*.py")):
             source = named(".".join(path.relative_to(ROOT).with_suffix("").parts))
             tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -581,7 +581,7 @@ def unit_imports(base: set[str]) -> set[tuple[str, str]]:
                     imported = [a.name for a in node.names]
                 else:
                     continue
-                edges |= {(source, named(m)) for m in imported if m.split(".")[0] == "ekg" and named(m) != source}
+                edges |= {(source, named(m)) for m in imported if m.split(".")[0] in ("kg", "alignment") and named(m) != source}
     return edges
 
 
@@ -590,7 +590,7 @@ def layers_source() -> str:
     that imports another (arrows only point down)."""
     layers = layer_units()
     base = set(layers[0])
-    rows = [["ekg (base)"], *layers[1:]]
+    rows = [["kg (base)"], *layers[1:]]
     lines = [
         "digraph layers {",
         '  graph [rankdir=TB, fontname="Helvetica", labelloc=t, nodesep=0.35, ranksep=0.5,'
@@ -598,11 +598,11 @@ def layers_source() -> str:
         '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=13, fillcolor="#dbe9f6"];',
         '  edge [color="#3b6ea8", arrowsize=0.7];',
     ]
-    base_label = "ekg (base)\\n" + " · ".join(sorted(u.removeprefix("ekg.") for u in base if u != "ekg"))
+    base_label = "kg (base)\\n" + " · ".join(sorted(u.removeprefix("kg.") for u in base if u != "kg"))
     for row in reversed(rows):
         names = " ".join(f'"{u}";' for u in row)
         lines.append(f"  {{ rank=same; {names} }}")
-    lines.append(f'  "ekg (base)" [label="{base_label}", fillcolor="{PIPELINE_COLOURS["side"]}"];')
+    lines.append(f'  "kg (base)" [label="{base_label}", fillcolor="{PIPELINE_COLOURS["side"]}"];')
     lines += [f'  "{a}" -> "{b}";' for a, b in sorted(unit_imports(base))]
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -9,10 +9,10 @@ from typing import NoReturn
 
 import pytest
 
-from ekg.ingest.build import build
-from ekg.paths import ERB_URL, HERB_URL
-from ekg.qa.answer import Answerer
-from ekg.query.sparql import EmbeddedStore
+from kg.ingest.build import build
+from kg.paths import ERB_URL, HERB_URL
+from kg.qa.answer import Answerer
+from kg.query.sparql import EmbeddedStore
 
 ROOT = Path(__file__).resolve().parent.parent
 

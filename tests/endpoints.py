@@ -93,7 +93,7 @@ def kg_serve(store: Path, log_dir: Path, *extra: str) -> Iterator[str]:
     log = log_dir / f"kg-serve-{port}.log"
     with log.open("w") as err:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "ekg", "serve", "--store", str(store), "--port", str(port), *extra],
+            [sys.executable, "-m", "kg", "serve", "--store", str(store), "--port", str(port), *extra],
             cwd=ROOT,
             stderr=err,
         )

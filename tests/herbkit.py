@@ -9,8 +9,8 @@ from typing import Any
 
 from pyoxigraph import Store
 
-from ekg.cli import main
-from ekg.ingest.herb import REQUIRED_FIELDS
+from kg.cli import main
+from kg.ingest.herb import REQUIRED_FIELDS
 
 KINDS = tuple(REQUIRED_FIELDS)
 #: The class each artifact kind is mapped to (mappings/herb.yaml), to count what landed in a store.

@@ -21,7 +21,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-KG = [sys.executable, "-m", "ekg"]
+KG = [sys.executable, "-m", "kg"]
 
 
 @dataclass

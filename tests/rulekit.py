@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ekg.ingest.rules import RuleContext, run_rules
-from ekg.namespaces import ID, expand
+from kg.ingest.rules import RuleContext, run_rules
+from kg.namespaces import ID, expand
 
 
 def rule_triples(ctx: RuleContext, rules: Iterable[str]) -> set[tuple[str, str, str]]:

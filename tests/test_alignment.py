@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ekg.alignment.fields import Record, flatten, inventory, load_corpus
-from ekg.alignment.pipeline import align, predicate
-from ekg.alignment.profile import (
+from alignment.fields import Record, flatten, inventory, load_corpus
+from alignment.pipeline import align, predicate
+from alignment.profile import (
     field_format,
     normalise,
     primary_body,
@@ -21,8 +21,8 @@ from ekg.alignment.profile import (
     value_format,
     value_shape,
 )
-from ekg.alignment.select import greedy, hungarian, top1
-from ekg.alignment.similarity import name_equivalences, name_similarity
+from alignment.select import greedy, hungarian, top1
+from alignment.similarity import name_equivalences, name_similarity
 
 PEOPLE = ["Ava Chen", "Marco Silva", "Lena Park", "Diego Ruiz", "Samir Patel", "Maya Lee", "Noah Kim"]
 STATES = ["open", "in progress", "done"]

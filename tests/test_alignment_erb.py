@@ -13,12 +13,12 @@ import pytest
 from conftest import erb_data
 from sssom.parsers import parse_sssom_table
 
-from ekg.alignment.evaluate import reference_frame, score_table
-from ekg.alignment.fields import SOURCES
-from ekg.alignment.pipeline import Alignment, align
-from ekg.alignment.sssom_io import mapping_set, validation_errors, write
-from ekg.alignment.workflow import select_mappings
-from ekg.cli import main
+from alignment.evaluate import reference_frame, score_table
+from alignment.fields import SOURCES
+from alignment.pipeline import Alignment, align
+from alignment.sssom_io import mapping_set, validation_errors, write
+from alignment.workflow import select_mappings
+from kg.cli import main
 
 ERB = erb_data() or Path("ERB_DATA-not-set")  # the erb marker skips (or fails) every test when it is absent
 REFERENCE = Path(__file__).parent / "data" / "erb_reference.sssom.tsv"

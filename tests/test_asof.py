@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal, NamedNode
 
-from ekg.cli import main
-from ekg.ingest.herb import product_names
-from ekg.namespaces import term
-from ekg.qa.answer import Answerer
-from ekg.query.sparql import EmbeddedStore, named_query, product_dataset
+from kg.cli import main
+from kg.ingest.herb import product_names
+from kg.namespaces import term
+from kg.qa.answer import Answerer
+from kg.query.sparql import EmbeddedStore, named_query, product_dataset
 
 XSD_DATETIME = NamedNode("http://www.w3.org/2001/XMLSchema#dateTime")
 KINDS = ("ekg:Bug", "ekg:PullRequest", "ekg:Feature")

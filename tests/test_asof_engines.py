@@ -12,9 +12,9 @@ from endpoints import virtuoso as start_virtuoso
 from pyoxigraph import Literal, NamedNode, RdfFormat, Store, serialize
 from test_serve import start_server
 
-from ekg.namespaces import ORG_GRAPH, product_graph, term
-from ekg.query.remote import RemoteEndpoint
-from ekg.query.sparql import EmbeddedStore, named_query, product_dataset
+from kg.namespaces import ORG_GRAPH, product_graph, term
+from kg.query.remote import RemoteEndpoint
+from kg.query.sparql import EmbeddedStore, named_query, product_dataset
 
 pytestmark = pytest.mark.herb
 PRODUCT = "ConnectForce"

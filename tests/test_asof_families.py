@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal
 
-from ekg.ingest.herb import product_names
-from ekg.namespaces import term
-from ekg.qa.answer import fold_rows
-from ekg.qa.intents.features import keep_best_features, keep_top_authors
-from ekg.query.sparql import EmbeddedStore, Row, Term, named_query, product_dataset
+from kg.ingest.herb import product_names
+from kg.namespaces import term
+from kg.qa.answer import fold_rows
+from kg.qa.intents.features import keep_best_features, keep_top_authors
+from kg.query.sparql import EmbeddedStore, Row, Term, named_query, product_dataset
 
 pytestmark = pytest.mark.herb
 EKG = "https://w3id.org/ekg/ont#"

@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 from endpoints import ROOT, kg_serve
 
-from ekg.errors import KGError
-from ekg.query.backend import open_backend, store_location
-from ekg.query.remote import RemoteEndpoint
-from ekg.query.sparql import EmbeddedStore
+from kg.errors import KGError
+from kg.query.backend import open_backend, store_location
+from kg.query.remote import RemoteEndpoint
+from kg.query.sparql import EmbeddedStore
 
 #: Questions of each split taken from HERB's dev set: enough to reach every intent family, few enough to be quick.
 SAMPLE = 60
 
 
 def kg(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ekg", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    return subprocess.run([sys.executable, "-m", "kg", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="module")

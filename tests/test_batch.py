@@ -19,17 +19,17 @@ from pathlib import Path
 import pyoxigraph
 import pytest
 
-from ekg.qa.answer import Answerer
-from ekg.qa.batch import run_batch, single_threaded
-from ekg.query.sparql import EmbeddedStore
+from kg.qa.answer import Answerer
+from kg.qa.batch import run_batch, single_threaded
+from kg.query.sparql import EmbeddedStore
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Enough lines that two workers each get several chunks (ekg/qa/batch.py: CHUNK, MIN_LINES_PER_JOB).
+#: Enough lines that two workers each get several chunks (kg/qa/batch.py: CHUNK, MIN_LINES_PER_JOB).
 LINES = 300
 
 
 def kg(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ekg", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    return subprocess.run([sys.executable, "-m", "kg", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +133,7 @@ def test_a_process_running_threads_starts_its_workers_from_a_fresh_server(store:
 def test_a_single_threaded_process_forks_its_workers() -> None:
     """The CLI's case, read from the kernel in a fresh process: one thread, until a store opens its own."""
     code = (
-        "from ekg.qa.batch import single_threaded, worker_context; import pyoxigraph, tempfile; "
+        "from kg.qa.batch import single_threaded, worker_context; import pyoxigraph, tempfile; "
         "a = (single_threaded(), worker_context().get_start_method()); "
         "pyoxigraph.Store(tempfile.mkdtemp()).flush(); "
         "print(a, (single_threaded(), worker_context().get_start_method()))"

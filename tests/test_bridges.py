@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ekg.analysis.bridges import EDGE_WEIGHTS, Tie, bridges, collaboration_graph, rank_bridges
-from ekg.cli import main
-from ekg.query.sparql import EmbeddedStore
+from kg.analysis.bridges import EDGE_WEIGHTS, Tie, bridges, collaboration_graph, rank_bridges
+from kg.cli import main
+from kg.query.sparql import EmbeddedStore
 
 
 def scores(ties: list[Tie]) -> dict[str, float]:

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Store
 
-from ekg.errors import KGError
-from ekg.ingest.build import build
-from ekg.namespaces import product_graph
-from ekg.query.sparql import EmbeddedStore, product_dataset
+from kg.errors import KGError
+from kg.ingest.build import build
+from kg.namespaces import product_graph
+from kg.query.sparql import EmbeddedStore, product_dataset
 
 TWO = ["ActionGenie", "ProposalForce"]
 
@@ -142,7 +142,7 @@ def test_malformed_record_is_skipped_and_reported(
     assert report.artifacts == 1
     assert any("slack[0] (x): missing field(s) Channel, Message" in s for s in report.skipped)
     assert any("slack[1] (not an object)" in s for s in report.skipped)
-    assert [r.getMessage() for r in caplog.records if r.name == "ekg.ingest.herb"] == report.skipped
+    assert [r.getMessage() for r in caplog.records if r.name == "kg.ingest.herb"] == report.skipped
 
 
 def test_killed_build_leaves_the_previous_store_answering(herb: Path, tmp_path: Path) -> None:
@@ -151,7 +151,7 @@ def test_killed_build_leaves_the_previous_store_answering(herb: Path, tmp_path: 
     before = count(path)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ekg", "build", "--herb", str(herb), "--store", str(path), "--quiet"],
+        [sys.executable, "-m", "kg", "build", "--herb", str(herb), "--store", str(path), "--quiet"],
         env=env,
         start_new_session=True,
     )

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from herbkit import herb_layout, small_product
 
-from ekg.cli import main
+from kg.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,7 +49,7 @@ def test_a_fifo_product_file_is_refused_not_waited_on(herb: Path, product: dict,
     layout = herb_layout(tmp_path / "herb", herb, {"Good": product})
     os.mkfifo(layout / "products" / "Stuck.json")
     done = subprocess.run(
-        [sys.executable, "-m", "ekg", "build", "--herb", str(layout), "--store", str(tmp_path / "store")],
+        [sys.executable, "-m", "kg", "build", "--herb", str(layout), "--store", str(tmp_path / "store")],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ekg.cli import main
-from ekg.qa.answer import Answer, Answerer
-from ekg.qa.question import Question
+from kg.cli import main
+from kg.qa.answer import Answer, Answerer
+from kg.qa.question import Question
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

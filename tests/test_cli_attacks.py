@@ -17,16 +17,16 @@ import pytest
 from herbkit import herb_layout, small_product
 from test_serve import ALPHA_TOKEN, ROOT, TOKENS, fixture_store, start_server
 
-from ekg.alignment.fields import read_json as read_erb_json
-from ekg.errors import KGError
-from ekg.query.remote import RemoteEndpoint
+from alignment.fields import read_json as read_erb_json
+from kg.errors import KGError
+from kg.query.remote import RemoteEndpoint
 
 HUGE = "1" * 5000  # past Python's 4,300-digit limit for int() of a string
 
 
 def kg(*args: str | Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "ekg", *map(str, args)], cwd=ROOT, input=stdin, capture_output=True, timeout=120
+        [sys.executable, "-m", "kg", *map(str, args)], cwd=ROOT, input=stdin, capture_output=True, timeout=120
     )
 
 
@@ -150,7 +150,7 @@ def test_a_question_about_a_product_outside_the_token_is_an_error_not_an_abstent
 
 def test_a_binary_question_in_argv_is_an_error(store_dir: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "ekg", "ask", b"Who wrote the Alpha \xff\xfe design?", "--store", str(store_dir)],
+        [sys.executable, "-m", "kg", "ask", b"Who wrote the Alpha \xff\xfe design?", "--store", str(store_dir)],
         cwd=ROOT,
         capture_output=True,
         timeout=120,

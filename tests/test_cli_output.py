@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from ekg.cli import main
-from ekg.cli.table import format_table
-from ekg.ingest.build import build
-from ekg.ingest.rules import load_rules
-from ekg.qa.intents import table
-from ekg.search.index import build_index
+from kg.cli import main
+from kg.cli.table import format_table
+from kg.ingest.build import build
+from kg.ingest.rules import load_rules
+from kg.qa.intents import table
+from kg.search.index import build_index
 
-KG = [sys.executable, "-m", "ekg"]
+KG = [sys.executable, "-m", "kg"]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -12,16 +12,16 @@ import pytest
 from test_search import PRODUCT, write_herb
 from test_serve import start_server
 
-from ekg.alignment.defaults import DEFAULT_THRESHOLD
-from ekg.cli import main
-from ekg.cli.ask import render
-from ekg.cli.table import PIPED_WIDTH, format_table
-from ekg.ingest.build import build
-from ekg.qa.answer import Answer
-from ekg.qa.intents import table
-from ekg.search.index import build_index
+from alignment.defaults import DEFAULT_THRESHOLD
+from kg.cli import main
+from kg.cli.ask import render
+from kg.cli.table import PIPED_WIDTH, format_table
+from kg.ingest.build import build
+from kg.qa.answer import Answer
+from kg.qa.intents import table
+from kg.search.index import build_index
 
-KG = [sys.executable, "-m", "ekg"]
+KG = [sys.executable, "-m", "kg"]
 MRR = "Find employee IDs of the authors and key reviewers of the Market Research Report for the ActionGenie product?"
 
 

@@ -17,12 +17,12 @@ import yaml
 from endpoints import ROOT, free_port
 from pyoxigraph import NamedNode
 
-from ekg.errors import KGError
-from ekg.namespaces import ORG_GRAPH, product_graph
-from ekg.query.deployment import load_deployment
-from ekg.query.federation import COMUNICA_GET_BELOW, Federation, source_url, standard_json
-from ekg.query.remote import RemoteEndpoint
-from ekg.query.shards import place
+from kg.errors import KGError
+from kg.namespaces import ORG_GRAPH, product_graph
+from kg.query.deployment import load_deployment
+from kg.query.federation import COMUNICA_GET_BELOW, Federation, source_url, standard_json
+from kg.query.remote import RemoteEndpoint
+from kg.query.shards import place
 
 QUESTION = "Who wrote the Market Research Report for ActionGenie?"
 
@@ -109,7 +109,7 @@ def test_a_shard_with_every_replica_down_is_an_error_naming_each_replica_never_a
     dead = [f"http://127.0.0.1:{free_port()}/sparql" for _ in range(2)]
     path = write(tmp_path, {"shards": {"shard-0": {"replicas": dead}}, "products": {"ActionGenie": "shard-0"}})
     done = subprocess.run(
-        [sys.executable, "-m", "ekg", "ask", QUESTION, "--deployment", str(path)],
+        [sys.executable, "-m", "kg", "ask", QUESTION, "--deployment", str(path)],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -21,10 +21,10 @@ import requests
 from herbkit import herb_layout, small_product
 from test_serve import ADMIN, ALPHA_TOKEN, ROOT, TOKENS, fixture_store, start_server
 
-from ekg.cli import main
-from ekg.endpoint.access import token_key
-from ekg.ingest.storepath import build_lock
-from ekg.namespaces import GRAPH
+from kg.cli import main
+from kg.endpoint.access import token_key
+from kg.ingest.storepath import build_lock
+from kg.namespaces import GRAPH
 
 NORMAL = "SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
 KEEP_ALIVE_GET = (
@@ -191,7 +191,7 @@ def test_a_build_is_refused_while_the_store_is_served(
 def test_serving_is_refused_while_a_build_writes_the_store(store_dir: Path, tmp_path: Path) -> None:
     with build_lock(store_dir):
         done = subprocess.run(
-            [sys.executable, "-m", "ekg", "serve", "--store", str(store_dir), "--port", "0"],
+            [sys.executable, "-m", "kg", "serve", "--store", str(store_dir), "--port", "0"],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -276,7 +276,7 @@ def test_the_answer_page_does_not_tell_an_existing_product_from_an_unknown_one(s
 @pytest.mark.parametrize("value", ["nan", "inf", "-1"])
 def test_a_timeout_that_is_no_number_of_seconds_is_refused(store_dir: Path, value: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "ekg", "serve", "--store", str(store_dir), "--port", "0", "--timeout", value],
+        [sys.executable, "-m", "kg", "serve", "--store", str(store_dir), "--port", "0", "--timeout", value],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -343,7 +343,7 @@ def server_process(store: Path, access: Path, log: Path, *extra: str) -> Iterato
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "ekg", "serve", "--store", str(store), "--port", str(port)]
+    command = [sys.executable, "-m", "kg", "serve", "--store", str(store), "--port", str(port)]
     with log.open("w") as err:
         proc = subprocess.Popen([*command, "--access", str(access), *extra], cwd=ROOT, stderr=err)
     url = f"http://127.0.0.1:{port}"

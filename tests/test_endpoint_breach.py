@@ -24,9 +24,9 @@ from pyoxigraph import Literal, NamedNode, QueryResultsFormat, RdfFormat, Store,
 from test_serve import ADMIN, ALPHA_TOKEN, BETA, SECRETS, TOKENS, start_server
 from test_serve import store_dir as store_dir  # the fixture
 
-from ekg.endpoint.engine import isolate_network
-from ekg.ingest.build import build
-from ekg.namespaces import GRAPH, ORG_GRAPH
+from kg.endpoint.engine import isolate_network
+from kg.ingest.build import build
+from kg.namespaces import GRAPH, ORG_GRAPH
 
 ROOT = Path(__file__).resolve().parent.parent
 

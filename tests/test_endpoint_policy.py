@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ekg.endpoint.access import LOCAL, product_grant
-from ekg.endpoint.policy import Dataset, HttpError, Limits, check_query, dataset_for, decoded, mentions_service
+from kg.endpoint.access import LOCAL, product_grant
+from kg.endpoint.policy import Dataset, HttpError, Limits, check_query, dataset_for, decoded, mentions_service
 
 G = "https://w3id.org/ekg/graph/"
 

@@ -17,7 +17,7 @@ from herbkit import KINDS, SOURCE, artifacts_per_kind, built_store, herb_layout,
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ekg.cli import main
+from kg.cli import main
 
 FUZZ = settings(
     max_examples=30,

@@ -12,7 +12,7 @@ import pytest
 from conftest import require_erb
 from herbkit import SOURCE, artifacts_per_kind, built_store, herb_layout, mutated, small_product
 
-from ekg.cli import main
+from kg.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -197,7 +197,7 @@ def test_align_reference_that_is_not_sssom_is_a_one_line_error(
 
 def test_flatten_walks_a_record_nested_thousands_deep() -> None:
     """Deep but parseable records (built here, past any parser) flatten without recursion."""
-    from ekg.alignment.fields import flatten
+    from alignment.fields import flatten
 
     value: object = "leaf"
     for _ in range(5000):
@@ -208,12 +208,12 @@ def test_flatten_walks_a_record_nested_thousands_deep() -> None:
 
 
 def test_every_field_the_mapping_reads_has_a_declared_type() -> None:
-    """FIELD_TYPES (ekg/ingest/herb.py) is what keeps wrong types out of the mapping: a field added to
+    """FIELD_TYPES (kg/ingest/herb.py) is what keeps wrong types out of the mapping: a field added to
     mappings/herb.yaml without a type there would reach the mapping unchecked."""
     import yaml
 
-    from ekg.ingest.herb import FIELD_TYPES
-    from ekg.ingest.mapping import MAPPING_FILE
+    from kg.ingest.herb import FIELD_TYPES
+    from kg.ingest.mapping import MAPPING_FILE
 
     artifacts = yaml.safe_load(MAPPING_FILE.read_text(encoding="utf-8"))["artifacts"]
     for kind, spec in artifacts.items():

@@ -17,11 +17,11 @@ from rdflib.paths import AlternativePath, InvPath, MulPath, NegatedPath, Sequenc
 from rdflib.plugins.sparql import prepareQuery
 from rdflib.term import URIRef, Variable
 
-from ekg.namespaces import ORG_GRAPH
-from ekg.qa.answer import Answerer
-from ekg.qa.intents import match_intent, table
-from ekg.qa.question import parse
-from ekg.query.sparql import PREFIXES, EmbeddedStore, named_query, product_dataset
+from kg.namespaces import ORG_GRAPH
+from kg.qa.answer import Answerer
+from kg.qa.intents import match_intent, table
+from kg.qa.question import parse
+from kg.query.sparql import PREFIXES, EmbeddedStore, named_query, product_dataset
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 PRODUCT_ONLY = [i for i in table()[1] if not i.org]

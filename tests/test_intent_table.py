@@ -1,5 +1,5 @@
 """The intent table as data: every row is well formed, and no two rows can accept one question with no way to
-choose between them (the chooser's rules are in ekg/qa/intents/__init__.py)."""
+choose between them (the chooser's rules are in kg/qa/intents/__init__.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from ekg.qa.cues import lexicon
-from ekg.qa.intents import ASKED_BY, DERIVED_CUES, SLOTS, Intent, load_intents, rank, table
-from ekg.qa.intents.binders import BINDERS, BUG_STATES, SAME_MEANING
-from ekg.qa.intents.loader import subject_rank
-from ekg.query.sparql import SPARQL_DIR as SPARQL
+from kg.qa.cues import lexicon
+from kg.qa.intents import ASKED_BY, DERIVED_CUES, SLOTS, Intent, load_intents, rank, table
+from kg.qa.intents.binders import BINDERS, BUG_STATES, SAME_MEANING
+from kg.qa.intents.loader import subject_rank
+from kg.query.sparql import SPARQL_DIR as SPARQL
 
 ROWS = table()[1]
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal
 
-from ekg.namespaces import node
-from ekg.qa.answer import Answerer
-from ekg.qa.intents import match_intent, table, validate_evidence
-from ekg.qa.question import Vocabulary, parse
-from ekg.qa.residue import Labels
-from ekg.query.sparql import EmbeddedStore, named_query, product_dataset
+from kg.namespaces import node
+from kg.qa.answer import Answerer
+from kg.qa.intents import match_intent, table, validate_evidence
+from kg.qa.question import Vocabulary, parse
+from kg.qa.residue import Labels
+from kg.query.sparql import EmbeddedStore, named_query, product_dataset
 
 VOCAB = Vocabulary(products={"demoforce": "DemoForce"}, roles={}, companies={"acme": "Acme", "globex": "Globex"})
 #: Component keys as a product's graph holds them (skos:hiddenLabel), near neighbours included, so a free phrase

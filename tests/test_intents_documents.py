@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ekg.namespaces import expand, node
-from ekg.qa.answer import Answerer
-from ekg.qa.intents import match_intent
-from ekg.qa.question import Vocabulary, parse
+from kg.namespaces import expand, node
+from kg.qa.answer import Answerer
+from kg.qa.intents import match_intent
+from kg.qa.question import Vocabulary, parse
 
 VOCAB = Vocabulary(
     products={"actiongenie": "ActionGenie", "anomalyforce": "AnomalyForce"},

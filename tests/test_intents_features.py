@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from pyoxigraph import Literal
 
-from ekg.namespaces import term
-from ekg.qa.intents import match_intent
-from ekg.qa.question import Vocabulary, parse
+from kg.namespaces import term
+from kg.qa.intents import match_intent
+from kg.qa.question import Vocabulary, parse
 
 VOCAB = Vocabulary(products={"demoforce": "DemoForce"}, roles={}, companies={})
 
@@ -253,8 +253,8 @@ def test_other_families_wordings_are_not_feature_intents(text: str) -> None:
 
 
 def test_every_state_word_is_defined_once_and_used() -> None:
-    from ekg.qa.intents import load_intents
-    from ekg.qa.states import INTENT_STATES, STATE_WORDS
+    from kg.qa.intents import load_intents
+    from kg.qa.states import INTENT_STATES, STATE_WORDS
 
     names = {i.name for i in load_intents()}
     assert set(INTENT_STATES) <= names
@@ -277,11 +277,11 @@ def test_readme_and_kg_intents_show_the_state_words(capsys) -> None:
     import argparse
     from pathlib import Path
 
-    from ekg.cli import intents
-    from ekg.qa.states import STATE_WORDS, markdown_table
+    from kg.cli import intents
+    from kg.qa.states import STATE_WORDS, markdown_table
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    assert markdown_table() in readme, "README's state table differs from the intent data: python -m ekg.qa.states"
+    assert markdown_table() in readme, "README's state table differs from the intent data: python -m kg.qa.states"
     assert intents.run(argparse.Namespace()) == 0
     out = capsys.readouterr().out
     assert all(f"  {word}: {meaning}" in out for word, meaning in STATE_WORDS.items())

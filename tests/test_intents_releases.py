@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from pyoxigraph import Literal
 
-from ekg.namespaces import term
-from ekg.qa.answer import Answerer
-from ekg.qa.intents import match_intent
-from ekg.qa.question import Vocabulary, parse
+from kg.namespaces import term
+from kg.qa.answer import Answerer
+from kg.qa.intents import match_intent
+from kg.qa.question import Vocabulary, parse
 
 VOCAB = Vocabulary(
     {"contextforce": "ContextForce", "anomalyforce": "AnomalyForce"},

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal, NamedNode
 
-from ekg.errors import KGError
-from ekg.ingest.mapping import as_list, load_mapping, map_artifact
-from ekg.namespaces import ID, expand
+from kg.errors import KGError
+from kg.ingest.mapping import as_list, load_mapping, map_artifact
+from kg.namespaces import ID, expand
 
 P = NamedNode(ID + "product/Demo")
 

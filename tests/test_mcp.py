@@ -18,11 +18,11 @@ import yaml
 from endpoints import kg_serve
 from mcpkit import Session, hostile, http_server, http_session, stdio_session
 
-from ekg.cli import main
-from ekg.ingest.build import build
-from ekg.namespaces import ORG_GRAPH, product_graph
-from ekg.query.sparql import EmbeddedStore
-from ekg.search.index import build_index
+from kg.cli import main
+from kg.ingest.build import build
+from kg.namespaces import ORG_GRAPH, product_graph
+from kg.query.sparql import EmbeddedStore
+from kg.search.index import build_index
 
 pytestmark = pytest.mark.herb
 

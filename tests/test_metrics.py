@@ -1,6 +1,6 @@
 """The scoring functions `kg eval` uses."""
 
-from ekg.qa.metrics import recall_precision, set_f1, token_f1
+from kg.qa.metrics import recall_precision, set_f1, token_f1
 
 
 def test_set_f1_normalises_case_and_whitespace() -> None:

@@ -11,7 +11,7 @@ from programs import require
 from rdflib import OWL, RDF, RDFS, SKOS, Dataset, Graph, URIRef
 from rdflib.compare import isomorphic
 
-from ekg.namespaces import EKG, expand
+from kg.namespaces import EKG, expand
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("ontology_release", ROOT / "ontology" / "release.py")
@@ -96,9 +96,9 @@ def test_vocabulary_contract_terms_are_declared(onto: Graph) -> None:
 def test_terms_used_by_the_build_are_declared(onto: Graph) -> None:
     """Every ekg:/prov:/dct:/foaf:/skos: term the mapping and the rules write is declared in the ontology."""
     sources = [
-        *(ROOT / "ekg" / "ingest" / "rules").glob("*.py"),
-        ROOT / "ekg" / "ingest" / "build.py",
-        ROOT / "ekg" / "ingest" / "mapping.py",
+        *(ROOT / "kg" / "ingest" / "rules").glob("*.py"),
+        ROOT / "kg" / "ingest" / "build.py",
+        ROOT / "kg" / "ingest" / "mapping.py",
         *(ROOT / "mappings").glob("*.yaml"),
     ]
     assert all(path.is_file() for path in sources) and len(sources) > 5, sources

@@ -19,7 +19,7 @@ from test_serve import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What a wheel is built from (setup.py maps sparql/, ontology/ and mappings/ into the package).
-SOURCES = ["ekg", "sparql", "ontology", "mappings", "setup.py", "pyproject.toml", "README.md"]
+SOURCES = ["kg", "alignment", "sparql", "ontology", "mappings", "setup.py", "pyproject.toml", "README.md"]
 PRODUCT = "ActionGenie"
 QUESTION = (
     "Find employee IDs of the authors and key reviewers of the Market Research Report for the ActionGenie product?"
@@ -71,7 +71,7 @@ def built(installed: Path, elsewhere: Path, herb: Path) -> Path:
 
 def test_the_wheel_has_no_extras_and_ships_its_data(installed: Path) -> None:
     probe = (
-        "import importlib.util as u, ekg.paths as p; "
+        "import importlib.util as u, kg.paths as p; "
         "print(*(u.find_spec(m) is None for m in ('pandas', 'sssom', 'curies', 'owlready2')), p.resource('sparql'))"
     )
     out = run(installed / "python", "-c", probe, cwd=installed).stdout.split()
@@ -124,16 +124,13 @@ def test_a_command_whose_extra_is_missing_names_it(installed: Path, elsewhere: P
     assert run(installed / "kg", "--help", cwd=elsewhere).returncode == 0  # every command's module imports
 
 
-def test_the_wheel_installs_one_distinctive_top_level_package(installed: Path, elsewhere: Path) -> None:
-    """`ekg` is the only import name the wheel adds, so it cannot clash with a user's `kg` or `alignment`;
-    the command stays `kg`."""
-    probe = (
-        "import ekg, ekg.alignment, importlib.util as u; "
-        "print(ekg.__version__, u.find_spec('kg'), u.find_spec('alignment'))"
-    )
+def test_the_wheel_installs_exactly_the_cards_two_packages(installed: Path, elsewhere: Path) -> None:
+    """The design card's layout: the wheel adds the import names `kg` and `alignment` and nothing else (no `ekg`);
+    the command is `kg` and the distribution `ekg-toolkit`."""
+    probe = "import kg, alignment, alignment.pipeline, importlib.util as u; print(kg.__version__, u.find_spec('ekg'))"
     result = run(installed / "python", "-c", probe, cwd=elsewhere)
     assert result.returncode == 0, result.stderr
-    version, kg_spec, alignment_spec = result.stdout.split()
-    assert (kg_spec, alignment_spec) == ("None", "None") and version.count(".") == 2
+    version, ekg_spec = result.stdout.split()
+    assert ekg_spec == "None" and version.count(".") == 2
     (record,) = (installed.parent / "lib").glob("python3*/site-packages/ekg_toolkit-*.dist-info/top_level.txt")
-    assert record.read_text().split() == ["ekg"]
+    assert sorted(record.read_text().split()) == ["alignment", "kg"]

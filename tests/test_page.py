@@ -20,13 +20,13 @@ from browser import ARTIFACTS, headless_chromium
 from programs import needs
 from test_serve import start_server
 
-from ekg.cli import main
-from ekg.namespaces import ORG_GRAPH, product_graph
-from ekg.page.app import ask_application
-from ekg.page.evidence import MAX_DRAWN, evidence_graph
-from ekg.page.views import answer_page, artifact_page, artifact_view, person_page
-from ekg.qa.answer import Answerer
-from ekg.query.sparql import product_dataset
+from kg.cli import main
+from kg.namespaces import ORG_GRAPH, product_graph
+from kg.page.app import ask_application
+from kg.page.evidence import MAX_DRAWN, evidence_graph
+from kg.page.views import answer_page, artifact_page, artifact_view, person_page
+from kg.qa.answer import Answerer
+from kg.query.sparql import product_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
 AUTHORS = (
@@ -312,7 +312,7 @@ def test_evidence_graph_collapses_conversations_and_caps_the_rest(answerer: Answ
 
 
 def test_slack_link_markup_becomes_a_link_and_nothing_else_does() -> None:
-    from ekg.page.html import linked_text
+    from kg.page.html import linked_text
 
     shown = linked_text('see <https://a.b/c?x=1|the report> and <https://d.e> but <javascript:alert(1)|x> "<b>"')
     assert '<a href="https://a.b/c?x=1" rel="noopener noreferrer">the report</a>' in shown
@@ -329,8 +329,8 @@ def test_slack_link_markup_becomes_a_link_and_nothing_else_does() -> None:
     ],
 )
 def test_abstentions_read_as_sentences(reason: str, plain: str) -> None:
-    from ekg.page.html import plain_reason
-    from ekg.qa.answer import Answer
+    from kg.page.html import plain_reason
+    from kg.qa.answer import Answer
 
     said = plain_reason(Answer("q?", "person", True, None, [], None, reason=reason))
     assert said.startswith(plain) and said.endswith(".") and "unresolved phrase" not in said

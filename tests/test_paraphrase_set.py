@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ekg.qa.answer import Answer, Answerer
+from kg.qa.answer import Answer, Answerer
 
 PAIRS = Path(__file__).parent / "data" / "paraphrases.jsonl"
 #: A fifth blind batch (240 pairs, 8 per answered intent, written from the canonical wordings alone by a writer

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from ekg.qa.answer import Answerer
+from kg.qa.answer import Answerer
 
 CASES = [
     (

@@ -18,7 +18,7 @@ from rdflib.plugins.sparql import prepareQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.term import Variable
 
-from ekg.query.sparql import PREFIXES, library, named_query
+from kg.query.sparql import PREFIXES, library, named_query
 
 NAMES = sorted(library())
 

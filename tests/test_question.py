@@ -6,10 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ekg.errors import KGError
-from ekg.qa.answer import Answerer
-from ekg.qa.question import Vocabulary, clean_text, normalise, parse, spelled_out
-from ekg.qa.time import find_time
+from kg.errors import KGError
+from kg.qa.answer import Answerer
+from kg.qa.question import Vocabulary, clean_text, normalise, parse, spelled_out
+from kg.qa.time import find_time
 
 VOCAB = Vocabulary(
     products={"actiongenie": "ActionGenie", "searchflow": "SearchFlow", "searchforce": "SearchForce"},

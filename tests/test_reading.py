@@ -17,16 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from ekg.qa.answer import Answerer
-from ekg.qa.evaluate import read_jsonl
-from ekg.qa.rewordings import score_rewordings
+from kg.qa.answer import Answerer
+from kg.qa.evaluate import read_jsonl
+from kg.qa.rewordings import score_rewordings
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 
 
 def kg(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ekg", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", "kg", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
 def reads_like(answerer: Answerer, wording: str, canonical: str) -> None:
@@ -220,8 +220,8 @@ def test_a_respelled_reading_never_proves_absence(answerer: Answerer) -> None:
     ],
 )
 def test_respellings_touch_only_unknown_words_one_edit_from_one_lexicon_word(typed: str, why: str) -> None:
-    from ekg.qa.question import Vocabulary
-    from ekg.qa.spelling import names_words, respellings
+    from kg.qa.question import Vocabulary
+    from kg.qa.spelling import names_words, respellings
 
     vocab = Vocabulary({"supportforce": "SupportForce", "actiongenie": "ActionGenie"}, {}, {})
     expected = {
@@ -240,7 +240,7 @@ def test_chat_short_forms_are_spelled_out_but_not_inside_other_words(answerer: A
     assert (short.outcome, short.intent, short.proof and short.proof["bindings"]) == (
         full.outcome, full.intent, full.proof and full.proof["bindings"]
     )  # fmt: skip
-    from ekg.qa.question import spelled_out
+    from kg.qa.question import spelled_out
 
     assert spelled_out("r&d u w/ a/b r-2") == "r&d you with a/b r-2"
 
@@ -308,7 +308,7 @@ def test_every_row_reads_back_its_canonical_wording_on_every_product(answerer: A
     document kinds, roles, companies, states, reasons), reaches that row and answers or proves: the readings an
     uncertain answer offers work on products whose questions nobody here has seen, and a product's own names
     (a feature "enhancing security measures") do not read as constraints."""
-    rows = tomllib.loads((ROOT / "ekg" / "qa" / "intents" / "table.toml").read_text(encoding="utf-8"))["intent"]
+    rows = tomllib.loads((ROOT / "kg" / "qa" / "intents" / "table.toml").read_text(encoding="utf-8"))["intent"]
     companies = sorted(answerer.vocabulary.companies.values())
     off, asked = [], 0
     for product in sorted(answerer.vocabulary.products.values()):

@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from ekg.cli import COMMANDS, main
-from ekg.ingest.rules import core as rules_core
-from ekg.ingest.rules import load_rules
-from ekg.qa.intents import ABSENCES, FINISHERS, loader, table
-from ekg.qa.intents.binders import BINDERS
-from ekg.registry import NotRegistered, Registry
+from kg.cli import COMMANDS, main
+from kg.ingest.rules import core as rules_core
+from kg.ingest.rules import load_rules
+from kg.qa.intents import ABSENCES, FINISHERS, loader, table
+from kg.qa.intents.binders import BINDERS
+from kg.registry import NotRegistered, Registry
 
 
 def test_a_decorator_registers_and_a_missing_name_is_an_error_naming_the_registered() -> None:
@@ -33,9 +33,9 @@ def test_a_decorator_registers_and_a_missing_name_is_an_error_naming_the_registe
 
 def test_a_lazy_entry_is_imported_on_first_use() -> None:
     lazy: Registry[object] = Registry("thing")
-    lazy.add_lazy("registry", "ekg.registry:Registry")
+    lazy.add_lazy("registry", "kg.registry:Registry")
     assert "registry" in lazy and lazy["registry"] is Registry
-    assert COMMANDS["rules"].__module__ == "ekg.cli.rules"
+    assert COMMANDS["rules"].__module__ == "kg.cli.rules"
 
 
 def test_the_extension_points_are_registries_holding_what_the_table_names() -> None:

@@ -1,7 +1,7 @@
 """The remote client's parameter binding: each use substituted in the text, equal to pyoxigraph's substitution.
 
 Every case runs both ways on a real Oxigraph store -- `substitutions=` (what the embedded store does) and the
-text `ekg.query.remote.bind` sends to an endpoint -- and requires the same solutions. The HERB test does it for every
+text `kg.query.remote.bind` sends to an endpoint -- and requires the same solutions. The HERB test does it for every
 library call the 562 dev questions make.
 """
 
@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad, QueryBoolean, Store, Variable
 
-from ekg.errors import KGError
-from ekg.qa.answer import Answerer
-from ekg.query.remote import bind, sparql_term
-from ekg.query.sparql import EmbeddedStore, Term, prefixed
+from kg.errors import KGError
+from kg.qa.answer import Answerer
+from kg.query.remote import bind, sparql_term
+from kg.query.sparql import EmbeddedStore, Term, prefixed
 
 EX = "http://ex/"
 

@@ -20,8 +20,8 @@ import pytest
 from endpoints import ROOT, free_port, kg_serve
 from pyoxigraph import Store
 
-from ekg.errors import KGError, Unavailable
-from ekg.query.remote import RemoteEndpoint
+from kg.errors import KGError, Unavailable
+from kg.query.remote import RemoteEndpoint
 
 QUESTION = "Who wrote the Market Research Report for ActionGenie?"
 TOKEN = "engines-test-token-0123"
@@ -83,7 +83,7 @@ def broken() -> Iterator[str]:
 
 
 def kg(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ekg", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", "kg", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
 def assert_one_line_error(done: subprocess.CompletedProcess[str], *needles: str) -> None:

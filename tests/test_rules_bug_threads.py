@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ekg.ingest.herb import Organisation, Product
-from ekg.ingest.rules import RuleContext, run_rules
-from ekg.ingest.rules.bugs import BugRecord, bug_records
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import RuleContext, run_rules
+from kg.ingest.rules.bugs import BugRecord, bug_records
 
 CHANNEL = "bug-ann-Demo"
 ANN, BOB, CAT, DAN, EVE = (f"eid_0000000{i}" for i in range(1, 6))

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
-from ekg.ingest.herb import Organisation, Product
-from ekg.ingest.rules import RuleContext, run_rules
-from ekg.ingest.rules.bugs import bug_records, conversation_kind, item_component, item_title
-from ekg.namespaces import node, term
-from ekg.text import component_key
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import RuleContext, run_rules
+from kg.ingest.rules.bugs import bug_records, conversation_kind, item_component, item_title
+from kg.namespaces import node, term
+from kg.text import component_key
 
 CHANNEL = "bug-alice-Demo"
 
@@ -214,7 +214,7 @@ def test_rebuilding_is_idempotent(ctx: RuleContext) -> None:
     ],
 )
 def test_conversation_kind_from_opening_message(text: str, kind: str) -> None:
-    from ekg.ingest.rules import Message
+    from kg.ingest.rules import Message
 
     assert conversation_kind(Message("1", CHANNEL, "c", "eid_1", "t", text, 0)) == kind
 

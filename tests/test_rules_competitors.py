@@ -8,11 +8,11 @@ from typing import Any
 
 from rulekit import objects, rule_triples
 
-from ekg.ingest.herb import Organisation, Product
-from ekg.ingest.rules import Message, RuleContext
-from ekg.ingest.rules.competitors import competitor_name, demo_urls, insight_text
-from ekg.ingest.rules.messages import conversations as threads
-from ekg.namespaces import ID
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import Message, RuleContext
+from kg.ingest.rules.competitors import competitor_name, demo_urls, insight_text
+from kg.ingest.rules.messages import conversations as threads
+from kg.namespaces import ID
 
 RULES = ["competitor-insights", "competitor-demos"]
 

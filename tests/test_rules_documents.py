@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from ekg.ingest.herb import Organisation, Product
-from ekg.ingest.rules import RuleContext, run_rules
-from ekg.ingest.rules.documents import feedback_items, revision_pairs, suggestion_text, version_status
-from ekg.namespaces import ID, expand
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import RuleContext, run_rules
+from kg.ingest.rules.documents import feedback_items, revision_pairs, suggestion_text, version_status
+from kg.namespaces import ID, expand
 
 DOC = "https://sf-internal.slack.com/archives/docs/"
 PEOPLE = {

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
-from ekg.ingest.herb import Organisation, Product
-from ekg.ingest.rules import RuleContext, run_rules
-from ekg.ingest.rules.features import (
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import RuleContext, run_rules
+from kg.ingest.rules.features import (
     Segment,
     assigned_segment,
     change_summary,
@@ -21,14 +21,14 @@ from ekg.ingest.rules.features import (
     review_segments,
     same_feature,
 )
-from ekg.ingest.rules.prs import TeamPR, reason_of
-from ekg.namespaces import node, term
-from ekg.qa.answer import fold_rows
-from ekg.qa.intents import table
-from ekg.qa.intents.features import keep_best_features, keep_top_authors
-from ekg.qa.residue import resolve_feature
-from ekg.query.sparql import named_query, prefixed
-from ekg.text import feature_tokens
+from kg.ingest.rules.prs import TeamPR, reason_of
+from kg.namespaces import node, term
+from kg.qa.answer import fold_rows
+from kg.qa.intents import table
+from kg.qa.intents.features import keep_best_features, keep_top_authors
+from kg.qa.residue import resolve_feature
+from kg.query.sparql import named_query, prefixed
+from kg.text import feature_tokens
 
 DEV = "develop-alice-Demo"
 ALICE, BOB, CAROL, DAN = "eid_0000000a", "eid_0000000b", "eid_0000000c", "eid_0000000d"
@@ -756,7 +756,7 @@ SUBS = [
 
 def tracks_of(name: str, meetings: list[dict], prs: list[dict]) -> dict[str, set[int]]:
     """Feature label -> PR numbers, as the feature-tracks rule groups a fixture product's PRs."""
-    from ekg.ingest.rules.features import dev_meetings, feature_tracks_of, pr_assignments
+    from kg.ingest.rules.features import dev_meetings, feature_tracks_of, pr_assignments
 
     shares = [
         msg(f"2026010{i % 10}-0-x{i:04d}", p["user"]["login"], p["created_at"], p["link"]) for i, p in enumerate(prs)
@@ -807,7 +807,7 @@ def test_sub_features_and_backend_frontend_parts_stay_separate_features() -> Non
 
 
 def test_feature_keywords_come_from_its_names_not_the_dialogue_around_them() -> None:
-    from ekg.ingest.rules.features import Track, feature_keywords
+    from kg.ingest.rules.features import Track, feature_keywords
 
     talk = (("Dan Brown", "Next, the CRM integration task. Alice, the dashboard caching layer is yours."),)
     seg = Segment("CRM integration task", frozenset({"crm", "integrat"}), talk)
@@ -819,7 +819,7 @@ def test_feature_keywords_come_from_its_names_not_the_dialogue_around_them() -> 
 
 
 def test_discussed_feature_responsible_are_the_assigned_and_volunteers_not_who_summarises() -> None:
-    from ekg.ingest.rules.features import volunteers
+    from kg.ingest.rules.features import volunteers
 
     lines = [
         ("Dan Brown", "Let's start with the offline sync feature."),

@@ -10,11 +10,11 @@ import pytest
 from pyoxigraph import Literal, NamedNode, Quad, Store, Variable
 from test_rules_features import DAN, MEETINGS, NAMES, ORG, PRS, SLACK, msg
 
-from ekg.ingest.herb import Product
-from ekg.ingest.rules import RuleContext, run_rules
-from ekg.ingest.rules.lifecycles import Step, pr_lifecycles, pr_steps
-from ekg.namespaces import node, term
-from ekg.query.sparql import named_query, prefixed
+from kg.ingest.herb import Product
+from kg.ingest.rules import RuleContext, run_rules
+from kg.ingest.rules.lifecycles import Step, pr_lifecycles, pr_steps
+from kg.namespaces import node, term
+from kg.query.sparql import named_query, prefixed
 
 XSD_DATETIME = NamedNode("http://www.w3.org/2001/XMLSchema#dateTime")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ekg.ingest.herb import Organisation, Product
-from ekg.ingest.rules import RuleContext, run_rules
-from ekg.ingest.rules.messages import normalise_url
-from ekg.namespaces import ID, expand
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import RuleContext, run_rules
+from kg.ingest.rules.messages import normalise_url
+from kg.namespaces import ID, expand
 
 
 def slack(mid: str, text: str, ts: str, user: str = "eid_aaaaaaaa", channel: str = "bug-x-Demo") -> dict[str, Any]:

@@ -1,10 +1,10 @@
-"""Conversational filler removal (ekg.ingest.rules.prose) on strings written here: what is kept stays verbatim."""
+"""Conversational filler removal (kg.ingest.rules.prose) on strings written here: what is kept stays verbatim."""
 
 from __future__ import annotations
 
 import pytest
 
-from ekg.ingest.rules.prose import clean_text, content_sentences, is_filler, strip_lead
+from kg.ingest.rules.prose import clean_text, content_sentences, is_filler, strip_lead
 
 
 def test_clean_text_drops_emoji_and_reduces_slack_links_to_their_label() -> None:

@@ -8,10 +8,10 @@ from pathlib import Path
 from rulekit import objects, rule_triples
 from test_rules_features import msg, pr
 
-from ekg.ingest.herb import Organisation, Product
-from ekg.ingest.rules import RuleContext
-from ekg.ingest.rules.prs import thread_reason
-from ekg.namespaces import expand
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import RuleContext
+from kg.ingest.rules.prs import thread_reason
+from kg.namespaces import expand
 
 ALICE, BOB = "eid_0000000a", "eid_0000000b"
 ORG = Organisation({ALICE: {"name": "Alice Smith"}, BOB: {"name": "Bob Jones"}}, {}, [])
@@ -100,7 +100,7 @@ def test_reason_from_the_replies_when_the_opener_gives_none() -> None:
 
 
 def test_thread_reason_reads_the_opener_first() -> None:
-    from ekg.ingest.rules import Message
+    from kg.ingest.rules import Message
 
     def m(text: str) -> Message:
         return Message("x", "develop-a", "c", ALICE, "t", text, 0)

@@ -8,9 +8,9 @@ from typing import Any
 
 from rulekit import objects, rule_triples
 
-from ekg.ingest.herb import Organisation, Product
-from ekg.ingest.rules import RuleContext
-from ekg.namespaces import ID, expand
+from kg.ingest.herb import Organisation, Product
+from kg.ingest.rules import RuleContext
+from kg.namespaces import ID, expand
 
 RULES = [
     "release-kickoff",

@@ -13,15 +13,15 @@ import numpy as np
 import pytest
 from pyoxigraph import NamedNode, Store
 
-from ekg import extras
-from ekg.cli import main
-from ekg.errors import KGError
-from ekg.ingest.build import build
-from ekg.namespaces import ORG_GRAPH
-from ekg.query.sparql import named_query, prefixed, product_dataset
-from ekg.search import dense
-from ekg.search.index import build_index, index_dir
-from ekg.search.searcher import Facets, Searcher
+from kg import extras
+from kg.cli import main
+from kg.errors import KGError
+from kg.ingest.build import build
+from kg.namespaces import ORG_GRAPH
+from kg.query.sparql import named_query, prefixed, product_dataset
+from kg.search import dense
+from kg.search.index import build_index, index_dir
+from kg.search.searcher import Facets, Searcher
 
 EMPLOYEES = {
     "eid_aaaaaaaa": {
@@ -246,13 +246,13 @@ def test_cli_search_prints_ranked_ids_with_signal_contributions(tiny_store, caps
 
 
 def tiny_question(text: str):
-    from ekg.qa.question import Vocabulary, parse
+    from kg.qa.question import Vocabulary, parse
 
     return parse(text, Vocabulary({"tiny": "Tiny"}, {}, {}))
 
 
 def test_fallback_answers_with_extracted_sentences_of_admitted_evidence(searcher):
-    from ekg.qa.fallback import fallback_answer
+    from kg.qa.fallback import fallback_answer
 
     found = fallback_answer(searcher, tiny_question("What is the plan for ingestion latency in Tiny?"))
     assert found is not None
@@ -261,7 +261,7 @@ def test_fallback_answers_with_extracted_sentences_of_admitted_evidence(searcher
 
 
 def test_fallback_abstains_when_nothing_clears_the_structural_check(searcher):
-    from ekg.qa.fallback import fallback_answer
+    from kg.qa.fallback import fallback_answer
 
     assert fallback_answer(searcher, tiny_question("Which quantum tunnelling vendors did Tiny evaluate?")) is None
     assert fallback_answer(searcher, tiny_question("What is the plan for ingestion latency?")) is None  # no product

@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ekg.errors import KGError
-from ekg.namespaces import expand, node, term
-from ekg.search.anchors import anchors, id_nodes, kind_nodes, named_nodes
-from ekg.search.dense import group_means
-from ekg.search.facets import Facets, instant
-from ekg.search.fusion import ranking, rrf, tiebreak_keys
-from ekg.search.graph import DEFAULT_WEIGHT, ProductGraph, weight_table
-from ekg.search.index import context_texts
-from ekg.search.lexical import LexicalIndex, tokens
+from kg.errors import KGError
+from kg.namespaces import expand, node, term
+from kg.search.anchors import anchors, id_nodes, kind_nodes, named_nodes
+from kg.search.dense import group_means
+from kg.search.facets import Facets, instant
+from kg.search.fusion import ranking, rrf, tiebreak_keys
+from kg.search.graph import DEFAULT_WEIGHT, ProductGraph, weight_table
+from kg.search.index import context_texts
+from kg.search.lexical import LexicalIndex, tokens
 
 TEXTS = ["the ingestion pipeline stalls under load", "lunch order for friday", "ingestion latency dashboard"]
 
@@ -160,7 +160,7 @@ def test_facets_bind_values_and_reject_bad_ones():
 
 
 def test_dense_encoder_loads_offline_and_embeds_similar_texts_closer():
-    from ekg.search import dense
+    from kg.search import dense
 
     if dense.unavailable():
         pytest.skip(dense.unavailable())

@@ -33,11 +33,11 @@ from rdflib import Graph
 from rdflib.plugins.stores.sparqlstore import SPARQLStore
 from SPARQLWrapper import JSON, SPARQLWrapper
 
-from ekg.errors import KGError
-from ekg.namespaces import EKG, GRAPH, ORG_GRAPH
-from ekg.qa.answer import Answerer
-from ekg.query.remote import RemoteEndpoint
-from ekg.query.sparql import EmbeddedStore, library, product_dataset
+from kg.errors import KGError
+from kg.namespaces import EKG, GRAPH, ORG_GRAPH
+from kg.qa.answer import Answerer
+from kg.query.remote import RemoteEndpoint
+from kg.query.sparql import EmbeddedStore, library, product_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
 ALPHA, BETA, GAMMA, ORG = GRAPH + "Alpha", GRAPH + "Beta", GRAPH + "Gamma", ORG_GRAPH
@@ -113,7 +113,7 @@ def free_port() -> int:
 
 def kg(*args: str) -> list[str]:
     """The command line of `kg ARGS` under this interpreter."""
-    return [sys.executable, "-c", "import sys; from ekg.cli import main; sys.exit(main())", *args]
+    return [sys.executable, "-c", "import sys; from kg.cli import main; sys.exit(main())", *args]
 
 
 def start_server(store: Path, *extra: str, timeout: float = TIMEOUT, log: Path | None = None) -> Iterator[str]:
@@ -556,7 +556,7 @@ def test_kg_query_over_the_endpoint_runs_every_form(
     src = tmp_path / "q.rq"
     src.write_text(query)
     out = subprocess.run(
-        [sys.executable, "-m", "ekg", "query", str(src), "--endpoint", f"{open_server}/query"],
+        [sys.executable, "-m", "kg", "query", str(src), "--endpoint", f"{open_server}/query"],
         capture_output=True,
         text=True,
         timeout=60,

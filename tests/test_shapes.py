@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from rdflib import RDF, Dataset, Graph, Literal, URIRef
 
-from ekg.ingest.validate import ResultRow, result_rows, shacl_results
+from kg.ingest.validate import ResultRow, result_rows, shacl_results
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "ekg_sample.trig"
 EKG = "https://w3id.org/ekg/ont#"

@@ -27,15 +27,15 @@ import yaml
 from endpoints import ROOT, free_port, stopping, virtuoso_binaries, virtuoso_server, wait_for
 from test_virtuoso import comparable, dev_questions
 
-from ekg.cli import main
-from ekg.qa.answer import Answerer
-from ekg.query.deployment import open_deployment
-from ekg.query.federation import LOCAL_COMUNICA
-from ekg.query.sparql import EmbeddedStore
+from kg.cli import main
+from kg.qa.answer import Answerer
+from kg.query.deployment import open_deployment
+from kg.query.federation import LOCAL_COMUNICA
+from kg.query.sparql import EmbeddedStore
 
 pytestmark = pytest.mark.herb
 
-KG = [sys.executable, "-m", "ekg"]
+KG = [sys.executable, "-m", "kg"]
 #: Replicas per shard: shard-0 has two, so one can die; shard-1 one, so the whole shard can.
 REPLICAS = {"shard-0": 2, "shard-1": 1}
 

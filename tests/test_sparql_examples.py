@@ -20,13 +20,13 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Literal, NamedNode
 
-from ekg.cli import main
-from ekg.namespaces import expand
-from ekg.qa.answer import Answerer
-from ekg.qa.intents import Intent, as_of, load_intents
-from ekg.query.sparql import EmbeddedStore, NamedQuery, Term, library, product_dataset
-from ekg.search.index import build_index
-from ekg.vocab import XSD_BOOLEAN, XSD_DATETIME
+from kg.cli import main
+from kg.namespaces import expand
+from kg.qa.answer import Answerer
+from kg.qa.intents import Intent, as_of, load_intents
+from kg.query.sparql import EmbeddedStore, NamedQuery, Term, library, product_dataset
+from kg.search.index import build_index
+from kg.vocab import XSD_BOOLEAN, XSD_DATETIME
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = re.compile(r"^#\s*example\s*:\s*(.*)$", re.M)

@@ -7,7 +7,7 @@ import re
 import pytest
 from pyoxigraph import QueryBoolean, Store
 
-from ekg.query.sparql import library, prefixed
+from kg.query.sparql import library, prefixed
 
 QUERIES = sorted(library().values(), key=lambda q: q.name)
 

@@ -15,10 +15,10 @@ import pytest
 from herbkit import SOURCE, artifacts_per_kind, herb_layout, small_product
 from pyoxigraph import Store
 
-from ekg.cli import main
-from ekg.errors import KGError
-from ekg.ingest.build import build
-from ekg.ingest.storepath import MARKER, has_marker, lock_path
+from kg.cli import main
+from kg.errors import KGError
+from kg.ingest.build import build
+from kg.ingest.storepath import MARKER, has_marker, lock_path
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +144,7 @@ def test_two_builds_at_once_one_refused_and_the_store_whole(herb: Path, tmp_path
     text = (herb / "products" / f"{SOURCE}.json").read_text()
     src = herb_layout(tmp_path / "herb", herb, {f"{SOURCE}{i}": text for i in range(4)})
     path = tmp_path / "store"
-    argv = [sys.executable, "-m", "ekg", "build", "--quiet", "--herb", str(src), "--store", str(path)]
+    argv = [sys.executable, "-m", "kg", "build", "--quiet", "--herb", str(src), "--store", str(path)]
     first = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while not list(tmp_path.glob(".store.building-*")) and first.poll() is None and time.monotonic() < deadline:

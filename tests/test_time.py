@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from ekg.errors import KGError
-from ekg.qa.question import Vocabulary, normalise, parse
-from ekg.qa.time import find_time
+from kg.errors import KGError
+from kg.qa.question import Vocabulary, normalise, parse
+from kg.qa.time import find_time
 
 VOCAB = Vocabulary({"connectforce": "ConnectForce"}, {}, {"techcorp": "TechCorp"})
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from pyoxigraph import NamedNode, Quad, RdfFormat, Store
 
-from ekg.cli import main
-from ekg.errors import KGError
-from ekg.ingest.validate import validate
+from kg.cli import main
+from kg.errors import KGError
+from kg.ingest.validate import validate
 
 SAMPLE = Path(__file__).resolve().parent / "fixtures" / "ekg_sample.trig"
 ID = "https://w3id.org/ekg/id/"

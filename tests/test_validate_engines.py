@@ -28,8 +28,8 @@ from test_shapes import (
     put,
 )
 
-from ekg.ingest.shacl import node_shapes
-from ekg.ingest.validate import SHAPES_FILE, ResultRow, validate
+from kg.ingest.shacl import node_shapes
+from kg.ingest.validate import SHAPES_FILE, ResultRow, validate
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 INSIGHT = URIRef(ID + "competitor-insight/Demo/1")
@@ -112,9 +112,9 @@ def test_turtle_report_is_a_shacl_report_pyshacl_reads_back(tmp_path: Path, case
     from pyshacl.validator_conformance import compare_validation_reports
     from rdflib import SH
 
-    from ekg.ingest.report import report_turtle
-    from ekg.ingest.validate import rdflib_graph, shacl_results
-    from ekg.query.sparql import EmbeddedStore
+    from kg.ingest.report import report_turtle
+    from kg.ingest.validate import rdflib_graph, shacl_results
+    from kg.query.sparql import EmbeddedStore
 
     _, node, mutate = next(c for c in CASES if c[0] == case)
     store = EmbeddedStore(write_store(tmp_path / "bad", node, mutate))

@@ -18,12 +18,12 @@ import pyoxigraph
 import pytest
 from endpoints import kg_serve, virtuoso, virtuoso_binaries
 
-from ekg.errors import KGError
-from ekg.namespaces import EKG, GRAPH, ID, ORG_GRAPH, RDF, RDFS
-from ekg.qa.answer import Answerer
-from ekg.query.remote import RemoteEndpoint
-from ekg.query.sparql import EmbeddedStore
-from ekg.query.store import export
+from kg.errors import KGError
+from kg.namespaces import EKG, GRAPH, ID, ORG_GRAPH, RDF, RDFS
+from kg.qa.answer import Answerer
+from kg.query.remote import RemoteEndpoint
+from kg.query.sparql import EmbeddedStore
+from kg.query.store import export
 
 pytestmark = pytest.mark.herb
 

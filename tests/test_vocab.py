@@ -1,4 +1,4 @@
-"""ekg/vocab.py against ontology/ekg.ttl: every ekg: term the code names is declared there, with the kind the code
+"""kg/vocab.py against ontology/ekg.ttl: every ekg: term the code names is declared there, with the kind the code
 uses it as, and every other term comes from a standard vocabulary."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from pyoxigraph import NamedNode, RdfFormat, Store
 
-from ekg import vocab
-from ekg.namespaces import DCT, EKG, OWL, PROV, RDF, RDFS, SKOS, XSD
-from ekg.paths import PROJECT
+from kg import vocab
+from kg.namespaces import DCT, EKG, OWL, PROV, RDF, RDFS, SKOS, XSD
+from kg.paths import PROJECT
 
 STANDARD = (RDF, RDFS, OWL, XSD, DCT, SKOS, PROV)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pyoxigraph import Store
 
-from ekg.cli import main
+from kg.cli import main
 
 pytestmark = pytest.mark.herb
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"

@@ -53,7 +53,7 @@ def show(value: Any) -> None:
 
 
 async def session(store: str | None) -> None:
-    args = ["-m", "ekg", "mcp", *(["--store", store] if store else [])]
+    args = ["-m", "kg", "mcp", *(["--store", store] if store else [])]
     async with Client(StdioServerParameters(command=sys.executable, args=args)) as client:
         question = f"Find employee IDs of the authors and key reviewers of the Market Research Report for {PRODUCT}?"
         answer = await call(client, "ask", {"question": question})

@@ -1,7 +1,0 @@
-"""Instance-based schema alignment of the ERB sources, exported as SSSOM.
-
-`ekg.alignment.pipeline.align(path)` returns an `Alignment` of pandas frames (profiles, one mapping frame per
-selection method, the per-pair summary); `ekg.alignment.sssom_io.mapping_set(frame, description)` turns a mapping
-frame into sssom-py's `MappingSetDataFrame`. The package itself imports nothing, so `ekg.alignment.defaults` reads
-without the [align] extra (pandas, sssom).
-"""

@@ -1,0 +1,7 @@
+"""`python -m kg` runs the CLI."""
+
+import sys
+
+from kg.cli import main
+
+sys.exit(main())

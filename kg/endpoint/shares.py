@@ -1,0 +1,79 @@
+"""Shares of the server among clients: query workers per token, and result bytes held by the main process.
+
+A token may have at most `per_token` queries at the workers at once; the rest of its requests wait their turn
+(503 after the time limit), so one token's runaways leave the other tokens the remaining workers. A reply is held
+in the main process until the client has read it. A worker announces a reply's size before its bytes; a large
+reply crosses into the main process only once its size fits in the budget, and gives the room back once the
+client has it or the send deadline has passed. The main process so never holds more than `max_inflight` bytes
+of large results, however slowly the clients read, and small replies never wait behind them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from kg.endpoint.policy import HttpError
+
+
+class TokenSlots:
+    """At most `per_token` queries of one token at the workers; None as a key means no limit (no access file)."""
+
+    def __init__(self, per_token: int) -> None:
+        self.per_token = per_token
+        self.slots: dict[str, asyncio.Semaphore] = {}
+
+    @asynccontextmanager
+    async def slot(self, key: str | None, timeout: float) -> AsyncIterator[None]:
+        if key is None:
+            yield
+            return
+        slots = self.slots.setdefault(key, asyncio.Semaphore(self.per_token))
+        try:
+            await asyncio.wait_for(slots.acquire(), timeout)
+        except TimeoutError:
+            raise HttpError(
+                503, f"this token already has {self.per_token} queries running, for {timeout:g} s; try again"
+            ) from None
+        try:
+            yield
+        finally:
+            slots.release()
+
+
+class ByteBudget:
+    """Result bytes the main process may hold at once."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.used = limit, 0
+        self.changed = asyncio.Condition()
+
+    async def reserve(self, size: int, timeout: float) -> Hold:
+        """A hold of `size` bytes (at most the limit), once they fit; 503 when they do not within `timeout` s."""
+        async with self.changed:
+            try:
+                await asyncio.wait_for(self.changed.wait_for(lambda: self.used + size <= self.limit), timeout)
+            except TimeoutError:
+                raise HttpError(
+                    503, f"the server is still sending other results after {timeout:g} s; try again"
+                ) from None
+            self.used += size
+        return Hold(self, size)
+
+    async def _change(self, delta: int) -> None:
+        async with self.changed:
+            self.used += delta
+            self.changed.notify_all()
+
+
+class Hold:
+    """Bytes reserved in a ByteBudget, given back exactly once."""
+
+    def __init__(self, budget: ByteBudget, size: int) -> None:
+        self.budget, self.size = budget, size
+
+    async def release(self) -> None:
+        size, self.size = self.size, 0
+        if size:
+            await self.budget._change(-size)

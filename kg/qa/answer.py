@@ -1,0 +1,355 @@
+"""Answer one question: parse, pick the intent, prove the evidence exists, run the query, cite.
+
+Every answer has one of four outcomes (`Answer.outcome`), kept apart everywhere they are shown:
+
+- `answer`: the rows of the intent's SELECT, with their citations;
+- `absent`: a proof of absence: the intent's ASK found no typed evidence for the bound slots. Run only for a
+  complete reading (kg/qa/reading.py);
+- `uncertain`: the reading is incomplete or contested (a cue no part of it explains, an answer type it does not
+  give, two rows tied, a free phrase that names no label or only part of one): no proof runs, and the best
+  readings are offered as canonical questions (`readings`; `kg ask --pick N` asks one);
+- `unsupported`: no intent covers the wording, or it names no product.
+
+There is no score threshold anywhere on this path. Everything else -- an invalid question, an unreachable or refusing
+endpoint, a result that is not SPARQL results -- raises KGError, so an abstention always means what it says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+from typing import Any
+
+from pyoxigraph import NamedNode
+
+from kg.errors import KGError, ShardDown
+from kg.namespaces import GRAPH, ORG_GRAPH, product_graph
+from kg.qa.intents import Choice, Intent, choose
+from kg.qa.intents.asof import Refusal
+from kg.qa.intents.asof import route as route_as_of
+from kg.qa.question import Question, Vocabulary, normalise, parse
+from kg.qa.residue import Labels
+from kg.qa.spelling import names_words, respelled, respellings
+from kg.query.people import EID, People
+from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset, term_text
+
+#: Product graphs per vocabulary request: 30 HERB products take one; x10 HERB's 300, six.
+VOCABULARY_CHUNK = 50
+
+#: Answer fields kept out of its JSON object: what ran and how the question was read (`kg ask --explain`).
+INTERNAL = ("queries", "choice")
+#: Why an answer is absent when the proof finds nothing and the intent has no wording of its own for it.
+NO_EVIDENCE = "the graph holds nothing that fits this reading of the question"
+
+
+@dataclass
+class Answer:
+    question: str
+    type: str
+    abstain: bool
+    answer: list[str] | str | None
+    citations: list[str]
+    intent: str | None
+    slots: dict[str, Any] = field(default_factory=dict)
+    reason: str | None = None
+    proof: dict[str, Any] | None = None
+    #: answer | absent | uncertain | unsupported (see the module docstring).
+    outcome: str = "answer"
+    #: For an uncertain reading: the best readings as canonical questions, best first.
+    readings: list[dict[str, str]] = field(default_factory=list)
+    #: Words of the question read as another spelling ({typed: read as}; kg/qa/spelling.py).
+    respelled: dict[str, str] = field(default_factory=dict)
+    #: {eid: {"name", "role"}} for every employee the answer names: the answer itself stays eids.
+    people: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    queries: list[str] = field(default_factory=list)
+    #: The intent chooser's verdicts, kept so the reading is built only when `kg ask --explain` asks for it.
+    choice: Choice | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def understanding(self) -> dict[str, Any]:
+        """How the question was read (cues, competing intents, the free phrase's resolution)."""
+        return self.choice.explain() if self.choice else {}
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer object of `--json` and `--batch`: every field but the SPARQL text and the chooser's
+        verdicts (`asdict` would deep-copy those, only to drop them)."""
+        return {f.name: json_copy(getattr(self, f.name)) for f in fields(self) if f.name not in INTERNAL}
+
+
+def json_copy(value: Any) -> Any:
+    """A copy of JSON-shaped data (dicts, lists, scalars), so a caller may change it: `copy.deepcopy` does the
+    same with bookkeeping for shapes an answer never has, at several times the cost."""
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) for v in value]
+    return value
+
+
+def fold_rows(rows: list[Row]) -> tuple[list[str], list[str]]:
+    """Distinct ?answer values and distinct ?cite ids, each in first-seen order."""
+    answers = dict.fromkeys(term_text(r["answer"]) for r in rows if "answer" in r)
+    cites = dict.fromkeys(term_text(r["cite"]) for r in rows if "cite" in r)
+    return list(answers), list(cites)
+
+
+def shown_answer(answer_type: str, answers: list[str]) -> list[str] | str:
+    """Content as lines in the query's ORDER BY; names, ids and links as a sorted list. Rows come in an order
+    no engine promises (the same store gives another order in each process), and the answer must not."""
+    return "\n".join(answers) if answer_type == "content" else sorted(answers)
+
+
+#: An optional last resort for questions no intent covers: extracted evidence sentences, or None to abstain.
+Fallback = Callable[[Question], Answer | None]
+
+
+class Answerer:
+    """Answers questions against one backend; the slot vocabularies are read from the graph once, and each
+    product's labels and intents' evidence once per product."""
+
+    def __init__(self, backend: Backend, fallback: Fallback | None = None) -> None:
+        self.backend = backend
+        self.fallback = fallback
+        self._labels: dict[str, Labels] = {}
+        self._evidence: dict[tuple[str, str], list[str]] = {}
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        """The slot vocabularies, read from datasets the library names: the product graphs found, a chunk at
+        a time, each with the organisation graph. Nothing depends on an engine's default graph (a union or an
+        empty one). The rows of all chunks are taken in the query's ORDER BY, as one query's would be."""
+        found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}}
+        query = named_query("qa_vocabulary").text
+        rows: set[tuple[str, str]] = set()
+        for g in self.vocabulary_datasets():
+            try:
+                rows |= {(term_text(r["kind"]), term_text(r["label"])) for r in self.backend.select(query, graphs=g)}
+            except ShardDown as exc:  # its products stay known, so their questions fail on it, never abstain
+                rows |= {("product", p) for p in exc.products}
+        for kind, label in sorted(rows):
+            found[kind][normalise(label)] = label
+        return Vocabulary(found["product"], found["role"], found["company"])
+
+    def vocabulary_datasets(self) -> list[list[NamedNode]]:
+        """The named graphs holding a product under the graph name `kg build` gives it, VOCABULARY_CHUNK at a
+        time, each chunk with the organisation graph (no query joins two products' graphs, so the chunks'
+        rows are the whole dataset's). A request naming every product's graph would grow with the company,
+        and Virtuoso answers it with one header per graph: past ~95, more than Python's HTTP client accepts.
+        Over a deployment of shards, a chunk holds one shard's products, so one shard answers it.
+        No product is an error naming where we looked, never a reason to abstain on every question."""
+        if not (products := known_products(self.backend)):
+            raise KGError(
+                f"no products found at {self.backend.location}: is the data loaded, and with its graph "
+                f"names ({GRAPH}<Product>, {ORG_GRAPH})?"
+            )
+        groups = self.backend.product_groups(products) if hasattr(self.backend, "product_groups") else [products]
+        return [
+            [*(product_graph(p) for p in group[i : i + VOCABULARY_CHUNK]), NamedNode(ORG_GRAPH)]
+            for group in groups
+            for i in range(0, len(group), VOCABULARY_CHUNK)
+        ]
+
+    def labels(self, product: str) -> Labels:
+        """The labels a free phrase may name in one product, read once per product."""
+        if product not in self._labels:
+            found: dict[str, dict[str, set[str]]] = {"feature": {}, "feature name": {}, "component": {}}
+            for row in self.backend.select(named_query("qa_labels").text, graphs=product_dataset(product)):
+                found[term_text(row["kind"])].setdefault(term_text(row["item"]), set()).add(term_text(row["label"]))
+            self._labels[product] = Labels(
+                features={f: frozenset(words) for f, words in found["feature"].items()},
+                feature_names={f: min(names) for f, names in found["feature name"].items()},
+                components=tuple(sorted(k for keys in found["component"].values() for k in keys)),
+            )
+        return self._labels[product]
+
+    def evidence(self, query: str, product: str) -> list[str]:
+        """The ?cite ids of a parameterless evidence query (an intent row's `evidence`) over one product: the
+        same for every question about it, so read once per product, not inside each question's SELECT."""
+        if (query, product) not in self._evidence:
+            rows = self.backend.select(named_query(query).text, graphs=product_dataset(product))
+            self._evidence[query, product] = [term_text(r["cite"]) for r in rows if "cite" in r]
+        return self._evidence[query, product]
+
+    @cached_property
+    def people(self) -> People:
+        """The organisation's employees (read on the first answer that names one)."""
+        return People(self.backend)
+
+    def people_named(self, values: list[str]) -> dict[str, dict[str, str | None]]:
+        """The `people` map of an answer whose values hold eids; nothing is read for one that holds none."""
+        return self.people.people_map(values) if any(EID.search(v) for v in values) else {}
+
+    def ask(self, raw: str | bytes) -> Answer:
+        """The answer or a proof-backed abstention. An invalid question (empty, not text, naming two products)
+        and a backend failure raise KGError: neither is evidence about the data, so neither may abstain."""
+        vocabulary = self.vocabulary
+        try:
+            q = parse(raw, vocabulary)
+        except KGError as exc:
+            raise KGError(f"invalid question: {exc}") from exc
+        return self.answer_parsed(q)
+
+    def answer_parsed(self, q: Question) -> Answer:
+        if q.product is None and self.backend.hides_graphs:
+            raise KGError(
+                f"the question names no product {self.backend.location} shows this token: a product outside "
+                "the token's grant cannot be asked about (check the question's product and --token)"
+            )
+        answer = self._read(q)
+        return self._respelled(q, answer) if answer.outcome in ("uncertain", "unsupported") else answer
+
+    def _read(self, q: Question) -> Answer:
+        """The answer to the question as parsed, with the chooser's verdicts kept for `--explain`."""
+        choice = choose(q, self.labels(q.product) if q.product else None)
+        answer = self._answer_choice(q, choice)
+        answer.choice = choice
+        return answer
+
+    def _respelled(self, q: Question, typed: Answer) -> Answer:
+        """A question with no complete reading as typed, read again with its slips respelled: the respelled
+        reading's answer, or, where it would prove absence, an uncertain reading offering it (a guessed
+        spelling is no ground for a proof); else the answer as typed."""
+        labels = self.labels(q.product) if q.product else Labels()
+        fixes = respellings(q.text, names_words(self.vocabulary, [*labels.feature_names.values(), *labels.components]))
+        if not fixes:
+            return typed
+        try:
+            q2 = parse(respelled(q.text, fixes), self.vocabulary)
+        except KGError:
+            return typed
+        again = self._read(q2)
+        again.question, again.respelled = q.text, fixes
+        if again.outcome == "answer":
+            return again
+        choice = again.choice
+        if again.outcome == "absent" and choice is not None and choice.winner is not None and choice.winner.reading:
+            shown = ", ".join(f"'{a}' as '{b}'" for a, b in fixes.items())
+            offered = {"question": choice.winner.reading, "intent": choice.winner.intent.name}
+            typed.outcome, typed.respelled = "uncertain", fixes
+            typed.reason = (
+                f"uncertain reading: read with {shown}, the graph holds nothing that fits; a respelling is no "
+                "ground for a proof"
+            )
+            typed.readings = [offered, *(r for r in typed.readings if r["question"] != offered["question"])]
+        return typed
+
+    def _answer_choice(self, q: Question, choice: Choice) -> Answer:
+        if choice.ambiguous:
+            return self._uncertain(q, choice, f"the wording fits {' and '.join(choice.ambiguous)} equally")
+        if choice.winner is None:
+            found = self.fallback(q) if self.fallback and q.product else None
+            if found:
+                return found
+            if choice.near:
+                return self._uncertain(q, choice, "no reading accounts for the whole question")
+            return self._abstain(q, None, "unsupported question: no intent covers this wording", outcome="unsupported")
+        intent, bindings = choice.winner.intent, choice.winner.bindings or {}
+        if q.product is None:
+            return self._abstain(
+                q, intent, "unsupported question: it names no product known to the graph", outcome="unsupported"
+            )
+        account = choice.winner.account
+        if account is not None and not account.complete:
+            left = ", ".join(f"'{choice.tagged.phrase(c)}' ({c})" for c in account.cues)
+            why = f"{intent.name} leaves {left} unexplained"
+            if account.asked_type:
+                why = f"the question asks for a {account.asked_type}, which {intent.name} does not answer"
+            return self._uncertain(q, choice, why)
+        resolution = choice.winner.resolution
+        if resolution is not None and not resolution.resolved:
+            # a phrase that names no label may be a misread as much as an absence: never a proof
+            best = ", ".join(f"{c} {s:.2f}" for c, s in resolution.candidates[:3])
+            return self._uncertain(
+                q,
+                choice,
+                f"'{resolution.phrase}' only partly names a {resolution.kind} of {q.product} (best: {best})"
+                if best
+                else f"'{resolution.phrase}' names no {resolution.kind} of {q.product}",
+            )
+        if q.time is not None:
+            routed = route_as_of(q, intent, bindings, self.backend)
+            if isinstance(routed, Refusal):
+                return self._abstain(q, intent, routed.reason, bindings, proof=routed.proof)
+            intent, bindings = routed
+        return self.answer_intent(q, intent, bindings)
+
+    def answer_intent(self, q: Question, intent: Intent, bindings: dict[str, Any]) -> Answer:
+        """Run one intent on the question's product with bindings already made: its ASK proof, then its SELECT.
+        `kg ask` comes here once a question is read; `run_intent` (kg/mcp) with slots it validated itself."""
+        if q.product is None:
+            raise KGError("an intent runs on one product: none was given")
+        graphs = product_dataset(q.product, org=intent.org)
+        proof_q = named_query(intent.proof)
+        if not self.backend.ask(proof_q.text, bindings, graphs):
+            return self._abstain(
+                q,
+                intent,
+                intent.absent(q, bindings) if intent.absent else NO_EVIDENCE,
+                bindings,
+                proof={
+                    "query": proof_q.name,
+                    "text": proof_q.text,
+                    "bindings": _show(bindings),
+                    "graphs": [g.value for g in graphs or []],
+                    "result": False,
+                },
+            )
+        select_q = named_query(intent.query)
+        rows = self.backend.select(select_q.text, bindings, graphs)
+        answers, cites = (intent.finish or fold_rows)(rows)
+        if not answers:
+            return self._abstain(
+                q,
+                intent,
+                "the query found evidence but no answer",
+                bindings,
+                proof={"query": select_q.name, "text": select_q.text, "bindings": _show(bindings), "result": "no rows"},
+            )
+        for query in intent.evidence:
+            cites.extend(self.evidence(query, q.product))
+        return Answer(
+            people=self.people_named(answers),
+            question=q.text,
+            type=intent.answer_type,
+            abstain=False,
+            answer=shown_answer(intent.answer_type, answers),
+            citations=sorted(set(cites)),
+            intent=intent.name,
+            slots={**q.slots(), **_show(bindings)},
+            queries=[proof_q.text, select_q.text, *(named_query(e).text for e in intent.evidence)],
+        )
+
+    def _uncertain(self, q: Question, choice: Choice, why: str) -> Answer:
+        """An uncertain reading: no proof runs; the best readings are offered as canonical questions."""
+        answer = self._abstain(q, None, f"uncertain reading: {why}", outcome="uncertain")
+        answer.readings = [{"question": c.reading, "intent": c.intent.name} for c in choice.readings()]
+        return answer
+
+    def _abstain(
+        self,
+        q: Question,
+        intent: Intent | None,
+        reason: str,
+        bindings: dict[str, Any] | None = None,
+        proof: dict[str, Any] | None = None,
+        outcome: str = "absent",
+    ) -> Answer:
+        """An abstention; its slots include the intent's bindings, so the shown slots match the proof's."""
+        return Answer(
+            question=q.text,
+            type=intent.answer_type if intent else "content",
+            abstain=True,
+            answer=None,
+            citations=[],
+            intent=intent.name if intent else None,
+            slots={**q.slots(), **_show(bindings or {})},
+            reason=reason,
+            proof=proof,
+            outcome=outcome,
+            queries=[proof["text"]] if proof else [],
+        )
+
+
+def _show(bindings: dict[str, Any]) -> dict[str, str]:
+    return {k: term_text(v) for k, v in bindings.items()}

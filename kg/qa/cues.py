@@ -1,0 +1,288 @@
+"""Tag a question with the cues of the lexicon (kg/qa/lexicon.toml), and give what is left of it: the residue.
+
+The lexicon is data: cue name -> phrases in a small phrase language (its header documents it). Phrases are
+compiled once into whole-word regexes over the question's *cue text*: its normalised text with contractions
+spelled out, possessives and punctuation dropped, hyphens as spaces, and every word singularised — the same
+singulariser the slot finder uses, applied to the lexicon's words too, so either side may say "bugs" or "bug".
+The cue text keeps one token per word of the plain text (`Tagged.words`), so what a cue covers can be masked
+word by word; the residue is the plain words no slot, no used cue and no stop word covers, in question order.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+
+from kg.qa.question import Question, lexicon_data, spelled_out
+from kg.text import DOC_KINDS, normalise, singular_text
+
+#: Spelled-out negations: "couldn't" -> "could not" (then "ca not" / "wo not" -> "can not" / "will not"), and
+#: the forms without an apostrophe.
+IRREGULAR_NOT = {"cannot": "can not", "cant": "can not", "wont": "will not"}
+BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|have|had|need|must)nt\b")
+GAP_WORDS = 3
+#: Auxiliaries before a question's subject ("which features did people ..."), as cue text spells them
+#: (singularised: "does" -> "doe", "has" -> "ha").
+AUXILIARIES = frozenset(
+    {"did", "do", "doe", "does", "have", "ha", "has", "had", "were", "are", "will", "would", "could"}
+)
+#: Words after which "'s" is "has" or "is", not a possessive ("which company's got the most ...").
+CONTRACTED_BEFORE = frozenset({"got", "gotten", "been", "had", "not", "never", "still", "the", "a", "an", "most"})
+DETERMINERS = frozenset({"the", "our", "my", "your", "their", "any", "some"})
+#: Where one clause of a question ends: sentence punctuation, a colon or semicolon, a bracket, a dash between
+#: spaces, a comma before a space. ("For the board deck, which company ...": two clauses.)
+CLAUSE_END = re.compile(r"[.?!;:()\[\]]+(?=\s|$)|[()\[\]]|\s[-–—]+\s|[—–]|,\s")
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A compiled phrase, and the literal texts one of which any match must contain (None: no such text), so
+    the regex runs only on questions that hold one: a question meets a few dozen of the lexicon's 400+."""
+
+    pattern: re.Pattern[str]
+    needs: frozenset[str] | None
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    cues: dict[str, tuple[Phrase, ...]]
+    stop: frozenset[str]
+
+    @cached_property
+    def phrases(self) -> tuple[tuple[str, Phrase], ...]:
+        """Every (cue, phrase), in lexicon order."""
+        return tuple((cue, p) for cue, ps in self.cues.items() for p in ps)
+
+    @cached_property
+    def needing(self) -> dict[str | None, frozenset[int]]:
+        """The positions in `phrases` of the phrases that need each literal (None: those that need none)."""
+        index: dict[str | None, set[int]] = {}
+        for i, (_, p) in enumerate(self.phrases):
+            for lit in p.needs if p.needs is not None else (None,):
+                index.setdefault(lit, set()).add(i)
+        return {lit: frozenset(at) for lit, at in index.items()}
+
+    def candidates(self, text: str) -> list[tuple[str, Phrase]]:
+        """The phrases that may match the text, in lexicon order: one substring test per literal, shared by
+        every phrase that needs it, so the regexes run only where they can match."""
+        at = set(self.needing.get(None, ()))
+        for lit, phrases in self.needing.items():
+            if lit is not None and lit in text:
+                at |= phrases
+        return [self.phrases[i] for i in sorted(at)]
+
+
+@dataclass
+class Tagged:
+    """A question's cue text, the plain word behind each of its tokens, and each cue's token spans."""
+
+    tokens: list[str]
+    words: list[str]
+    spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    #: The clause (0, 1, ...) each token stands in (CLAUSE_END).
+    clauses: list[int] = field(default_factory=list)
+    #: Token positions the slots occupy (names, ids, roles, the document kind): read once per question.
+    slots: set[int] = field(default_factory=set)
+
+    @property
+    def found(self) -> set[str]:
+        return set(self.spans)
+
+    def covered(self, cues: set[str]) -> set[int]:
+        return {i for cue in cues for s, e in self.spans.get(cue, ()) for i in range(s, e)}
+
+    def inside_other(self, cue: str) -> bool:
+        """Every match of the cue lies inside a longer match of another cue ("resolved" in "not resolved")."""
+        return all(
+            any(o != cue and os <= s and e <= oe and (oe - os) > (e - s) for o, spans in self.spans.items()
+                for os, oe in spans)
+            for s, e in self.spans.get(cue, ())
+        )  # fmt: skip
+
+    def phrase(self, cue: str) -> str:
+        """The words the first match of a cue covers (for --explain)."""
+        s, e = self.spans[cue][0]
+        return " ".join(self.tokens[s:e])
+
+
+def cue_words(norm: str) -> list[str]:
+    """The plain words of normalised text, with negations spelled out and possessives, apostrophes,
+    hyphens, slashes and ampersands removed: the word sequence both cue text and residue are read from."""
+    text = norm.replace("n't", " not")
+    for short, long in IRREGULAR_NOT.items():
+        text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", long, text)
+    text = BARE_NOT.sub(r"\1 not", text.replace("ca not", "can not").replace("wo not", "will not"))
+    text = re.sub(r"'s\b", "", text).replace("'", "")
+    return re.findall(r"[\w@]+", text)
+
+
+def phrase_words(phrase: str) -> tuple[set[str], set[str]]:
+    """The literal words of a lexicon phrase and the stems of its `word*` words (its `!`, `^`, `~` and `_`
+    marks left out): what the respeller corrects towards (kg/qa/spelling.py)."""
+    words: set[str] = set()
+    stems: set[str] = set()
+    for token in phrase.split():
+        for word in token.lstrip("!^").split("|"):
+            if word.endswith("*"):
+                stems.add(word[:-1])
+            elif word.isalpha():
+                words.add(word)
+    return words, stems
+
+
+def _literals(word: str) -> list[str]:
+    """The texts a phrase word's alternatives (split on '|') stand for: each normalised like the cue text,
+    or, ending in '*', the prefix as written."""
+    return [
+        alt[:-1] if alt.endswith("*") else " ".join(singular_text(w) for w in cue_words(alt)) for alt in word.split("|")
+    ]
+
+
+def _word_pattern(word: str) -> str:
+    """One word of a phrase as a regex: one of its literals, '*' ones as prefixes."""
+    alts = word.split("|")
+    body = "|".join(
+        re.escape(lit) + (r"\w*" if a.endswith("*") else "") for a, lit in zip(alts, _literals(word), strict=True)
+    )
+    return f"(?:{body})"
+
+
+def needed_literals(phrase: str) -> frozenset[str] | None:
+    """The texts one of which every match of the phrase contains: its first word's literals (None when the
+    phrase opens with a gap or a look-ahead, which match anywhere)."""
+    words = phrase.lstrip("^").split()
+    return None if not words or words[0] in ("~", "_") or words[0].startswith("!") else frozenset(_literals(words[0]))
+
+
+def compile_phrase(phrase: str, filler: str) -> re.Pattern[str]:
+    """One lexicon phrase -> a regex over cue text (see the lexicon's header for the syntax)."""
+    anchored = phrase.startswith("^")
+    out, lookahead, space = "", "", False
+    for word in phrase.lstrip("^").split():
+        if word.startswith("!"):
+            lookahead += rf"(?! {_word_pattern(word[1:])}(?!\w))"
+        elif word in ("~", "_"):
+            words = r"\S+" if word == "~" else f"(?:{filler})"
+            out += rf" (?:{words} ){{0,{GAP_WORDS}}}"
+            space = False
+        else:
+            out += (" " if space else "") + _word_pattern(word)
+            space = True
+    return re.compile(("^" if anchored else r"(?<!\w)") + out + r"(?!\w)" + lookahead)
+
+
+@cache
+def lexicon() -> Lexicon:
+    data = lexicon_data()
+    filler = "|".join(re.escape(singular_text(w)) for w in data["filler"]["words"])
+    cues = {
+        name: tuple(Phrase(compile_phrase(p, filler), needed_literals(p)) for p in ps)
+        for name, ps in data["cues"].items()
+    }
+    stop = frozenset(singular_text(w) for w in data["stop"]["words"])
+    return Lexicon(cues, stop)
+
+
+def tag(q: Question) -> Tagged:
+    """The cues the question's words carry, each with the token spans it covers."""
+    words = cue_words(q.norm)
+    tokens = [singular_text(w) for w in words]
+    text = " ".join(tokens)
+    starts = [m.start() for m in re.finditer(r"\S+", text)]
+    names = name_tokens(q, tokens)
+    kinds = list(DOC_KINDS[q.doc_kind]) if q.doc_kind else []
+    slots = names | occupied([*q.roles, *kinds], tokens)
+    tagged = Tagged(tokens, words, clauses=clause_ids(q.text, words), slots=slots)
+    found: dict[str, set[tuple[int, int]]] = {}
+    for name, phrase in lexicon().candidates(text):
+        for m in phrase.pattern.finditer(text):
+            span = (_token_at(starts, m.start()), _token_at(starts, max(m.end() - 1, m.start())) + 1)
+            if not set(range(*span)) <= names:  # a cue inside a name ("DemoForce") is no cue
+                found.setdefault(name, set()).add(span)
+    found["person"] = {s for s in found.get("person", ()) if not subject_of_auxiliary(tokens, s)}
+    owners = possessive_tokens(q.norm)
+    found["company"] = {s for s in found.get("company", ()) if not owner_not_asked(tokens, owners, s)}
+    tagged.spans = {name: sorted(spans) for name, spans in found.items() if spans}
+    return tagged
+
+
+def possessive_tokens(norm: str) -> set[int]:
+    """Positions of the cue-text tokens that were possessives ("customers' strengths", "the customer's
+    complaints"), word by word as cue_words reads them; none when that reading does not line up."""
+    if "'" not in norm:
+        return set()
+    out: set[int] = set()
+    at = 0
+    words = norm.split()
+    for i, word in enumerate(words):
+        after = words[i + 1] if i + 1 < len(words) else ""
+        tokens = cue_words(word)
+        if tokens and (word.endswith("s'") or (word.endswith("'s") and after not in CONTRACTED_BEFORE)):
+            out.add(at + len(tokens) - 1)
+        at += len(tokens)
+    return out if at == len(cue_words(norm)) else set()
+
+
+def owner_not_asked(tokens: list[str], owners: set[int], span: tuple[int, int]) -> bool:
+    """A company word in the possessive is what the asked thing belongs to ("customers' highlighted strengths"),
+    unless a question word asks for it ("which customer's bugs ...")."""
+    asked = {tokens[i] for i in range(max(0, span[0] - 1), span[1])} & {"which", "what", "whose"}
+    return span[1] - 1 in owners and not asked
+
+
+def subject_of_auxiliary(tokens: list[str], span: tuple[int, int]) -> bool:
+    """A person word right after an auxiliary ("which features did people talk about", "what did the engineers
+    build"): the subject of the question, not what it asks for."""
+    before = tokens[max(0, span[0] - 2) : span[0]]
+    if before and before[-1] in DETERMINERS:
+        before = before[:-1]
+    return bool(before) and before[-1] in AUXILIARIES and tokens[span[0]] not in ("who", "whom")
+
+
+def clause_ids(text: str, words: list[str]) -> list[int]:
+    """The clause of the raw text each word stands in: the words of each clause, read as the question's are,
+    matched in order (a word the question's text no longer holds, like a time phrase, is skipped over)."""
+    parts = CLAUSE_END.split(text.rstrip(".?! "))
+    if len(parts) == 1:
+        return [0] * len(words)
+    stream = [(number, word) for number, part in enumerate(parts) for word in cue_words(spelled_out(normalise(part)))]
+    out: list[int] = []
+    at = 0
+    for word in words:
+        k = next((k for k in range(at, len(stream)) if stream[k][1] == word), None)
+        if k is None:
+            out.append(out[-1] if out else 0)
+        else:
+            out.append(stream[k][0])
+            at = k + 1
+    return out
+
+
+def _token_at(starts: list[int], offset: int) -> int:
+    """The token an offset of the cue text falls in (`starts`: each token's first offset, ascending)."""
+    return max(bisect.bisect_right(starts, offset) - 1, 0)
+
+
+def occupied(names: list[str], tokens: list[str]) -> set[int]:
+    """Token positions where any of the names occurs, word for word."""
+    covered: set[int] = set()
+    for name in names:
+        seq = [singular_text(w) for w in cue_words(name.casefold())]
+        for i in range(len(tokens) - len(seq) + 1):
+            if seq and tokens[i : i + len(seq)] == seq:
+                covered.update(range(i, i + len(seq)))
+    return covered
+
+
+def name_tokens(q: Question, tokens: list[str]) -> set[int]:
+    """Where the question names a product, a company or an id: words that are names, not cues."""
+    return occupied([q.product or "", *q.companies, *q.eids, *q.customer_ids], tokens)
+
+
+def residue_positions(tagged: Tagged, used: set[str]) -> list[int]:
+    """The positions of the plain words left once the slots, the cues `used` and the stop words are taken out."""
+    covered = tagged.slots | tagged.covered(used)
+    stop = lexicon().stop
+    return [i for i, t in enumerate(tagged.tokens) if i not in covered and t not in stop]

@@ -1,0 +1,170 @@
+"""Turn raw question text into a `Question`: normalised text plus the slots every intent can use.
+
+Slots are recognised against vocabularies read from the graph (products, roles, companies) or fixed tables
+(document kinds), so a new product or role needs no code change. Nothing here guesses: a slot is either found
+verbatim (after normalisation) or absent. A question naming two products is refused (KGError, so `kg ask` exits 2 and
+`--batch` writes an error record): answering for whichever comes first, or abstaining, would each claim
+something about one product the question did not ask alone.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from pathlib import Path
+from typing import Any
+
+from kg.errors import KGError
+from kg.qa.time import TimeSlot, find_time
+from kg.text import DOC_KINDS, normalise, singular_text
+from kg.text import singular_phrase as _singular_phrase
+
+MAX_QUESTION_CHARS = 2000
+LEXICON = Path(__file__).with_name("lexicon.toml")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Slot vocabularies: names as they appear in the graph, keyed by their normalised form."""
+
+    products: dict[str, str]
+    roles: dict[str, str]
+    companies: dict[str, str]
+
+    @cached_property
+    def singular_roles(self) -> dict[str, str]:
+        """Roles keyed by their singularised form, as questions are matched against singularised text, and by
+        their initials ("MRA", "UXR", "CPO"): short forms people type for any role the graph holds."""
+        by_name = {_singular_phrase(k): v for k, v in self.roles.items()}
+        return {**{a: v for v in self.roles.values() if (a := initials(v)) and a not in by_name}, **by_name}
+
+
+#: Words an acronym leaves out ("VP of Engineering" -> "vpe").
+ACRONYM_SKIPS = frozenset({"of", "and", "the", "for"})
+#: Acronyms shorter than this are too often words or other things ("el", "se"): the lexicon lists the few in use.
+MIN_ACRONYM = 3
+
+
+def initials(name: str) -> str | None:
+    """A role's acronym, lower case: each word's initial, a word in capitals kept whole ("UX Researcher" -> "uxr")."""
+    words = [w for w in re.findall(r"[A-Za-z]+", name) if w.casefold() not in ACRONYM_SKIPS]
+    acronym = "".join(w if w.isupper() else w[0] for w in words).casefold()
+    return acronym if len(acronym) >= MIN_ACRONYM else None
+
+
+@dataclass
+class Question:
+    text: str
+    norm: str
+    sing: str
+    product: str | None = None
+    doc_kind: str | None = None
+    roles: list[str] = field(default_factory=list)
+    companies: list[str] = field(default_factory=list)
+    eids: list[str] = field(default_factory=list)
+    customer_ids: list[str] = field(default_factory=list)
+    time: TimeSlot | None = None  # "on 2026-08-01", "when P's previous release shipped": removed from norm / sing
+
+    def slots(self) -> dict[str, object]:
+        return {
+            k: v
+            for k, v in {
+                "product": self.product,
+                "doc_kind": self.doc_kind,
+                "roles": self.roles,
+                "companies": self.companies,
+                "eids": self.eids,
+                "customer_ids": self.customer_ids,
+                "time": self.time.phrase if self.time else None,
+            }.items()
+            if v
+        }
+
+
+def clean_text(raw: str | bytes) -> str:
+    """Validate a question's raw input: decodable, non-empty, bounded. Raises KGError with the reason."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise KGError(f"the question is not valid UTF-8 text (byte {exc.start})") from exc
+    if any("\ud800" <= c <= "\udfff" for c in raw):  # undecodable argv bytes arrive as surrogate escapes
+        raise KGError("the question is not valid UTF-8 text")
+    if "\x00" in raw or sum(1 for c in raw if unicodedata.category(c) == "Cc" and c not in "\t\n\r") > 0:
+        raise KGError("the question contains control characters; send plain text")
+    text = raw.strip()
+    if not text:
+        raise KGError("the question is empty")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise KGError(f"the question is {len(text):,} characters long; the limit is {MAX_QUESTION_CHARS:,}")
+    return text
+
+
+@cache
+def _whole_words(phrase: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)")
+
+
+def _find_longest(norm: str, vocab: dict[str, str]) -> list[str]:
+    """Vocabulary entries occurring as whole words, longest first, not overlapping one another."""
+    found: list[tuple[int, int, str]] = []
+    for key in sorted((k for k in vocab if k in norm), key=len, reverse=True):
+        for m in _whole_words(key).finditer(norm):
+            if not any(m.start() < e and s < m.end() for s, e, _ in found):
+                found.append((m.start(), m.end(), vocab[key]))
+    return [name for _, _, name in sorted(found)]
+
+
+@cache
+def lexicon_data() -> dict[str, Any]:
+    """lexicon.toml as read, once: its short forms (here), cues, stop and filler words (kg/qa/cues.py)."""
+    return tomllib.loads(LEXICON.read_text(encoding="utf-8"))
+
+
+@cache
+def abbreviations() -> tuple[re.Pattern[str], dict[str, str]]:
+    """The lexicon's short forms as one whole-word pattern (longest first) and their spelled-out forms."""
+    table = lexicon_data()["abbreviations"]
+    alternatives = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
+    return re.compile(rf"(?<![\w/&-])(?:{alternatives})(?![\w/&]|-\d|(?<=\b\w\w)-)"), table
+
+
+#: A plural's possessive apostrophe ("analysts' ids"), or a closing quote after an s.
+PLURAL_POSSESSIVE = re.compile(r"(?<=\ws)'(?!\w)")
+
+
+def spelled_out(norm: str) -> str:
+    """Normalised text with the lexicon's short forms ("prev", "eng lead", "b/c") spelled out."""
+    pattern, table = abbreviations()
+    return pattern.sub(lambda m: table[m.group(0)], norm)
+
+
+def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
+    text = clean_text(raw)
+    full = spelled_out(normalise(text))
+    time, norm = find_time(full)
+    # plural possessives plain for the slots ("analysts' ids" names the role); the cues still see them
+    q = Question(text=text, norm=norm, sing=singular_text(PLURAL_POSSESSIVE.sub("", norm)), time=time)
+    products = _find_longest(full, vocab.products) or _find_longest(full.replace("'s", ""), vocab.products)
+    if len(set(products)) > 1:
+        raise KGError(
+            f"the question names {len(set(products))} products ({', '.join(dict.fromkeys(products))}); "
+            "ask about one product at a time"
+        )
+    q.product = products[0] if products else None
+    for kind, names in DOC_KINDS.items():
+        if any(
+            (n in q.sing and _whole_words(n).search(q.sing)) or (n in norm and _whole_words(n).search(norm))
+            for n in names
+        ):
+            q.doc_kind = kind
+            break
+    q.roles = _find_longest(q.sing, vocab.singular_roles)
+    q.companies = list(dict.fromkeys(_find_longest(norm, vocab.companies)))
+    q.eids = list(dict.fromkeys(re.findall(r"\beid_[0-9a-f]{8}\b", norm)))
+    q.customer_ids = list(dict.fromkeys(re.findall(r"\bcust-\d{4}\b", norm)))
+    q.customer_ids = [c.upper() for c in q.customer_ids]
+    return q

@@ -1,0 +1,127 @@
+"""The time slot of a question: "on 2026-08-01", "as of August 1, 2026", "before July 2026", "at the end of July
+2026", "when ConnectForce's previous release shipped", "at the time of the previous release".
+
+The expression is found in the question's normalised text, removed from it (so the intents match the rest
+of the wording exactly as they do today), and kept as a `TimeSlot`. An absolute date becomes an instant right
+away; a named point (a release) becomes one later, from the graph (`sparql/asof_release_time.rq`). What each
+cue word means is data: the tables below, not code.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from kg.errors import KGError
+
+MONTHS = {name: i for i, name in enumerate(calendar.month_name) if name} | {
+    name: i for i, name in enumerate(calendar.month_abbr) if name
+}
+MONTH_WORDS = {k.casefold(): v for k, v in MONTHS.items()} | {"sept": 9}
+#: Cue words before a date -> which instant of the named day or month the state is read at:
+#: "end" = its last second (the state once the day/month is over), "start" = its first second,
+#: "before" = the second before it starts.
+DATE_CUES: tuple[tuple[str, str], ...] = (
+    (r"at the (?:very )?end of|by the end of|at the close of|end of", "end"),
+    (r"at the (?:start|beginning) of|at the outset of|start of|beginning of", "start"),
+    (r"before|prior to|ahead of", "before"),
+    (r"as of|as at|on|by|at|in|during", "end"),
+)
+#: Named points in time, resolved from the graph: phrase -> the point's key. "{item}" is an optional product
+#: name ("connectforce's ", "the ").
+NAMED_POINTS: tuple[tuple[str, str], ...] = (
+    (
+        r"(?:when |by the time |at the time )?(?:{item})?(?:previous|last|prior|earlier) release"
+        r"(?: of [\w-]+)? (?:shipped|was shipped|was released|came out|launched|went out)",
+        "previous release",
+    ),
+    (r"(?:at|by) the time of (?:{item})?(?:previous|last|prior|earlier) release(?: of [\w-]+)?", "previous release"),
+)
+#: A cue before a named point that reads the state just before it.
+BEFORE_POINT = r"before|prior to"
+_ITEM = r"(?:the |[\w-]+'s |[\w-]+ )"
+_MONTH = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
+#: Date shapes in normalised text (no punctuation but '-'), each with named groups y / m / d (d optional).
+DATE_SHAPES = (
+    r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})",
+    rf"(?P<m>{_MONTH}) (?P<d>\d{{1,2}})(?:st|nd|rd|th)? (?P<y>\d{{4}})",
+    rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<m>{_MONTH}) (?P<y>\d{{4}})",
+    rf"(?P<m>{_MONTH}) (?P<y>\d{{4}})",
+)
+
+
+@dataclass(frozen=True)
+class TimeSlot:
+    """A question's time: the phrase as found, and either an instant (ISO, no time zone, like HERB's) or a
+    named point to look up in the graph ("previous release"), read at `mode` ("end" / "start" / "before")."""
+
+    phrase: str
+    mode: str
+    instant: str | None = None
+    point: str | None = None
+
+    def at(self, point_time: str | None = None) -> str:
+        """The instant the state is read at; for a named point, from the point's time in the graph."""
+        if self.instant is not None:
+            return self.instant
+        if point_time is None:
+            raise ValueError(f"the named point {self.point!r} needs its time from the graph")
+        return shift(point_time, self.mode)
+
+
+def shift(instant: str, mode: str) -> str:
+    """An event time read "before" (one second earlier) or at it ("end" / "start")."""
+    t = datetime.fromisoformat(instant)
+    return (t - timedelta(seconds=1) if mode == "before" else t).isoformat(timespec="seconds")
+
+
+def span_instant(year: int, month: int, day: int | None, mode: str) -> str:
+    """The instant of a day or month read in the cue's mode."""
+    last_day = calendar.monthrange(year, month)[1]
+    first = datetime(year, month, day or 1)
+    last = datetime(year, month, day or last_day, 23, 59, 59)
+    chosen = {"end": last, "start": first, "before": first - timedelta(seconds=1)}[mode]
+    return chosen.isoformat(timespec="seconds")
+
+
+def _date_pattern(cue: str, shape: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:^|\s)(?:{cue}) (?:the )?{shape}(?=\s|$)")
+
+
+_DATE_PATTERNS = [(_date_pattern(cue, shape), mode) for cue, mode in DATE_CUES for shape in DATE_SHAPES]
+_NAMED_PATTERNS = [
+    (re.compile(rf"(?:^|\s)(?P<before>(?:{BEFORE_POINT}) )?{phrase.format(item=_ITEM)}(?=\s|$)"), key)
+    for phrase, key in NAMED_POINTS
+]
+
+
+def find_time(norm: str) -> tuple[TimeSlot | None, str]:
+    """The time slot of a normalised question and the text without it; (None, text) when there is none. A
+    date-shaped phrase that is no date ("on 2026-02-30", "as of May 45 2026") is the asker's error, raised:
+    left in the text it would only make the question abstain on a phrase that names nothing."""
+    for pattern, key in _NAMED_PATTERNS:
+        if found := pattern.search(norm):
+            mode = "before" if found.group("before") else "end"
+            return TimeSlot(found.group(0).strip(), mode, point=key), _without(norm, found)
+    for pattern, mode in _DATE_PATTERNS:
+        if found := pattern.search(norm):
+            return _date_slot(found, mode), _without(norm, found)
+    return None, norm
+
+
+def _date_slot(found: re.Match[str], mode: str) -> TimeSlot:
+    month = found.group("m")
+    month_number = int(month) if month.isdigit() else MONTH_WORDS[month]
+    day = found.groupdict().get("d")
+    phrase = found.group(0).strip()
+    try:
+        instant = span_instant(int(found.group("y")), month_number, int(day) if day else None, mode)
+    except ValueError as exc:  # 2026-02-30, month 13
+        raise KGError(f"{phrase!r} is not a date ({exc})") from exc
+    return TimeSlot(phrase, mode, instant=instant)
+
+
+def _without(norm: str, found: re.Match[str]) -> str:
+    return re.sub(r"\s+", " ", norm[: found.start()] + " " + norm[found.end() :]).strip()
