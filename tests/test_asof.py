@@ -87,7 +87,7 @@ def test_timed_question_before_any_bug_abstains_saying_so(answerer: Answerer, pr
         got = answerer.ask(f"Which bugs in {product} were unresolved on 1900-01-01?")
         assert got.abstain and got.intent == "asof_bug_titles_by_state", product
         assert got.reason == f"no bug in {product} was unresolved at 1900-01-01"
-        assert got.proof["query"] == "asof_bug_titles_by_state.ask" and got.proof["result"] is False
+        assert got.proof["query"] == "asof_bug_titles_by_state.ask" and got.proof["result"] is True
 
 
 def model_state(events: list[tuple[int, str, str]], at: str) -> str | None:

@@ -1,7 +1,7 @@
 """What each MCP tool returns, as plain functions of the caller's `Reader`: no MCP types here (kg/mcp/server.py
 registers them). Every function is read-only and runs in the caller's products; a bad argument, a product the
 caller does not read or a failing backend raises KGError (the server turns it into a tool error, never into an
-abstention). Only `ask` and `run_intent` abstain, and only on a false ASK proof or a question no intent covers.
+abstention). Only `ask` and `run_intent` abstain, and only on an ASK proof of absence or a question no intent covers.
 """
 
 from __future__ import annotations

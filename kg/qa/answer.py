@@ -281,7 +281,7 @@ class Answerer:
             raise KGError("an intent runs on one product: none was given")
         graphs = product_dataset(q.product, org=intent.org)
         proof_q = named_query(intent.proof)
-        if not self.backend.ask(proof_q.text, bindings, graphs):
+        if self.backend.ask(proof_q.text, bindings, graphs):  # ASK { FILTER NOT EXISTS { … } }: true is absent
             return self._abstain(
                 q,
                 intent,
@@ -292,7 +292,7 @@ class Answerer:
                     "text": proof_q.text,
                     "bindings": _show(bindings),
                     "graphs": [g.value for g in graphs or []],
-                    "result": False,
+                    "result": True,
                 },
             )
         select_q = named_query(intent.query)

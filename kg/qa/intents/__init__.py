@@ -31,8 +31,8 @@ too: `sparql/asof_X.rq` with `sparql/asof_X.ask.rq`, when both exist.
 SELECT query contract: it projects its parameters (pyoxigraph's SEP-0007 substitution requires every bound
 variable in the projection), `?answer` (a literal: the eid, PR link, company name, URL or prose sentence)
 and `?cite` (a literal: the HERB artifact id of a piece of evidence). One row per (answer, evidence) pair.
-ASK proof contract: true when the typed evidence the intent needs exists for the bound slots; when it is
-false the system abstains and shows this query and its bindings as the proof.
+ASK proof contract: `ASK { FILTER NOT EXISTS { <evidence pattern> } }`, true when the typed evidence the intent needs
+is absent for the bound slots; then the system abstains and shows this query and its bindings as the proof.
 """
 
 from kg.qa.intents.chooser import ASKED_BY, DERIVED_CUES, SLOTS, Candidate, Choice, choose, judge, match_intent, rank

@@ -5,7 +5,7 @@ intent X it matches is then routed to its timed form, `sparql/asof_X.rq` with pr
 (found by name, kg.qa.intents.as_of), which runs the same question over the state every item had at that
 time: the state after its latest event at or before it (the rules date each event). An intent without a timed
 form does not silently answer about today: the question abstains as unsupported. This module holds what the
-timed forms share: the state labels, how a false proof reads, and the routing.
+timed forms share: the state labels, how a proof of absence reads, and the routing.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def no_pr_in_state(q: Question, bindings: dict[str, Term]) -> str:
 
 @ABSENCES.register()
 def nothing_yet(q: Question, bindings: dict[str, Term]) -> str:
-    """The default reading of a timed form's false proof: the evidence did not exist yet."""
+    """The default reading of a timed form's proof of absence: the evidence did not exist yet."""
     return f"nothing the question needs existed in {q.product} yet by {shown_time(bindings['asOf'].value)}"
 
 

@@ -1,6 +1,6 @@
 """An intent row (kg/qa/intents/table.toml) as the chooser and the answerer read it, its timed form, and the
 registries the table's rows name their behaviour from: finishers (`finish`: how rows become answers) and
-absences (`asof_absent`: what a timed form's false proof means). Each is registered by a decorator where it is
+absences (`asof_absent`: what a timed form's true proof means). Each is registered by a decorator where it is
 defined (kg.qa.intents.features, kg.qa.intents.asof); a row naming an unregistered one fails when the table
 loads."""
 
@@ -16,11 +16,11 @@ from kg.registry import Registry
 
 ANSWER_TYPES = ("person", "pr", "company", "url", "content")
 Finisher = Callable[[list[Row]], tuple[list[str], list[str]]]
-#: What a false proof means for this intent, in words (default: kg.qa.answer.NO_EVIDENCE).
+#: What a true proof (proved absent) means for this intent, in words (default: kg.qa.answer.NO_EVIDENCE).
 Absence = Callable[[Question, dict[str, Term]], str]
 #: Finishers by the name a row's `finish` gives.
 FINISHERS: Registry[Finisher] = Registry("finisher")
-#: Readings of a timed form's false proof by the name a row's `asof_absent` gives (default: "nothing_yet").
+#: Readings of a timed form's true proof by the name a row's `asof_absent` gives (default: "nothing_yet").
 ABSENCES: Registry[Absence] = Registry("absence")
 
 
