@@ -27,11 +27,13 @@ SHARED_PREFIXES = {
     "dct": "http://purl.org/dc/terms/",
     "prov": "http://www.w3.org/ns/prov#",
     "foaf": "http://xmlns.com/foaf/0.1/",
-    "w3ekg": "https://w3id.org/ekg/",  # w3ekg:ont is the ontology itself, the object_source of --target rows
+    "w3ekg": "https://w3id.org/ekg/",
+    "sssom": "https://w3id.org/sssom/",  # w3ekg:ont is the ontology itself, the object_source of --target rows
 }
 SSSOM_COLUMNS = [
     "subject_id",
     "subject_label",
+    "predicate_modifier",
     "predicate_id",
     "object_id",
     "object_label",
@@ -43,6 +45,8 @@ SSSOM_COLUMNS = [
     "mapping_tool_version",
     "mapping_cardinality",
     "curation_rule",
+    "reviewer_id",
+    "reviewer_label",
     "comment",
     "subject_source",
     "object_source",
@@ -81,7 +85,8 @@ def prefix_map(mappings: pd.DataFrame) -> dict[str, str]:
         "subject_source",
         "object_source",
     ):
-        used |= {prefix_of(v) for v in mappings[column].dropna()}
+        if column in mappings:
+            used |= {prefix_of(v) for v in mappings[column].dropna() if v != ""}
     sources = {p: f"{ERB_BASE}{p}/" for p in used if p not in SHARED_PREFIXES}
     return {
         **sources,
