@@ -42,6 +42,8 @@ def read(path: Path) -> MappingSetDataFrame:
         msdf = parse_sssom_table(path)
     except Exception as exc:  # sssom-py raises many kinds on a malformed table
         raise ValueError(f"{path}: not an SSSOM/TSV mapping set ({str(exc).splitlines()[0][:200]})") from exc
+    if msdf.df.empty or "subject_id" not in msdf.df:
+        raise ValueError(f"{path}: no well-formed mapping rows (subject_id, predicate_id, object_id, ...)")
     if problems := validation_errors(msdf):
         raise ValueError(f"{path}: fails SSSOM validation: " + "; ".join(problems[:3]))
     return msdf

@@ -53,7 +53,7 @@ PROPERTIES = [
     TargetProperty(
         "dct:title",
         "title",
-        lambda r: float(r["title_share"] >= 0.5 and r["format"] in {"short text", "person name"}),
+        lambda r: float(r["title_share"] >= 0.5),  # the export declares it the title, whatever its values look like
     ),
     TargetProperty("ekg:text", "text", lambda r: float(r["body_share"] >= 0.5)),
     TargetProperty(

@@ -24,7 +24,7 @@ import yaml
 from pyoxigraph import Literal, NamedNode, RdfFormat, Store
 
 from alignment.curation import approved_rows, read
-from alignment.fields import SOURCES, Record, load_corpus
+from alignment.fields import SOURCES, Corpus, Record, load_corpus
 from alignment.profile import EPOCH, normalise, unescape
 from kg.errors import KGError
 from kg.ingest import storepath
@@ -171,13 +171,33 @@ class RecordIndex:
                 return next(iter(hits))
         return None
 
-    def mentions(self) -> re.Pattern[str] | None:
-        """Whole-word mentions of the records' identifiers that hold both a letter and a digit (issue keys,
-        meeting ids), the ones a text can name unambiguously."""
+    def mentions(self, shapes: set[str]) -> re.Pattern[str] | None:
+        """What a text can name another record or resource by: URLs, the records' identifiers that hold a
+        letter and a digit (issue keys, meeting ids), and any key of a shape the approved id and reference
+        fields hold (`SUP-1842` -> upper-case letters, hyphen, digits), as whole words."""
         keys = [k for k in self.ids if re.search(r"\d", k) and re.search(r"[A-Za-z]", k) and len(k) >= 4]
-        if not keys:
-            return None
-        return re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(keys, key=len, reverse=True))) + r")(?![\w])")
+        words = [re.escape(k) for k in sorted(keys, key=len, reverse=True)] + sorted(shapes)
+        return re.compile(r"https?://[^\s<>()\"'\]]+|(?<![\w/-])(?:" + "|".join(words) + r")(?![\w-])")
+
+
+#: Key shapes a text may name a record or resource by (two or more upper-case letters, a hyphen, digits: the
+#: issue keys of every tracker in the sample); one is looked for only when approved id or reference fields hold it.
+KEY_SHAPES = (r"[A-Z]{2,}-\d+",)
+
+
+def key_shapes(corpus: Corpus, mapping: ErbMapping) -> set[str]:
+    """The key shapes (KEY_SHAPES) the approved identifier and reference fields' values have: which keys a
+    text is searched for is read from the data, not written per tracker."""
+    props = {"dct:identifier", "dct:references"}
+    values = [
+        SOURCE_WORD.sub("", v.strip())
+        for source, records in corpus.records.items()
+        for rec in records
+        for n, p in mapping.fields.get(source, [])
+        if p in props
+        for v in rec.values.get(n, [])
+    ]
+    return {shape for shape in KEY_SHAPES if any(re.fullmatch(shape, v) for v in values)}
 
 
 def agent_statements(subject: NamedNode, prop: NamedNode, text: str) -> list[Statement]:
@@ -220,7 +240,7 @@ def map_erb(erb: Path, mapping: ErbMapping, sources: list[str] | None = None) ->
             target = record_node(mapping, source, rec)
             nodes[(source, rec.file)] = target
             index.add(target, source, rec, [v for n in id_fields for v in rec.values.get(n, [])])
-    pattern = index.mentions()
+    pattern = index.mentions(key_shapes(corpus, mapping))
     for source, records in corpus.records.items():
         graph = out.graphs[graph_of(mapping, source)]
         for rec in records:
@@ -255,12 +275,31 @@ def record_statements(
                 texts.append(value)
             if prop == "dct:title":
                 out.append(Statement(subject, RDFS_LABEL, Literal(value)))
-    if pattern is not None:
-        for mention in sorted({m.group(1) for t in texts for m in pattern.finditer(t)}):
-            linked = index.ids[mention]
-            if linked != subject:
-                out.append(Statement(subject, DCT_REFERENCES, linked))
+    own = rec.file.stem.lower()
+    for mention in sorted({m.group(0) for t in texts for m in pattern.finditer(t)} if pattern else set()):
+        if mention.lower() in own:  # the record's own key, as its title or file name writes it
+            continue
+        linked = index.find(mention)
+        if linked is None:
+            out.extend(reference_statements(subject, DCT_REFERENCES, mention.rstrip(".,;:)")))
+        elif linked != subject:
+            out.append(Statement(subject, DCT_REFERENCES, linked))
     return list(dict.fromkeys(out))
+
+
+def reference_statements(subject: NamedNode, prop: NamedNode, value: str) -> list[Statement]:
+    """A referenced item that is not a record of the sample: labelled as written, with the key it names (the
+    reference without a leading source name, "Jira SUP-1842" -> "SUP-1842") as an alternative label."""
+    written = unescape(value).strip()
+    ref = node("erb/ref", " ".join(reference_keys(value)[0].split()))
+    out = [
+        Statement(ref, RDF_TYPE, REFERENCED),
+        Statement(ref, RDFS_LABEL, Literal(written)),
+        Statement(subject, prop, ref),
+    ]
+    if (key := SOURCE_WORD.sub("", written)) != written and key:
+        out.append(Statement(ref, ALT_LABEL, Literal(key)))
+    return out
 
 
 def value_statements(
@@ -273,12 +312,7 @@ def value_statements(
         linked = index.find(value)
         if linked is not None:
             return [Statement(subject, prop, linked), Statement(linked, ALT_LABEL, Literal(value.strip()))]
-        ref = node("erb/ref", " ".join(reference_keys(value)[0].split()))
-        return [
-            Statement(ref, RDF_TYPE, REFERENCED),
-            Statement(ref, RDFS_LABEL, Literal(value.strip())),
-            Statement(subject, prop, ref),
-        ]
+        return reference_statements(subject, prop, value)
     if rule.kind == "datetime":
         when = temporal(value)
         return [Statement(subject, prop, when if when is not None else Literal(value))]
