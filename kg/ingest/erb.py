@@ -17,6 +17,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.utils import getaddresses
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -49,6 +50,8 @@ AGENT = term("prov:Agent")
 REFERENCED = term("ekg:ReferencedItem")
 #: A source's name as a reference may start with it ("Jira SUP-1842", "linear:ENG-4824-...")
 SOURCE_WORD = re.compile(r"^(" + "|".join(s.replace("_", "[ _]?") for s in SOURCES) + r")\s*[: ]\s*", re.I)
+#: A path into the export's tree ("sources/confluence/space/page.json"), as records cite each other.
+EXPORT_PATH = r"(?<![\w/])(?:sources/)?(?:" + "|".join(SOURCES) + r")/[\w./-]+\.json"
 TZ_WORD = re.compile(r"\s+(UTC|GMT|Z)$")
 
 
@@ -70,6 +73,9 @@ class ErbMapping:
     subject: str
     graph: str
     links_in_text: tuple[str, ...]
+    headers_of: tuple[str, ...] = ()
+    headers: dict[str, str] = field(default_factory=dict)
+    speaker: dict[str, object] = field(default_factory=dict)
 
 
 def graph_of(mapping: ErbMapping, source: str) -> NamedNode:
@@ -98,8 +104,17 @@ def load_erb_mapping(approved: Path, rules_file: Path = ERB_MAPPING_FILE) -> Erb
             f"{approved}: no approved row to an ontology property (review the file with `kg align review` first)"
         )
     record = spec["record"]
+    mail = dict(spec.get("mail_headers") or {})
     return ErbMapping(
-        dict(fields), rules, record["class"], record["subject"], record["graph"], tuple(spec["links_in_text"])
+        dict(fields),
+        rules,
+        record["class"],
+        record["subject"],
+        record["graph"],
+        tuple(spec["links_in_text"]),
+        tuple(mail.pop("of", ())),
+        {name.lower(): prop for name, prop in mail.items()},
+        dict(spec.get("first_speaker") or {}),
     )
 
 
@@ -177,7 +192,9 @@ class RecordIndex:
         fields hold (`SUP-1842` -> upper-case letters, hyphen, digits), as whole words."""
         keys = [k for k in self.ids if re.search(r"\d", k) and re.search(r"[A-Za-z]", k) and len(k) >= 4]
         words = [re.escape(k) for k in sorted(keys, key=len, reverse=True)] + sorted(shapes)
-        return re.compile(r"https?://[^\s<>()\"'\]]+|(?<![\w/-])(?:" + "|".join(words) + r")(?![\w-])")
+        return re.compile(
+            r"https?://[^\s<>()\"'\]]+|" + EXPORT_PATH + r"|(?<![\w/-])(?:" + "|".join(words) + r")(?![\w-])"
+        )
 
 
 #: Key shapes a text may name a record or resource by (two or more upper-case letters, a hyphen, digits: the
@@ -266,17 +283,19 @@ def record_statements(
     ]
     if uuid := export_id(rec.file):
         out.append(Statement(subject, DCT_IDENTIFIER, Literal(uuid)))
-    texts: list[str] = []
+    texts: dict[str, list[str]] = defaultdict(list)
     for name, prop in mapping.fields.get(source, []):
         rule = mapping.rules[prop]
         for value in values_of(rec, name, rule):
             out.extend(value_statements(subject, term(prop), rule, value, index))
-            if prop in mapping.links_in_text:
-                texts.append(value)
+            texts[prop].append(value)
             if prop == "dct:title":
                 out.append(Statement(subject, RDFS_LABEL, Literal(value)))
+    out.extend(header_statements(mapping, source, rec, subject))
+    out.extend(speaker_statements(mapping, subject, out, texts))
     own = rec.file.stem.lower()
-    for mention in sorted({m.group(0) for t in texts for m in pattern.finditer(t)} if pattern else set()):
+    linking = [t for p in mapping.links_in_text for t in texts.get(p, [])]
+    for mention in sorted({m.group(0) for t in linking for m in pattern.finditer(t)} if pattern else set()):
         if mention.lower() in own:  # the record's own key, as its title or file name writes it
             continue
         linked = index.find(mention)
@@ -300,6 +319,48 @@ def reference_statements(subject: NamedNode, prop: NamedNode, value: str) -> lis
     if (key := SOURCE_WORD.sub("", written)) != written and key:
         out.append(Statement(ref, ALT_LABEL, Literal(key)))
     return out
+
+
+def header_statements(mapping: ErbMapping, source: str, rec: Record, subject: NamedNode) -> list[Statement]:
+    """Who wrote a thread's first message and to whom, from the header lines its text opens with (only where
+    the text has them; a field the steward approved for the same property is read as well)."""
+    first = next(
+        (rec.values[n][0] for n, p in mapping.fields.get(source, []) if p in mapping.headers_of and rec.values.get(n)),
+        None,
+    )
+    out: list[Statement] = []
+    for line in unescape(first or "").lstrip().splitlines():
+        if not line.strip():
+            break
+        name, sep, value = line.partition(":")
+        prop = mapping.headers.get(name.strip().lower()) if sep else None
+        if prop is None:
+            continue
+        for real, address in getaddresses([value]):
+            written = f"{real} <{address}>" if real and address else (real or address)
+            if written:
+                out.extend(agent_statements(subject, term(prop), written))
+    return out
+
+
+def speaker_statements(
+    mapping: ErbMapping, subject: NamedNode, stated: list[Statement], texts: dict[str, list[str]]
+) -> list[Statement]:
+    """The first speaker of a chat transcript as its author (`first_speaker` in erb.yaml), only where nothing
+    else names one and the speaker is an agent the record lists."""
+    rule = mapping.speaker
+    first = next((texts[p][0] for p in rule.get("of", []) if texts.get(p)), None)  # type: ignore[attr-defined]
+    if not rule or first is None:
+        return []
+    gives, among = term(str(rule["gives"])), term(str(rule["among"]))
+    if any(s.subject == subject and s.predicate == gives for s in stated):
+        return []
+    listed = {s.object for s in stated if s.subject == subject and s.predicate == among}
+    speaker, sep, _ = unescape(first).lstrip().partition(":")
+    if not sep or "\n" in speaker or len(speaker) > 60:
+        return []
+    found = node("erb/agent", normalise(speaker).replace(" ", "_"))
+    return agent_statements(subject, gives, speaker.strip()) if found in listed else []
 
 
 def value_statements(
