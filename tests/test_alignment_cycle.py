@@ -8,10 +8,12 @@ from __future__ import annotations
 import csv
 import io
 import os
+import shutil
 from pathlib import Path
 
 import pytest
-from pyoxigraph import Quad, Store
+import requests
+from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from alignment.curation import MANUAL, approved_rows, read
 from kg.cli import main
@@ -26,6 +28,9 @@ REVIEWER = "orcid:0000-0002-1825-0097"
 PROV_ATTRIBUTED = "http://www.w3.org/ns/prov#wasAttributedTo"
 INVOLVES = "https://w3id.org/ekg/ont#involves"
 GRAPH = "https://w3id.org/ekg/graph/"
+ROOT = Path(__file__).resolve().parent.parent
+SYSTEM = NamedNode("https://w3id.org/ekg/ont#sourceSystem")
+TITLE = NamedNode("http://purl.org/dc/terms/title")
 
 
 def edit(src: Path, dst: Path, changes: dict[tuple[str, str], dict[str, str]]) -> None:
@@ -158,3 +163,49 @@ def test_review_of_a_file_that_is_not_sssom_is_one_line_error(
     err = capsys.readouterr().err
     assert "kg: error:" in err and "Traceback" not in err
     assert not (tmp_path / "o.tsv").exists()
+
+
+def test_shacl_passes_on_the_erb_graphs_and_reports_a_planted_defect(cycle: dict[str, Path], tmp_path: Path) -> None:
+    from kg.ingest.validate import validate
+
+    clean = validate(cycle["store1"])
+    assert clean.conforms and len(clean.graphs) == 9
+    copy = tmp_path / "store"
+    shutil.copytree(cycle["store1"], copy)
+    store = Store(str(copy))
+    record = next(iter(store.quads_for_pattern(None, SYSTEM, Literal("jira")))).subject
+    store.add(Quad(record, TITLE, Literal("a second title"), NamedNode(GRAPH + "erb-jira")))
+    store.flush()
+    del store
+    found = validate(copy).rows
+    assert [(v.graph, v.focus, v.message) for v in found] == [
+        ("erb-jira", record.value, "a source record has exactly one title")
+    ]
+
+
+def test_a_record_is_asked_by_its_key(cycle: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """Who wrote this Jira issue, and what does it link to (the Jira record's GitHub PRs, in GitHub's graph)."""
+    args = ["query", str(ROOT / "sparql" / "record_facts.rq"), "--store", str(cycle["store1"])]
+    assert main([*args, "--bind", "key=INT-10430", "--format", "tsv"]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()[1:]]
+    facts = {(fact, value) for _, fact, value, *_ in rows}
+    assert ('"author"', '"Dev Patel"') in facts  # the issue's reporter
+    linked = {value for _, fact, value, *_ in rows if fact == '"links to"'}
+    assert any(v.startswith('"github: ') for v in linked)
+
+
+def test_the_endpoint_serves_erb_graphs_per_grant(cycle: dict[str, Path], tmp_path: Path) -> None:
+    from endpoints import kg_serve
+
+    token = "amlyYS10ZWFtLXRva2VuLWZvci10ZXN0cw"
+    access = tmp_path / "access.yaml"
+    access.write_text(f'jira-team: {{token: "{token}", products: [erb-jira]}}\n')
+    query = "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } } ORDER BY ?g"
+    with kg_serve(cycle["store1"], tmp_path, "--access", str(access)) as url:
+        ok = requests.post(
+            url, data={"query": query}, headers={"Authorization": f"Bearer {token}", "Accept": "text/csv"}, timeout=30
+        )
+        refused = requests.post(url, data={"query": query}, headers={"Accept": "text/csv"}, timeout=30)
+    assert ok.status_code == 200
+    assert ok.text.split() == ["g", GRAPH + "erb-jira"]
+    assert refused.status_code == 401

@@ -150,10 +150,11 @@ def export_id(file: Path) -> str | None:
 
 
 def reference_keys(text: str) -> list[str]:
-    """The forms a reference may name a record by: as written, without a leading source name, a URL's path,
-    all lower case."""
+    """The forms a reference may name a record by: as written, without a leading source name, as a path into
+    the export's tree (no `sources/`, no `.json`), a URL's path; all lower case."""
     raw = unescape(text).strip().lower().rstrip("/")
-    forms = [raw, SOURCE_WORD.sub("", raw)]
+    path = raw.removeprefix("sources/").removesuffix(".json")  # a path into the export's tree
+    forms = [raw, SOURCE_WORD.sub("", raw), path]
     if raw.startswith(("http://", "https://")):
         forms.append(urlparse(raw).path.strip("/"))
     return [f for f in dict.fromkeys(forms) if f]
