@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import shutil
 from pathlib import Path
@@ -16,6 +17,7 @@ import requests
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from alignment.curation import MANUAL, approved_rows, read
+from alignment.fields import SOURCES
 from kg.cli import main
 
 ERB = Path(os.environ.get("ERB_DATA") or Path.cwd().parent / "shared" / "erb")
@@ -209,3 +211,25 @@ def test_the_endpoint_serves_erb_graphs_per_grant(cycle: dict[str, Path], tmp_pa
     assert ok.status_code == 200
     assert ok.text.split() == ["g", GRAPH + "erb-jira"]
     assert refused.status_code == 401
+
+
+@pytest.mark.herb
+def test_search_finds_erb_records_in_a_store_that_holds_them(
+    cycle: dict[str, Path], herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kg.search.index import build_index
+
+    copy = tmp_path / "store"
+    shutil.copytree(cycle["store1"], copy)
+    report = build_index(copy, herb, use_dense=False, progress=False)
+    assert report.products == [f"erb-{s}" for s in SOURCES]  # a store without HERB graphs: only the ERB ones
+    args = ["search", "PagerDuty escalation policy", "--store", str(copy), "--json", "--no-log"]
+    assert main([*args, "--product", "erb-jira", "--k", "3"]) == 0
+    hits = json.loads(capsys.readouterr().out)["hits"]
+    assert hits[0]["id"] == "jira/customer-support__INT-331-create-support-escalation-pagerduty-group.json"
+    assert main([*args, "--k", "20"]) == 0  # unscoped: every indexed source is searched
+    result = json.loads(capsys.readouterr().out)
+    assert set(result["products"]) == set(report.products)
+    assert "jira/customer-support__INT-331-create-support-escalation-pagerduty-group.json" in {
+        h["id"] for h in result["hits"]
+    }
