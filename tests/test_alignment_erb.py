@@ -186,7 +186,8 @@ def test_target_ontology_rows(result: Alignment):
     assert rows["github:state"] == "ekg:status"  # the plain name ranks above the qualified ci_status
     assert rows["jira:updated_at"] == "dct:modified"
     assert {rows["jira:linked_issues"], rows["jira:related_github_prs"]} == {"dct:references"}  # n:1 allowed
-    assert rows["slack:channel"] == "sssom:NoTermFound"  # a field no property fits is listed, not dropped
+    assert rows["jira:priority"] == "sssom:NoTermFound"  # a field no property fits is listed, not dropped
+    assert rows["slack:channel"] == "dct:title"  # the export declares it the title, whatever its format
 
 
 def test_cli_writes_valid_sssom_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
