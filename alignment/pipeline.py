@@ -230,12 +230,13 @@ def align_corpus(
             start = time.perf_counter()
             chosen = select(block, eligible)
             entry[f"{method}_seconds"] = time.perf_counter() - start
-            entry[method] = 0
+            kept = 0
             for i, j in chosen:
                 mutual = bool(block[i, j] >= block[i].max() and block[i, j] >= block[:, j].max())
                 written = mapping_rows(p, sim, int(ri[i]), int(ci[j]), method, mutual)
                 rows[method] += written
-                entry[method] += bool(written)
+                kept += bool(written)
+            entry[method] = kept
         summary.append(entry)
     mappings = {m: with_cardinality(pd.DataFrame(r, columns=MAPPING_COLUMNS)) for m, r in rows.items()}
     onto = with_cardinality(target_rows(p)) if target else None
