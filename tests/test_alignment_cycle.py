@@ -148,6 +148,12 @@ def test_every_record_lands_in_its_source_graph_with_links_across_sources(cycle:
         "<https://w3id.org/ekg/ont#SourceRecord> } FILTER(?g != ?h) }"
     )
     assert bool(cross)
+    provenance = store.query(
+        "ASK { GRAPH ?g { ?g <http://www.w3.org/ns/prov#wasDerivedFrom> "
+        "<https://w3id.org/ekg/mappings/erb-field-alignment.sssom.tsv> ; "
+        "<http://www.w3.org/ns/prov#wasAttributedTo> <https://orcid.org/0000-0002-1825-0097> } }"
+    )
+    assert bool(provenance)  # each graph names the approved mapping set and its reviewer
 
 
 def test_build_without_mapping_is_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

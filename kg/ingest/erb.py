@@ -47,6 +47,9 @@ DCT_IDENTIFIER = term("dct:identifier")
 DCT_REFERENCES = term("dct:references")
 SOURCE_SYSTEM = term("ekg:sourceSystem")
 AGENT = term("prov:Agent")
+ENTITY = term("prov:Entity")
+DERIVED_FROM = term("prov:wasDerivedFrom")
+ATTRIBUTED_TO = term("prov:wasAttributedTo")
 REFERENCED = term("ekg:ReferencedItem")
 #: A source's name as a reference may start with it ("Jira SUP-1842", "linear:ENG-4824-...")
 SOURCE_WORD = re.compile(r"^(" + "|".join(s.replace("_", "[ _]?") for s in SOURCES) + r")\s*[: ]\s*", re.I)
@@ -76,6 +79,9 @@ class ErbMapping:
     headers_of: tuple[str, ...] = ()
     headers: dict[str, str] = field(default_factory=dict)
     speaker: dict[str, object] = field(default_factory=dict)
+    #: The approved mapping set every graph is derived from, and who reviewed its rows (IRIs).
+    mapping_set: str = ""
+    reviewers: tuple[str, ...] = ()
 
 
 def graph_of(mapping: ErbMapping, source: str) -> NamedNode:
@@ -86,9 +92,11 @@ def load_erb_mapping(approved: Path, rules_file: Path = ERB_MAPPING_FILE) -> Erb
     """The mapping generated from an approved SSSOM file; KGError when the file is not one or approves nothing
     this build can ingest (a property without a value rule is refused, naming it)."""
     try:
-        rows = approved_rows(read(approved).df)
+        msdf = read(approved)
     except ValueError as exc:
         raise KGError(str(exc)) from exc
+    rows = approved_rows(msdf.df)
+    reviewers = tuple(sorted({msdf.converter.expand(r) or r for r in rows.get("reviewer_id", []) if r}))
     spec = yaml.safe_load(rules_file.read_text(encoding="utf-8"))
     rules = {p: ValueRule(r["as"], r.get("join") == "text") for p, r in spec["properties"].items()}
     fields: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -115,6 +123,8 @@ def load_erb_mapping(approved: Path, rules_file: Path = ERB_MAPPING_FILE) -> Erb
         tuple(mail.pop("of", ())),
         {name.lower(): prop for name, prop in mail.items()},
         dict(spec.get("first_speaker") or {}),
+        str(msdf.metadata.get("mapping_set_id", "")),
+        reviewers,
     )
 
 
@@ -261,10 +271,22 @@ def map_erb(erb: Path, mapping: ErbMapping, sources: list[str] | None = None) ->
     pattern = index.mentions(key_shapes(corpus, mapping))
     for source, records in corpus.records.items():
         graph = out.graphs[graph_of(mapping, source)]
+        graph.extend(graph_provenance(mapping, graph_of(mapping, source)))
         for rec in records:
             out.records += 1
             graph.extend(record_statements(mapping, source, rec, nodes[(source, rec.file)], index, pattern, erb))
     return out, corpus.warnings
+
+
+def graph_provenance(mapping: ErbMapping, graph: NamedNode) -> list[Statement]:
+    """What every edge of a source's graph rests on, said in the graph itself: the approved mapping set its
+    edges were mapped through and the stewards who reviewed its rows (each record keeps its export file)."""
+    out = [Statement(graph, RDF_TYPE, ENTITY)]
+    if mapping.mapping_set:
+        out.append(Statement(graph, DERIVED_FROM, NamedNode(mapping.mapping_set)))
+    for reviewer in mapping.reviewers:
+        out += [Statement(graph, ATTRIBUTED_TO, NamedNode(reviewer)), Statement(NamedNode(reviewer), RDF_TYPE, AGENT)]
+    return out
 
 
 def record_statements(
