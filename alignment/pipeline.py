@@ -18,7 +18,7 @@ from alignment.profile import profiles as build_profiles
 from alignment.select import METHODS
 from alignment.similarity import SIMILARITY_MEASURE, Similarity, name_equivalences, similarity
 from alignment.sssom_io import SSSOM_COLUMNS
-from alignment.target import target_rows
+from alignment.target import NO_TERM, target_rows
 
 EXACT_SCORE = 0.75
 MUTUAL_SCORE = 0.58  # a mutual best pair with consistent evidence needs only this much for exactMatch
@@ -192,6 +192,14 @@ def with_cardinality(rows: pd.DataFrame) -> pd.DataFrame:
     return rows.assign(mapping_cardinality=card)
 
 
+def no_term_cardinality(rows: pd.DataFrame) -> pd.DataFrame:
+    """A field that matched nothing is 1:0 (SSSOM's cardinality for a subject without an object), not n:1 with
+    every other unmatched field."""
+    if rows.empty:
+        return rows
+    return rows.assign(mapping_cardinality=rows["mapping_cardinality"].where(rows["object_id"] != NO_TERM, "1:0"))
+
+
 def align_corpus(
     corpus: Corpus,
     threshold: float = DEFAULT_THRESHOLD,
@@ -239,7 +247,7 @@ def align_corpus(
             entry[method] = kept
         summary.append(entry)
     mappings = {m: with_cardinality(pd.DataFrame(r, columns=MAPPING_COLUMNS)) for m, r in rows.items()}
-    onto = with_cardinality(target_rows(p)) if target else None
+    onto = no_term_cardinality(with_cardinality(target_rows(p))) if target else None
     return Alignment(p, mappings, pd.DataFrame(summary), corpus.warnings, threshold, onto)
 
 

@@ -45,6 +45,7 @@ SSSOM_COLUMNS = [
     "mapping_tool_version",
     "mapping_cardinality",
     "curation_rule",
+    "author_id",
     "reviewer_id",
     "reviewer_label",
     "comment",
@@ -124,7 +125,7 @@ def metadata(description: str) -> dict[str, object]:
 
 def mapping_set(mappings: pd.DataFrame, description: str) -> MappingSetDataFrame:
     """An sssom-py MappingSetDataFrame of the rows, with tool columns and the curie map filled in."""
-    df = mappings.assign(mapping_tool=TOOL, mapping_tool_version=tool_version())
+    df = mappings.assign(mapping_tool=TOOL, mapping_tool_version=tool_version(), author_id=CREATOR_ID)
     df = df[[c for c in SSSOM_COLUMNS if c in df.columns]].reset_index(drop=True)
     converter = curies.Converter.from_prefix_map(prefix_map(df))
     return MappingSetDataFrame.with_converter(converter=converter, df=df, metadata=metadata(description))

@@ -94,6 +94,8 @@ def test_proposal_justifies_by_evidence_and_lists_unmatched_fields(cycle: dict[s
     assert set(onto["mapping_justification"]) <= {"semapv:CompositeMatching", "semapv:InstanceBasedMatching"}
     assert (onto["object_id"] == "sssom:NoTermFound").sum() > 0
     assert MANUAL not in set(df["mapping_justification"])
+    assert set(df["author_id"]) == {"w3ekg:toolkit/kg-align"}  # the tool asserted them; a steward reviews
+    assert set(read(cycle["approved"]).df["author_id"]) == {"w3ekg:toolkit/kg-align"}
 
 
 def test_rejected_and_related_rows_are_not_used(cycle: dict[str, Path]) -> None:
