@@ -8,24 +8,20 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import shutil
 from pathlib import Path
 
 import pytest
 import requests
+from conftest import erb_data
 from pyoxigraph import Literal, NamedNode, Quad, Store
 
 from alignment.curation import MANUAL, approved_rows, read
 from alignment.fields import SOURCES
 from kg.cli import main
 
-ERB = Path(os.environ.get("ERB_DATA") or Path.cwd().parent / "shared" / "erb")
-pytestmark = [
-    pytest.mark.erb,
-    pytest.mark.slow,
-    pytest.mark.skipif(not ERB.is_dir(), reason="needs ../shared/erb (or ERB_DATA)"),
-]
+ERB = erb_data() or Path("ERB_DATA-not-set")  # the erb marker skips (or fails) every test when it is absent
+pytestmark = [pytest.mark.erb, pytest.mark.slow]
 REVIEWER = "orcid:0000-0002-1825-0097"
 PROV_ATTRIBUTED = "http://www.w3.org/ns/prov#wasAttributedTo"
 INVOLVES = "https://w3id.org/ekg/ont#involves"
