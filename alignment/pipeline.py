@@ -18,7 +18,7 @@ from alignment.profile import profiles as build_profiles
 from alignment.select import METHODS
 from alignment.similarity import SIMILARITY_MEASURE, Similarity, name_equivalences, similarity
 from alignment.sssom_io import SSSOM_COLUMNS
-from alignment.target import target_rows
+from alignment.target import NO_TERM, target_rows
 
 EXACT_SCORE = 0.75
 MUTUAL_SCORE = 0.58  # a mutual best pair with consistent evidence needs only this much for exactMatch
@@ -64,12 +64,12 @@ def eligible_block(sim: Similarity, rows: np.ndarray, cols: np.ndarray, threshol
     return (sim.score[block] >= threshold) & (sim.instance[block] >= INSTANCE_FLOOR * threshold)
 
 
-def predicate(score: float, evidence: dict[str, float], support: int, mutual_best: bool) -> str:
+def predicate(score: float, evidence: dict[str, float], support: int, mutual_best: bool) -> str | None:
     """exactMatch: the same format, no role conflict, single vs list alike, enough records to judge, a
     known place among the record's dates for date fields, values able to tell fields apart (not flags or
     counts, unless the names agree), and a high score or a mutual best pair that is fair (MUTUAL_SCORE),
     shares a declared role or agrees on a rare format (RARE_FORMAT); closeMatch: a fair score with compatible
-    formats; else relatedMatch."""
+    formats; relatedMatch when values of one occur in the other; else None (no correspondence)."""
     return judged(score, evidence, support, mutual_best)[0]
 
 
@@ -84,8 +84,10 @@ EXACT_TESTS: list[tuple[str, Callable[[dict[str, float], int], bool]]] = [
 ]
 
 
-def judged(score: float, evidence: dict[str, float], support: int, mutual_best: bool) -> tuple[str, str]:
-    """The predicate (see `predicate`) and why, in words, for the row's comment."""
+def judged(score: float, evidence: dict[str, float], support: int, mutual_best: bool) -> tuple[str | None, str]:
+    """The predicate (see `predicate`) and why, in words, for the row's comment. relatedMatch needs evidence of
+    a relation (values of one field occur in the other: a reference, a shared vocabulary); a pair that is
+    neither exact nor close and shares no value is no correspondence (None), not a bucket for low scores."""
     failed = [why for why, test in EXACT_TESTS if not test(evidence, support)]
     mutual = mutual_best and (score >= MUTUAL_SCORE or evidence["role"] == 1.0 or evidence["specific"] >= RARE_FORMAT)
     if not failed and (score >= EXACT_SCORE or mutual):
@@ -100,7 +102,9 @@ def judged(score: float, evidence: dict[str, float], support: int, mutual_best: 
     if score >= CLOSE_SCORE and evidence["format"] >= 0.5:
         return "skos:closeMatch", f"close, not exact: {short}"
     weak = f"score {score:.3f} < {CLOSE_SCORE}" if score < CLOSE_SCORE else "formats incompatible"
-    return "skos:relatedMatch", f"related only: {weak}"
+    if not evidence.get("shared", 0):
+        return None, f"no correspondence: {weak} and no value of one occurs in the other"
+    return "skos:relatedMatch", f"related only: {weak}, but values of one occur in the other"
 
 
 def evidence(p: pd.DataFrame, sim: Similarity, i: int, j: int) -> str:
@@ -146,7 +150,10 @@ def mapping_rows(p: pd.DataFrame, sim: Similarity, i: int, j: int, method: str, 
     facts = {k: float(sim.features[k][i, j]) for k in ("format", "role", "list", "specific")}
     facts["dated"] = a["format"] not in TEMPORAL or not np.isnan([a["time_position"], b["time_position"]]).any()
     facts["informative"] = a["format"] not in UNINFORMATIVE or sim.name[i, j] > 0
+    facts["shared"] = float(sim.shared_values[i, j])
     predicate_id, why = judged(score, facts, support, mutual_best)
+    if predicate_id is None:
+        return []
     comment = f"{why}. Evidence: {evidence(p, sim, i, j)}"
     base = {
         "predicate_id": predicate_id,
@@ -183,6 +190,14 @@ def with_cardinality(rows: pd.DataFrame) -> pd.DataFrame:
     card = np.where(subj > 1, "1:n", "1:1")
     card = np.where(obj > 1, np.where(subj > 1, "n:n", "n:1"), card)
     return rows.assign(mapping_cardinality=card)
+
+
+def no_term_cardinality(rows: pd.DataFrame) -> pd.DataFrame:
+    """A field that matched nothing is 1:0 (SSSOM's cardinality for a subject without an object), not n:1 with
+    every other unmatched field."""
+    if rows.empty:
+        return rows
+    return rows.assign(mapping_cardinality=rows["mapping_cardinality"].where(rows["object_id"] != NO_TERM, "1:0"))
 
 
 def align_corpus(
@@ -223,13 +238,16 @@ def align_corpus(
             start = time.perf_counter()
             chosen = select(block, eligible)
             entry[f"{method}_seconds"] = time.perf_counter() - start
-            entry[method] = len(chosen)
+            kept = 0
             for i, j in chosen:
                 mutual = bool(block[i, j] >= block[i].max() and block[i, j] >= block[:, j].max())
-                rows[method] += mapping_rows(p, sim, int(ri[i]), int(ci[j]), method, mutual)
+                written = mapping_rows(p, sim, int(ri[i]), int(ci[j]), method, mutual)
+                rows[method] += written
+                kept += bool(written)
+            entry[method] = kept
         summary.append(entry)
     mappings = {m: with_cardinality(pd.DataFrame(r, columns=MAPPING_COLUMNS)) for m, r in rows.items()}
-    onto = with_cardinality(target_rows(p)) if target else None
+    onto = no_term_cardinality(with_cardinality(target_rows(p))) if target else None
     return Alignment(p, mappings, pd.DataFrame(summary), corpus.warnings, threshold, onto)
 
 

@@ -27,11 +27,13 @@ SHARED_PREFIXES = {
     "dct": "http://purl.org/dc/terms/",
     "prov": "http://www.w3.org/ns/prov#",
     "foaf": "http://xmlns.com/foaf/0.1/",
-    "w3ekg": "https://w3id.org/ekg/",  # w3ekg:ont is the ontology itself, the object_source of --target rows
+    "w3ekg": "https://w3id.org/ekg/",
+    "sssom": "https://w3id.org/sssom/",  # w3ekg:ont is the ontology itself, the object_source of --target rows
 }
 SSSOM_COLUMNS = [
     "subject_id",
     "subject_label",
+    "predicate_modifier",
     "predicate_id",
     "object_id",
     "object_label",
@@ -43,6 +45,9 @@ SSSOM_COLUMNS = [
     "mapping_tool_version",
     "mapping_cardinality",
     "curation_rule",
+    "author_id",
+    "reviewer_id",
+    "reviewer_label",
     "comment",
     "subject_source",
     "object_source",
@@ -81,7 +86,8 @@ def prefix_map(mappings: pd.DataFrame) -> dict[str, str]:
         "subject_source",
         "object_source",
     ):
-        used |= {prefix_of(v) for v in mappings[column].dropna()}
+        if column in mappings:
+            used |= {prefix_of(v) for v in mappings[column].dropna() if v != ""}
     sources = {p: f"{ERB_BASE}{p}/" for p in used if p not in SHARED_PREFIXES}
     return {
         **sources,
@@ -119,7 +125,7 @@ def metadata(description: str) -> dict[str, object]:
 
 def mapping_set(mappings: pd.DataFrame, description: str) -> MappingSetDataFrame:
     """An sssom-py MappingSetDataFrame of the rows, with tool columns and the curie map filled in."""
-    df = mappings.assign(mapping_tool=TOOL, mapping_tool_version=tool_version())
+    df = mappings.assign(mapping_tool=TOOL, mapping_tool_version=tool_version(), author_id=CREATOR_ID)
     df = df[[c for c in SSSOM_COLUMNS if c in df.columns]].reset_index(drop=True)
     converter = curies.Converter.from_prefix_map(prefix_map(df))
     return MappingSetDataFrame.with_converter(converter=converter, df=df, metadata=metadata(description))

@@ -90,3 +90,20 @@ def dev_store(herb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("dev-store") / "store"
     build(herb, path, products=products, progress=False)
     return path
+
+
+@pytest.fixture(scope="session")
+def erb_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ERB sample built the steward's way into its own store: `kg align --target ontology`, every row
+    approved by `kg align review`, then `kg build --source erb` (about 10 s)."""
+    from kg.cli import main
+
+    erb = require_erb()
+    folder = tmp_path_factory.mktemp("erb")
+    proposed, approved, path = folder / "proposed.tsv", folder / "approved.tsv", folder / "store"
+    assert main(["align", "--erb", str(erb), "--target", "ontology", "--out", str(proposed)]) == 0
+    assert (
+        main(["align", "review", str(proposed), "--reviewer", "orcid:0000-0002-1825-0097", "--out", str(approved)]) == 0
+    )
+    assert main(["build", "--source", "erb", "--erb", str(erb), "--mapping", str(approved), "--store", str(path)]) == 0
+    return path

@@ -194,7 +194,8 @@ def test_predicate_calls_exact_from_evidence_strength():
     assert predicate(0.6, CONSISTENT, 10, mutual_best=False) == "skos:closeMatch"  # fair, another fits better
     rare = {**CONSISTENT, "specific": 0.74}  # two organisation-name fields: few fields hold that format
     assert predicate(0.49, rare, 10, mutual_best=True) == "skos:exactMatch"
-    assert predicate(0.49, CONSISTENT, 10, mutual_best=True) == "skos:relatedMatch"
+    assert predicate(0.49, {**CONSISTENT, "shared": 3}, 10, mutual_best=True) == "skos:relatedMatch"  # values meet
+    assert predicate(0.49, CONSISTENT, 10, mutual_best=True) is None  # a low score alone is no relation
     flags = {**CONSISTENT, "informative": False}  # two boolean fields without agreeing names
     assert predicate(0.8, flags, 10, mutual_best=True) == "skos:closeMatch"
     assert predicate(0.8, {**CONSISTENT, "role": 0.4}, 10, mutual_best=True) == "skos:closeMatch"  # title vs body

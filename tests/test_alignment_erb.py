@@ -181,8 +181,13 @@ def test_target_ontology_rows(result: Alignment):
     rows = result.target.set_index("subject_id")["object_id"]
     assert rows["jira:summary"] == "dct:title"
     assert rows["confluence:created_at"] == "dct:created"
-    assert rows["jira:assignee"] == "ekg:assignedTo"
+    assert rows["jira:assignee"] == "ekg:assignee"
     assert rows["linear:creator"] == "prov:wasAttributedTo"
+    assert rows["github:state"] == "ekg:status"  # the plain name ranks above the qualified ci_status
+    assert rows["jira:updated_at"] == "dct:modified"
+    assert {rows["jira:linked_issues"], rows["jira:related_github_prs"]} == {"dct:references"}  # n:1 allowed
+    assert rows["jira:priority"] == "sssom:NoTermFound"  # a field no property fits is listed, not dropped
+    assert rows["slack:channel"] == "dct:title"  # the export declares it the title, whatever its format
 
 
 def test_cli_writes_valid_sssom_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

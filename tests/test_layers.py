@@ -29,8 +29,9 @@ LAYERS: list[set[str]] = [
 LAZY: dict[tuple[str, str], str] = {
     **{
         ("kg.cli.align", f"alignment.{m}"): "[align] extra"
-        for m in ("evaluate", "fields", "pipeline", "sssom_io", "workflow")
+        for m in ("curation", "evaluate", "fields", "pipeline", "sssom_io", "workflow")
     },
+    ("kg.cli.build", "kg.ingest.erb"): "[align] extra (kg build --source erb reads SSSOM with sssom-py)",
     ("kg.cli.align", "tqdm"): "start-up time",
     ("kg.cli.validate", "tqdm"): "start-up time",
     ("kg.cli.ask", "kg.cli.whatif"): "start-up time of kg ask",

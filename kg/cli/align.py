@@ -48,6 +48,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--target", choices=["ontology"], help="also align fields to the project ontology's properties")
     p.add_argument("--reference", metavar="SSSOM", help="score the methods against a reference SSSOM/TSV")
     p.set_defaults(func=run)
+    steps = p.add_subparsers(dest="step", title="the steward's cycle", metavar="{review,diff}")
+    review = steps.add_parser(
+        "review",
+        help="validate a steward-edited SSSOM/TSV and sign its rows off (semapv:ManualMappingCuration)",
+        description="Validate EDITED (sssom-py) and mark every row in it reviewed: mapping_justification "
+        "semapv:ManualMappingCuration, reviewer_id, curation_rule. A row the steward deleted is gone; a row with "
+        "predicate_modifier Not is kept as a reviewed negative mapping and never ingested.",
+    )
+    review.add_argument("edited", metavar="EDITED.tsv", help="the SSSOM/TSV the steward edited")
+    review.add_argument(
+        "--reviewer", required=True, metavar="CURIE", help="who reviewed, e.g. orcid:0000-0002-1825-0097"
+    )
+    review.add_argument("--reviewer-label", metavar="NAME", help="the reviewer's name, written as reviewer_label")
+    review.add_argument("--out", required=True, metavar="APPROVED.tsv", help="the approved SSSOM/TSV to write")
+    review.set_defaults(func=run_review)
+    diff = steps.add_parser("diff", help="rows added, removed or changed between two SSSOM/TSV files")
+    diff.add_argument("old", metavar="OLD.tsv")
+    diff.add_argument("new", metavar="NEW.tsv")
+    diff.set_defaults(func=run_diff)
 
 
 def source_list(text: str | None) -> list[str] | None:
@@ -199,3 +218,46 @@ def print_scores(mappings: dict[str, pd.DataFrame], reference: pd.DataFrame) -> 
         format_table(["split", "method", "scope", "found", "reference", "correct", "P", "R", "F1"], rows),
         file=sys.stderr,
     )
+
+
+def mapping_file(path: str):
+    """An SSSOM/TSV read and validated by sssom-py; a one-line error when it is not one."""
+    from alignment.curation import read
+
+    try:
+        return read(Path(path))
+    except ValueError as exc:
+        raise KGError(str(exc)) from exc
+
+
+def run_review(args: argparse.Namespace) -> int:
+    require("align", "align review")
+    from alignment.curation import approved_rows, reviewed
+    from alignment.sssom_io import write
+
+    out = output_path(args.out)
+    edited = mapping_file(args.edited)
+    try:
+        signed = reviewed(edited, args.reviewer, args.reviewer_label)
+    except ValueError as exc:
+        raise KGError(str(exc)) from exc
+    write(signed, out)
+    usable = len(approved_rows(signed.df))
+    print(
+        f"{plural(len(signed.df), 'row')} reviewed by {args.reviewer} -> {out}; {usable} approved for ingestion "
+        f"(positive exact/close/narrow rows to an ontology property)",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    require("align", "align diff")
+    from alignment.curation import diff
+
+    changes = diff(mapping_file(args.old).df, mapping_file(args.new).df)
+    for change in changes:
+        print(f"{change.kind}\t{change.subject_id}\t{change.object_id}\t{change.detail}")
+    counts = {k: sum(c.kind == k for c in changes) for k in ("added", "removed", "changed")}
+    print(", ".join(f"{n} {k}" for k, n in counts.items()), file=sys.stderr)
+    return 0

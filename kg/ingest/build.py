@@ -119,14 +119,14 @@ def _open_fresh(path: Path) -> Store:
     return Store(str(path))
 
 
-def _close(store: Store) -> None:
+def close_store(store: Store) -> None:
     """pyoxigraph releases RocksDB's lock when the Store is dropped; flush first so nothing is lost."""
     store.flush()
     del store
     gc.collect()
 
 
-def _swap_in(tmp: Path, target: Path) -> None:
+def swap_in(tmp: Path, target: Path) -> None:
     """Replace `target` by `tmp` with two renames; the old store is removed only once the new one is in."""
     old = target.with_name(f".{target.name}.old-{os.getpid()}")
     if target.exists():
@@ -189,9 +189,9 @@ def _build_locked(
         report.quads = len(store)
         phase(f"{report.quads:,} quads loaded; compacting the store")
         store.optimize()  # compact: a big bulk load leaves overlapping files that every later look-up consults
-        _close(store)
+        close_store(store)
         phase("swapping the new store in")
-        _swap_in(tmp, store_path)
+        swap_in(tmp, store_path)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -24,11 +24,14 @@ from tqdm import tqdm
 from kg.errors import KGError
 from kg.ingest.herb import artifacts, load_product, product_names
 from kg.namespaces import ORG_GRAPH, expand, node, product_graph
+from kg.query.sparql import named_query, prefixed
 from kg.search import dense
 from kg.search.graph import Edge, Label, ProductGraph, graph_of, labels_of, read_edges, read_labels
 from kg.search.lexical import LexicalIndex
 
 INDEX_VERSION = 1
+#: The name every ERB source graph starts with (`graph/erb-jira`, ...), as `kg build --source erb` names them.
+ERB_PREFIX = "erb-"
 #: Predicates whose object groups artifacts into one reading context (a conversation of messages).
 CONTEXT_PREDICATES = ("ekg:inConversation",)
 #: HERB's artifact kinds as the search reports them.
@@ -49,11 +52,13 @@ def index_dir(store: Path) -> Path:
 
 @dataclass
 class Corpus:
-    """One product's artifacts, aligned: HERB id, kind, own text."""
+    """One product's artifacts, aligned: HERB id, kind, own text; and their nodes' IRIs where the id does not
+    name the node (an ERB record is cited by its export file)."""
 
     ids: list[str]
     kinds: list[str]
     texts: list[str]
+    iris: list[str] = field(default_factory=list)
 
 
 def product_corpus(herb: Path, product: str) -> Corpus:
@@ -65,9 +70,32 @@ def product_corpus(herb: Path, product: str) -> Corpus:
     return corpus
 
 
-def artifact_nodes(graph: ProductGraph, ids: list[str]) -> np.ndarray:
+def erb_corpus(store: Store, graph: str) -> Corpus:
+    """One ERB source graph's records (`search_erb_records.rq`), cited by their export file."""
+    corpus = Corpus([], [], [], [])
+    query = named_query("search_erb_records").text
+    for row in store.query(prefixed(query), default_graph=NamedNode(product_graph(graph).value)):  # type: ignore[union-attr]
+        corpus.ids.append(row["source"].value)
+        corpus.kinds.append(row["system"].value)
+        corpus.texts.append("\n\n".join(t.value for t in (row["title"], row["text"]) if t is not None and t.value))
+        corpus.iris.append(row["record"].value)
+    return corpus
+
+
+def erb_graphs(store: Store) -> list[str]:
+    """The ERB source graphs the store holds (`kg build --source erb`), by name."""
+    prefix = product_graph(ERB_PREFIX).value
+    return sorted(
+        g.value.removeprefix(product_graph("").value)
+        for g in store.named_graphs()
+        if isinstance(g, NamedNode) and g.value.startswith(prefix)
+    )
+
+
+def artifact_nodes(graph: ProductGraph, ids: list[str], iris: list[str] | None = None) -> np.ndarray:
     """Each artifact's node index in the graph, -1 when the graph does not hold it."""
-    return np.array([graph.index.get(node("artifact", i).value, -1) for i in ids], dtype=np.int64)
+    names = iris or [node("artifact", i).value for i in ids]
+    return np.array([graph.index.get(iri, -1) for iri in names], dtype=np.int64)
 
 
 def context_groups(graph: ProductGraph, nodes: np.ndarray) -> list[list[int]]:
@@ -102,6 +130,7 @@ class ProductIndex:
     graph: ProductGraph
     labels: dict[str, list[str]]
     has_dense: bool
+    iris: list[str] = field(default_factory=list)
 
     @cached_property
     def lexical(self) -> LexicalIndex:
@@ -125,7 +154,7 @@ class ProductIndex:
 
     @cached_property
     def nodes(self) -> np.ndarray:
-        return artifact_nodes(self.graph, self.ids)
+        return artifact_nodes(self.graph, self.ids, self.iris)
 
     @cached_property
     def row(self) -> dict[str, int]:
@@ -143,6 +172,7 @@ class ProductIndex:
             ProductGraph.load(folder),
             labels,
             (folder / "dense.npy").exists(),
+            meta.get("iris", []),
         )
 
 
@@ -182,16 +212,16 @@ class Shared:
 
 
 def build_product(
-    store: Store, herb: Path, product: str, folder: Path, encoder: dense.Encoder | None, shared: Shared
+    store: Store, corpus: Corpus, product: str, folder: Path, encoder: dense.Encoder | None, shared: Shared
 ) -> tuple[int, list[str]]:
     """Write one product's index folder; returns its artifact count and the names the product goes by. Its
     dataset is what a product-scoped query sees: its own graph and the organisation graph."""
-    corpus = product_corpus(herb, product)
     own = product_graph(product)
     graph = graph_of(read_edges(store, own), shared.edges)
-    groups = context_groups(graph, artifact_nodes(graph, corpus.ids))
+    groups = context_groups(graph, artifact_nodes(graph, corpus.ids, corpus.iris))
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "artifacts.json").write_text(json.dumps({"ids": corpus.ids, "kinds": corpus.kinds}), encoding="utf-8")
+    meta = {"ids": corpus.ids, "kinds": corpus.kinds, **({"iris": corpus.iris} if corpus.iris else {})}
+    (folder / "artifacts.json").write_text(json.dumps(meta), encoding="utf-8")
     (folder / "texts.json").write_text(json.dumps(corpus.texts), encoding="utf-8")
     labels = labels_of(read_labels(store, own), shared.labels)
     (folder / "labels.json").write_text(json.dumps(labels), encoding="utf-8")
@@ -212,25 +242,29 @@ def build_index(
     use_dense: bool = True,
     progress: bool = True,
 ) -> IndexReport:
-    """Index the given products (default: all of HERB's) of the store at `store_path`."""
+    """Index the given products (default: every HERB product and ERB source graph the store holds) of the store
+    at `store_path`."""
     started = time.perf_counter()
     if not store_path.exists():
         raise KGError(f"no store at {store_path}: run `kg build` first (or pass --store PATH / set KG_STORE)")
-    names = products or product_names(herb)
-    unknown = sorted(set(names) - set(product_names(herb)))
+    try:
+        store = Store.read_only(str(store_path))
+    except OSError as exc:
+        raise KGError(f"cannot open the store at {store_path}: {exc}") from exc
+    erb = erb_graphs(store)
+    built = [p for p in product_names(herb) if store.contains_named_graph(product_graph(p))]
+    names = products or [*built, *erb]
+    unknown = sorted(set(names) - set(product_names(herb)) - set(erb))
     if unknown:
         raise KGError(f"unknown product(s): {', '.join(unknown)}")
     report = IndexReport(dense=dense.unavailable() if use_dense else "dense retrieval off: --no-dense")
     encoder = dense.Encoder() if report.dense is None else None
     root = index_dir(store_path)
     manifest = read_manifest(root)
-    try:
-        store = Store.read_only(str(store_path))
-    except OSError as exc:
-        raise KGError(f"cannot open the store at {store_path}: {exc}") from exc
     shared = Shared.read(store)
     for product in tqdm(names, desc="kg index", unit="product", disable=not progress):
-        count, aliases = build_product(store, herb, product, root / product, encoder, shared)
+        corpus = erb_corpus(store, product) if product in erb else product_corpus(herb, product)
+        count, aliases = build_product(store, corpus, product, root / product, encoder, shared)
         report.artifacts += count
         report.products.append(product)
         manifest["products"][product] = {"dense": encoder is not None, "names": aliases, "artifacts": count}
