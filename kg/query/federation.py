@@ -77,7 +77,7 @@ class Federation(RunBackend):
     """Comunica over one source per shard."""
 
     def __init__(self, sources: list[tuple[RemoteEndpoint, list[NamedNode]]]) -> None:
-        if any("Authorization" in e.session.headers for e, _ in sources):
+        if any(e.token for e, _ in sources):
             raise KGError(
                 "a query over several shards goes through Comunica's command line, which cannot send a bearer "
                 "token: give the query a --product, or fan out over replicas that need none"
