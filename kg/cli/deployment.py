@@ -46,12 +46,13 @@ def run(args: argparse.Namespace) -> int:
             if why:
                 print(f"{shard} {url}: {state}: {why}")
     healthy = {r[0] for r in rows if r[5] == "healthy"}
-    if down := [name for name in deployment.shards if name not in healthy]:
+    down = [name for name in deployment.shards if name not in healthy]
+    if not args.json:
         for name in down:
             print(f"{name}: no healthy replica: its products cannot be answered")
-        return 1
-    print(f"every shard of {args.file} has a healthy replica")
-    return 0
+        if not down:
+            print(f"every shard of {args.file} has a healthy replica")
+    return 1 if down else 0
 
 
 def replica_state(name: str, url: str, shard: Shard, deadline: float) -> tuple[str, str, str, str, str, str, str]:
