@@ -6,23 +6,18 @@ The answers, failover and fan-out on real Virtuoso shards are in tests/test_shar
 
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 import yaml
 from endpoints import ROOT, free_port
-from pyoxigraph import NamedNode
 
 from kg.errors import KGError
-from kg.namespaces import ORG_GRAPH, product_graph
 from kg.query.deployment import load_deployment
-from kg.query.federation import COMUNICA_GET_BELOW, Federation, source_url, standard_json
-from kg.query.remote import RemoteEndpoint
+from kg.query.federation import shape_of
 from kg.query.shards import moves, place
 
 QUESTION = "Who wrote the Market Research Report for ActionGenie?"
@@ -198,26 +193,34 @@ def test_a_shard_with_every_replica_down_is_an_error_naming_each_replica_never_a
     assert warnings and all(w.startswith("kg: warning: shard-0: replica skipped: cannot reach") for w in warnings)
 
 
-def test_a_fan_out_source_names_its_dataset_in_a_url_comunica_posts_to_as_it_is() -> None:
-    """Comunica appends `?query=` by GET to a URL under 600 characters, which would break one with parameters."""
-    graphs = [product_graph("ActionGenie"), NamedNode(ORG_GRAPH)]
-    url = source_url(RemoteEndpoint("http://127.0.0.1:8890/sparql"), graphs, named=True)
-    params = parse_qs(urlparse(url).query)
-    assert params["default-graph-uri"] == params["named-graph-uri"] == [g.value for g in graphs]
-    assert len(url) >= COMUNICA_GET_BELOW and url.startswith("http://127.0.0.1:8890/sparql?")
-    only = parse_qs(urlparse(source_url(RemoteEndpoint("http://h/sparql"), graphs[:1], named=False)).query)
-    assert "named-graph-uri" not in only
+@pytest.mark.parametrize(
+    ("query", "reason"),
+    [
+        ("SELECT ?s WHERE { ?s a ekg:Bug OPTIONAL { ?s ekg:bugState ?x } }", "it uses OPTIONAL"),
+        ("SELECT ?s WHERE { ?s a ekg:Bug FILTER NOT EXISTS { ?s ekg:bugState ?x } }", "EXISTS / NOT EXISTS"),
+        ("SELECT ?s WHERE { ?s a ekg:Bug MINUS { ?s ekg:bugState ?x } }", "MINUS"),
+        ("SELECT (AVG(?n) AS ?a) WHERE { ?s ekg:sequence ?n }", "AVG cannot be combined"),
+        ("SELECT (SUM(DISTINCT ?n) AS ?a) WHERE { ?s ekg:sequence ?n }", "other than COUNT(DISTINCT ?variable)"),
+        ("SELECT (COUNT(?s) + 1 AS ?n) WHERE { ?s a ekg:Bug }", "COUNT inside an expression"),
+        ("SELECT ?k (COUNT(?s) AS ?n) WHERE { ?s ekg:bugState ?k } GROUP BY ?k HAVING (COUNT(?s) > 2)", "HAVING"),
+        ("SELECT ?s WHERE { ?s a ekg:Bug } ORDER BY STR(?s) LIMIT 2", "an ORDER BY expression"),
+        ("SELECT ?s WHERE { ?s a ekg:Bug } ORDER BY ?t", "?t is not a column"),
+        ("SELECT ?s WHERE { { SELECT ?s WHERE { ?s a ekg:Bug } LIMIT 1 } }", "a sub-query"),
+        ("DESCRIBE ?s WHERE { ?s a ekg:Bug }", "DESCRIBE"),
+        ("CONSTRUCT { ?s a ekg:Bug } WHERE { ?s a ekg:Bug } LIMIT 3", "pick solutions the merge cannot"),
+    ],
+)
+def test_a_fan_out_the_merge_cannot_answer_exactly_is_refused_with_the_reason(query: str, reason: str) -> None:
+    with pytest.raises(KGError) as refused:
+        shape_of(query)
+    assert reason in str(refused.value) and "cannot be merged exactly" in str(refused.value)
 
 
-def test_comunicas_extra_metadata_member_is_dropped_before_the_results_are_read() -> None:
-    results = {"head": {"vars": ["n"]}, "results": {"bindings": [{"n": {"type": "literal", "value": "3"}}]}}
-    body = json.dumps({**results, "metadata": {"httpRequests": 4}}).encode()
-    assert json.loads(standard_json(body)) == results
-
-
-def test_a_fan_out_whose_source_url_comunica_would_answer_empty_is_refused_before_it_runs() -> None:
-    """Comunica 4.5.0 answered a source URL naming 150 product graphs with an empty result and exit status 0."""
-    many = [product_graph(f"Product{i}") for i in range(150)]
-    federation = Federation([(RemoteEndpoint("http://127.0.0.1:1/sparql"), many)])
-    with pytest.raises(KGError, match="past the 15,000 Comunica is known to handle"):
-        federation.select("SELECT * WHERE { ?s ?p ?o }")
+def test_what_the_fan_out_sends_each_shard_and_applies_after_the_merge() -> None:
+    shape = shape_of(
+        "SELECT ?k (COUNT(?s) AS ?n) WHERE { ?s ekg:bugState ?k } GROUP BY ?k ORDER BY DESC(?n) ?k LIMIT 3"
+    )
+    assert shape.shard_text.rstrip().endswith("GROUP BY ?k") and shape.limit == 3
+    assert shape.order == (("n", True), ("k", False)) and shape.aggregates == (("n", "COUNT"),)
+    counted = shape_of("SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { GRAPH ?g { ?s a ?c } } GROUP BY ?c")
+    assert "SELECT DISTINCT ?c ?s WHERE" in counted.shard_text and counted.distinct_counts == (("n", "s"),)

@@ -22,13 +22,14 @@ import pytest
 import yaml
 from endpoints import ROOT, free_port
 from misbehaving import garbage, not_found, redirect_to, server_error, serving, slow, trickle
-from test_shards import oxigraph_server
+from test_shards import FAN_OUT, fan_out_differs, oxigraph_server
 from test_virtuoso import comparable, dev_questions
 
 from kg.cli import main
 from kg.qa.answer import Answerer
 from kg.query.deployment import ShardedBackend, open_deployment
 from kg.query.sparql import EmbeddedStore
+from kg.query.store import stats
 
 pytestmark = [pytest.mark.herb, pytest.mark.slow]
 
@@ -215,3 +216,34 @@ def test_kg_deployment_check_prints_each_replicas_state_and_fails_when_a_shard_h
     done = kg("deployment", "check", str(path))
     assert done.returncode == 1 and "shard-1: no healthy replica" in done.stdout and "Traceback" not in done.stderr
     assert "shard-0   " in done.stdout and "healthy" in done.stdout
+
+
+def test_a_query_naming_no_product_merges_to_the_embedded_rows_with_a_broken_replica_first(
+    replicas: Replicas, dev_store: Path, tmp_path: Path
+) -> None:
+    path = deployment_file(
+        replicas, tmp_path / "d.yaml", {"shard-0": ["garbage", "shard-0"], "shard-1": ["stale", "shard-1"]}
+    )
+    backend = open_deployment(str(path))
+    began = time.monotonic()
+    assert fan_out_differs(backend, dev_store) == {}
+    took = time.monotonic() - began
+    embedded = EmbeddedStore(dev_store)
+    began = time.monotonic()
+    for query in FAN_OUT.values():
+        embedded.run(query)
+    embedded_took = time.monotonic() - began
+    print(f"{len(FAN_OUT)} fan-out queries: {took:.2f} s through the deployment, {embedded_took:.2f} s embedded")
+    tables = ({t: dict(r) for t, r in stats(b).items()} for b in (backend, embedded))
+    assert next(tables) == next(tables)
+
+
+def test_a_limit_cutting_through_tied_rows_is_refused_not_answered_with_some_of_them(
+    replicas: Replicas, tmp_path: Path
+) -> None:
+    path = deployment_file(replicas, tmp_path / "d.yaml", {})
+    query = tmp_path / "tied.rq"
+    query.write_text("SELECT ?state WHERE { ?bug ekg:bugState ?state } ORDER BY ?state LIMIT 1")
+    done = kg("query", str(query), "--deployment", str(path))
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert "its LIMIT cuts between rows that tie on every ORDER BY key (?state)" in done.stderr

@@ -6,7 +6,7 @@ healthy replicas each serve about half. Any failure of a replica (a dead port, t
 a redirect, a body that is not results, a failed health check) moves the query to the next replica, logged on
 one line and counted; only a shard whose every replica failed is an error (`ShardDown`), for its own products'
 questions only, never an empty result. Any other query (the whole company's data, or graphs on several shards)
-is fanned out through Comunica (`kg.query.federation`).
+runs on every shard and the results are merged exactly, or refused with the reason (`kg.query.federation`).
 
 A replica is used only while it is healthy: it holds its shard's manifest (the build id `kg export --shards`
 wrote, `deployment_build_held.rq`) and every graph of the shard with the quad count the manifest records
@@ -32,6 +32,7 @@ from pyoxigraph import Literal, NamedNode, QueryBoolean, QuerySolutions, Triple
 
 from kg.errors import KGError, ShardDown, Unavailable
 from kg.namespaces import ORG_GRAPH, product_graph
+from kg.query.federation import Federation, ShardRun
 from kg.query.remote import DEFAULT_DEADLINE, RemoteEndpoint
 from kg.query.sparql import Row, Term, named_query
 
@@ -210,18 +211,6 @@ class ReplicaSet:
             return result
         raise self.down(failures)
 
-    def live(self) -> RemoteEndpoint:
-        """A healthy replica (for a fan-out, which names one source per shard)."""
-        failures = []
-        for i in self.order(0):
-            try:
-                self.check(i)
-            except Unavailable as exc:
-                failures.append(str(exc))
-                continue
-            return self.endpoints[i]
-        raise self.down(failures)
-
     def order(self, start: int) -> list[int]:
         """The replicas from `start` in turn, those that failed within RETRY_AFTER seconds last: a slow or dead
         replica costs one deadline, not one per question."""
@@ -357,19 +346,16 @@ class ShardedBackend:
             raise KGError(f"no shard of {self.location} holds the graph <{graph.value}>")
         return self.graph_shard[graph.value]
 
-    def federated(self) -> Any:
-        from kg.query.federation import Federation  # Node and Comunica only when a query fans out
+    def federated(self) -> Federation:
+        """The query on every shard (each through its replica set, so failover holds), merged exactly."""
 
-        return Federation(self.sources())
+        def on(name: str) -> ShardRun:
+            return lambda text, default, named: self.replicas[name].call("run_dataset", text, default, named)
 
-    def sources(self) -> list[tuple[RemoteEndpoint, list[NamedNode]]]:
-        """One live replica per shard, with the graphs it contributes: its products', and the organisation graph
-        from the first shard only (every shard holds a copy; the federated dataset must hold it once)."""
-        out = []
-        for i, (name, shard) in enumerate(self.deployment.shards.items()):
-            graphs = [product_graph(p) for p in shard.products] + ([NamedNode(ORG_GRAPH)] if i == 0 else [])
-            out.append((self.replicas[name].live(), graphs))
-        return out
+        shards = [
+            (on(name), [product_graph(p) for p in shard.products]) for name, shard in self.deployment.shards.items()
+        ]
+        return Federation(shards, self.location)
 
     def counters(self) -> list[tuple[str, str, int, int, int]]:
         """Per replica: shard, URL, calls served, failures and health-check skips, in this process."""

@@ -304,10 +304,15 @@ def _brace_depths(toks: list[Token]) -> list[int]:
 
 
 def protocol_form(
-    query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    query: str,
+    bindings: Mapping[str, Term] | None = None,
+    graphs: list[NamedNode] | None = None,
+    named: list[NamedNode] | None = None,
 ) -> list[tuple[str, str]]:
-    """The SPARQL 1.1 Protocol form fields for a library query: bound text plus the product's dataset."""
+    """The SPARQL 1.1 Protocol form fields for a library query: bound text plus the product's dataset (and, for
+    a fan-out's part, the named graphs it may read)."""
     dataset = [("default-graph-uri", g.value) for g in graphs or []]
+    dataset += [("named-graph-uri", g.value) for g in named or []]
     return [("query", bind(prefixed(query), bindings)), *dataset]
 
 
@@ -381,6 +386,20 @@ class RemoteEndpoint:
         self._results(body)  # checked whole first: a reader fails mid-stream on a truncated body
         return parse_query_results(body, format=QueryResultsFormat.JSON)
 
+    def run_dataset(
+        self, query: str, default: list[NamedNode], named: list[NamedNode]
+    ) -> QuerySolutions | QueryBoolean | list[Triple]:
+        """A query over an explicit dataset (default and named graphs), as a fan-out sends each shard its part."""
+        if query_form(query) in ("CONSTRUCT", "DESCRIBE"):
+            body = self._post(query, None, default, "application/n-triples", named)
+            try:
+                return [q.triple for q in parse(body, format=RdfFormat.N_TRIPLES)]
+            except (SyntaxError, ValueError) as exc:
+                raise Unavailable(f"{self.url} did not answer with N-Triples: {exc}") from exc
+        body = self._post(query, None, default, SPARQL_JSON, named)
+        self._results(body)
+        return parse_query_results(body, format=QueryResultsFormat.JSON)
+
     def _results(self, body: bytes) -> list[Row] | QueryBoolean:
         """The body read whole as SPARQL JSON results (SELECT rows or an ASK boolean)."""
         try:
@@ -390,9 +409,14 @@ class RemoteEndpoint:
             raise Unavailable(f"{self.url} did not answer with SPARQL JSON results: {_first_line(str(exc))}") from exc
 
     def _post(
-        self, query: str, bindings: Mapping[str, Term] | None, graphs: list[NamedNode] | None, accept: str
+        self,
+        query: str,
+        bindings: Mapping[str, Term] | None,
+        graphs: list[NamedNode] | None,
+        accept: str,
+        named: list[NamedNode] | None = None,
     ) -> bytes:
-        data = urlencode(protocol_form(query, bindings, graphs)).encode()
+        data = urlencode(protocol_form(query, bindings, graphs, named)).encode()
         headers = {"Accept": accept, "Content-Type": "application/x-www-form-urlencoded"}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
