@@ -60,8 +60,9 @@ NOT_MONOTONE = {
 #: The aggregates the merge combines exactly, and how.
 AGGREGATES = {"COUNT", "SUM", "MIN", "MAX"}
 NOT_MERGEABLE = {"AVG", "SAMPLE", "GROUP_CONCAT"}
-#: Runs one query on one shard over (default graphs, named graphs): a replica set's failover call.
-ShardRun = Callable[[str, list[NamedNode], list[NamedNode]], QuerySolutions | QueryBoolean | list[Triple]]
+#: Runs one query on one shard over (default graphs, named graphs), through its replica set's failover:
+#: (columns, rows) for SELECT, a boolean for ASK, triples for CONSTRUCT (`RemoteEndpoint.run_dataset`).
+ShardRun = Callable[[str, list[NamedNode], list[NamedNode]], Any]
 
 
 @dataclass(frozen=True)
@@ -107,16 +108,9 @@ class Federation(RunBackend):
         if with_org and len(parts) > 1:
             runs.append((self.shards[0][0], [org], [org] if named else []))
         with ThreadPoolExecutor(max_workers=len(runs)) as pool:
-            results = list(pool.map(lambda r: _plain(r[0](shape.shard_text, r[1], r[2])), runs))
+            results = list(pool.map(lambda r: r[0](shape.shard_text, r[1], r[2]), runs))
         org_result = results.pop() if with_org and len(parts) > 1 else None
         return merge(shape, results, org_result)
-
-
-def _plain(result: QuerySolutions | QueryBoolean | list[Triple]) -> Any:
-    """A shard's result as plain values, read in the thread that ran it (pyoxigraph's solutions stay there)."""
-    if isinstance(result, QuerySolutions):
-        return ([v.value for v in result.variables], [tuple(s) for s in result])
-    return bool(result) if isinstance(result, QueryBoolean) else result
 
 
 def shape_of(text: str) -> Shape:

@@ -388,8 +388,10 @@ class RemoteEndpoint:
 
     def run_dataset(
         self, query: str, default: list[NamedNode], named: list[NamedNode]
-    ) -> QuerySolutions | QueryBoolean | list[Triple]:
-        """A query over an explicit dataset (default and named graphs), as a fan-out sends each shard its part."""
+    ) -> tuple[list[str], list[tuple[Term | None, ...]]] | bool | list[Triple]:
+        """A query over an explicit dataset (default and named graphs), as a fan-out sends each shard its part:
+        plain values (column names and rows, a boolean, or triples), read whole here, so no pyoxigraph result
+        object leaves the thread that ran it."""
         if query_form(query) in ("CONSTRUCT", "DESCRIBE"):
             body = self._post(query, None, default, "application/n-triples", named)
             try:
@@ -397,8 +399,13 @@ class RemoteEndpoint:
             except (SyntaxError, ValueError) as exc:
                 raise Unavailable(f"{self.url} did not answer with N-Triples: {exc}") from exc
         body = self._post(query, None, default, SPARQL_JSON, named)
-        self._results(body)
-        return parse_query_results(body, format=QueryResultsFormat.JSON)
+        try:
+            result = parse_query_results(body, format=QueryResultsFormat.JSON)
+            if isinstance(result, QueryBoolean):
+                return bool(result)
+            return [v.value for v in result.variables], [tuple(s) for s in result]
+        except (SyntaxError, ValueError) as exc:
+            raise Unavailable(f"{self.url} did not answer with SPARQL JSON results: {_first_line(str(exc))}") from exc
 
     def _results(self, body: bytes) -> list[Row] | QueryBoolean:
         """The body read whole as SPARQL JSON results (SELECT rows or an ASK boolean)."""
