@@ -88,7 +88,7 @@ def add_deadline_option(p: argparse.ArgumentParser) -> None:
         type=seconds,
         metavar="SECONDS",
         help="with --deployment: seconds one replica call may take in all before the next replica is tried "
-        "(default: the file's `deadline`, else 60)",
+        "(default: the file's `deadline`, else 20)",
     )
 
 

@@ -33,7 +33,7 @@ from pyoxigraph import Literal, NamedNode, QueryBoolean, QuerySolutions, Triple
 from kg.errors import KGError, ShardDown, Unavailable
 from kg.namespaces import ORG_GRAPH, product_graph
 from kg.query.federation import Federation, ShardRun
-from kg.query.remote import DEFAULT_DEADLINE, RemoteEndpoint
+from kg.query.remote import RemoteEndpoint
 from kg.query.sparql import Row, Term, named_query
 
 LOG = logging.getLogger("kg.deployment")
@@ -49,6 +49,9 @@ TOKEN_ENV_PREFIX = "KG_"
 MAX_FILE_BYTES = 16 << 20
 MAX_DEPTH = 16
 MAX_ALIASES = 0
+#: Seconds one replica call may take in all, unless the file or --deadline says otherwise: short enough that a
+#: stuck replica listed first still leaves the question answered by the next within half a minute.
+REPLICA_DEADLINE = 20.0
 #: Seconds a replica's health stands before it is checked again.
 HEALTH_EVERY = 60.0
 #: Seconds a replica that failed is tried only after the others.
@@ -72,7 +75,7 @@ class Deployment:
     shards: dict[str, Shard]
     product_shard: dict[str, str]
     #: Seconds each replica call may take in all.
-    deadline: float = DEFAULT_DEADLINE
+    deadline: float = REPLICA_DEADLINE
 
 
 def load_deployment(path: Path) -> Deployment:
@@ -91,7 +94,7 @@ def load_deployment(path: Path) -> Deployment:
     for product, shard in sorted(placement.items()):
         by_shard[shard].append(product)
     shards = {str(name): _shard(path, str(name), entry, by_shard[str(name)]) for name, entry in raw["shards"].items()}
-    return Deployment(path, shards, placement, _deadline(path, raw.get("deadline", DEFAULT_DEADLINE)))
+    return Deployment(path, shards, placement, _deadline(path, raw.get("deadline", REPLICA_DEADLINE)))
 
 
 def read_limited_yaml(path: Path) -> Any:
@@ -180,7 +183,7 @@ def _manifest(path: Path, name: str, manifest: Any) -> tuple[str | None, dict[st
 class ReplicaSet:
     """One shard's replicas, taken in turn while healthy; a failed one passes the call to the next."""
 
-    def __init__(self, shard: Shard, deadline: float = DEFAULT_DEADLINE) -> None:
+    def __init__(self, shard: Shard, deadline: float = REPLICA_DEADLINE) -> None:
         token = os.environ[shard.token_env] if shard.token_env else None
         self.shard = shard
         self.endpoints = [RemoteEndpoint(url, token=token, timeout=deadline) for url in shard.replicas]
