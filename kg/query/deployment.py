@@ -6,7 +6,8 @@ healthy replicas each serve about half. Any failure of a replica (a dead port, t
 a redirect, a body that is not results, a failed health check) moves the query to the next replica, logged on
 one line and counted; only a shard whose every replica failed is an error (`ShardDown`), for its own products'
 questions only, never an empty result. Any other query (the whole company's data, or graphs on several shards)
-runs on every shard and the results are merged exactly, or refused with the reason (`kg.query.federation`).
+runs once per product on its shard and the results are merged exactly, or refused with the reason
+(`kg.query.federation`).
 
 A replica is used only while it is healthy: it holds its shard's manifest (the build id `kg export --shards`
 wrote, `deployment_build_held.rq`) and every graph of the shard with the quad count the manifest records
@@ -350,7 +351,8 @@ class ShardedBackend:
         return self.graph_shard[graph.value]
 
     def federated(self) -> Federation:
-        """The query on every shard (each through its replica set, so failover holds), merged exactly."""
+        """The query per product on its shard (each through the shard's replica set, so failover holds), merged
+        exactly."""
 
         def on(name: str) -> ShardRun:
             return lambda text, default, named: self.replicas[name].call("run_dataset", text, default, named)
