@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from aiohttp import web
+from aiohttp import ClientSession, web
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -90,3 +90,22 @@ def serving(handler: Handler) -> Iterator[Server]:
         thread.join(10)
         loop.run_until_complete(runner.cleanup())
         loop.close()
+
+
+class Switch:
+    """A proxy's upstream URL, changed while it serves (a replica whose data is swapped under it)."""
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream = upstream
+
+
+def proxy_to(switch: Switch) -> Handler:
+    """Forwards each request, body and headers as sent, to the switch's current upstream, and its answer back."""
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        body = await request.read()
+        headers = {k: v for k, v in request.headers.items() if k.lower() in ("accept", "content-type")}
+        async with ClientSession() as session, session.post(switch.upstream, data=body, headers=headers) as answer:
+            return web.Response(status=answer.status, body=await answer.read(), content_type=answer.content_type)
+
+    return handler

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 from endpoints import ROOT, free_port
-from misbehaving import garbage, not_found, redirect_to, server_error, serving, slow, trickle
+from misbehaving import Switch, garbage, not_found, proxy_to, redirect_to, server_error, serving, slow, trickle
 from test_shards import FAN_OUT, fan_out_differs, oxigraph_server
 from test_virtuoso import comparable, dev_questions
 
@@ -247,3 +247,24 @@ def test_a_limit_cutting_through_tied_rows_is_refused_not_answered_with_some_of_
     done = kg("query", str(query), "--deployment", str(path))
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
     assert "its LIMIT cuts between rows that tie on every ORDER BY key (?state)" in done.stderr
+
+
+def test_a_replica_emptied_after_its_health_check_proves_nothing(
+    replicas: Replicas, questions: dict[str, list[tuple[str, dict]]], tmp_path: Path
+) -> None:
+    """A reload in place begins between two health checks: the replica (a proxy in front of the real shard, then
+    of a real empty store) answers ASK proofs with `true` (absent) and SELECTs with nothing. Neither is used:
+    each is checked against the build the replica must still hold, and the other replica answers."""
+    switch = Switch(replicas.urls["shard-0"])
+    with serving(proxy_to(switch)) as reloading:
+        replicas.urls["reloading"] = reloading.url
+        path = deployment_file(replicas, tmp_path / "d.yaml", {"shard-0": ["reloading", "shard-0 again"]})
+        backend = open_deployment(str(path))
+        answerer = Answerer(backend)
+        first, want = questions["shard-0"][0]
+        assert comparable(answerer, first) == want  # both replicas healthy and used
+        switch.upstream = replicas.urls["empty"]
+        for question, want in questions["shard-0"] * 2:
+            assert comparable(answerer, question) == want, question
+    counts = backend.replicas["shard-0"].counts
+    assert counts[reloading.url, "failed"] >= 1

@@ -13,7 +13,9 @@ A replica is used only while it is healthy: it holds its shard's manifest (the b
 wrote, `deployment_build_held.rq`) and every graph of the shard with the quad count the manifest records
 (`deployment_graph_quads.rq`). A replica mid-reload or partly loaded fails that check, is skipped and logged,
 and so never answers, nor proves an absence. The check runs at a replica's first use and again after
-`HEALTH_EVERY` seconds or after the replica failed.
+`HEALTH_EVERY` seconds or after the replica failed; in between, any answer but a non-empty SELECT's (an ASK proves an
+absence, an empty result may be an emptied store) is used only when the replica still holds its build right after
+(`still_holds`), so a reload begun in between proves nothing.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ MAX_ALIASES = 0
 #: stuck replica listed first still leaves the question answered by the next within half a minute.
 REPLICA_DEADLINE = 20.0
 #: Seconds a replica's health stands before it is checked again.
-HEALTH_EVERY = 60.0
+HEALTH_EVERY = 30.0
 #: Seconds a replica that failed is tried only after the others.
 RETRY_AFTER = 30.0
 
@@ -207,6 +209,8 @@ class ReplicaSet:
                 continue
             try:
                 result = getattr(self.endpoints[i], method)(*args)
+                if method != "select" or not result:  # a proof or nothing found: only from a replica still whole
+                    still_holds(self.endpoints[i], self.shard)
             except Unavailable as exc:
                 self._failed(i, "failed", exc)
                 failures.append(str(exc))
@@ -253,6 +257,17 @@ class ReplicaSet:
         LOG.warning("%s: replica %s: %s; %s", self.shard.name, event, exc, then)
 
 
+def still_holds(endpoint: RemoteEndpoint, shard: Shard) -> None:
+    """After an ASK (a proof of absence, as often as not) or an empty result: the replica still holds the
+    shard's build, or the answer is not used. A reload in place that began since the last health check has
+    cleared the manifest graph (a shard file loads it last), so an emptied replica proves nothing in between."""
+    if shard.build and not endpoint.ask(named_query("deployment_build_held").text, {"build": Literal(shard.build)}):
+        raise Unavailable(
+            f"{endpoint.url} no longer holds build {shard.build} of {shard.name} (a reload began?): its answer "
+            "is not used"
+        )
+
+
 def health(endpoint: RemoteEndpoint, shard: Shard) -> float:
     """Seconds the checks took; Unavailable when the replica does not hold exactly its shard's export: a
     replica that is stale, mid-reload or partly loaded must never answer, nor prove an absence."""
@@ -261,12 +276,12 @@ def health(endpoint: RemoteEndpoint, shard: Shard) -> float:
         raise Unavailable(f"{endpoint.url} answers `ASK {{}}` with false: it is not a SPARQL 1.1 engine we can trust")
     if shard.build is None:  # a hand-written file without a manifest: at least its products and the org graph
         wanted = {product_graph(p).value: 1 for p in shard.products} | {ORG_GRAPH: 1}
+    elif not endpoint.ask(named_query("deployment_build_held").text, {"build": Literal(shard.build)}):
+        raise Unavailable(
+            f"{endpoint.url} does not hold build {shard.build} of {shard.name} (stale, mid-reload or not "
+            f"loaded from this export's {shard.name}.nq): skipped until it does"
+        )
     else:
-        if not endpoint.ask(named_query("deployment_build_held").text, {"build": Literal(shard.build)}):
-            raise Unavailable(
-                f"{endpoint.url} does not hold build {shard.build} of {shard.name} (stale, mid-reload or not "
-                f"loaded from this export's {shard.name}.nq): skipped until it does"
-            )
         wanted = shard.graphs
     query = named_query("deployment_graph_quads").text
     for iri, quads in sorted(wanted.items()):
