@@ -69,7 +69,6 @@ LAZY: dict[tuple[str, str], str] = {
     ("kg.mcp.service", "kg.query.deployment"): "--deployment only",
     ("kg.cli.export", "kg.query.shards"): "--shards only",
     ("kg.cli.options", "kg.query.deployment"): "--deployment only (start-up time of every other command)",
-    ("kg.query.deployment", "kg.query.federation"): "a query naming no product only (Comunica's fan-out)",
     ("kg.mcp.service", "kg.query.remote"): "requests loads only with --endpoint",
     ("kg.mcp.tools", "kg.search.searcher"): "the search stack loads only when the search tool runs",
     ("kg.mcp.tools", "kg.analysis.timeline"): "the timeline stack loads only when the timeline tool runs",

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from endpoints import ROOT, free_port, kg_serve
+from misbehaving import ask_true, not_found, redirect_to, serving, trickle
 from pyoxigraph import Store
 
 from kg.errors import KGError, Unavailable
@@ -129,13 +130,36 @@ def test_virtuosos_ask_row_form_is_read_as_the_boolean_it_documents(broken: str)
     assert RemoteEndpoint(broken + "/ask-retval-false").ask("ASK { ?s ?p ?o }") is False
 
 
-def test_a_dead_port_and_a_5xx_are_unavailable_so_a_replica_may_stand_in_but_a_4xx_is_not(broken: str) -> None:
-    for url in (f"http://127.0.0.1:{free_port()}/query", broken + "/error", broken + "/unavailable"):
+def test_every_failure_of_the_exchange_is_unavailable_so_a_replica_may_stand_in(broken: str) -> None:
+    """A dead port, a 5xx, a 4xx, a body that is not results and a timeout all let the next replica answer."""
+    urls = [f"http://127.0.0.1:{free_port()}/query"] + [
+        broken + path for path in ("/error", "/unavailable", "/forbidden", "/garbage", "/truncated")
+    ]
+    for url in urls:
         with pytest.raises(Unavailable):
             RemoteEndpoint(url).ask("ASK {}")
-    with pytest.raises(KGError) as refused:
-        RemoteEndpoint(broken + "/forbidden").ask("ASK {}")
-    assert not isinstance(refused.value, Unavailable)
+    with pytest.raises(Unavailable, match=r"did not answer within 0\.5 s"):
+        RemoteEndpoint(broken + "/slow", timeout=0.5).ask("ASK {}")
+    with serving(not_found) as missing, pytest.raises(Unavailable, match="answered 404"):
+        RemoteEndpoint(missing.url).ask("ASK {}")
+
+
+def test_a_trickling_endpoint_is_cut_at_the_total_deadline_not_per_read() -> None:
+    """One byte every half second never trips a per-read timeout; the whole request's deadline cuts it (the
+    server would go on for 30 s)."""
+    with serving(trickle) as slow_drip:
+        began = time.monotonic()
+        with pytest.raises(Unavailable, match="did not answer within 2 s"):
+            RemoteEndpoint(slow_drip.url, timeout=2).select("SELECT * WHERE { ?s ?p ?o }")
+        assert time.monotonic() - began < 25  # cut well before the server is done (a hang would take 30 s)
+
+
+def test_a_redirect_is_never_followed() -> None:
+    """A 307 would send the query (and a token) to a URL the operator never listed: it is a failure instead."""
+    with serving(ask_true) as elsewhere, serving(redirect_to(elsewhere.url)) as redirecting:
+        with pytest.raises(Unavailable, match=r"answered 307.*never followed"):
+            RemoteEndpoint(redirecting.url, token="KG-secret").ask("ASK {}")
+        assert redirecting.hits == ["/sparql"] and elsewhere.hits == []
 
 
 def test_batch_on_a_dead_endpoint_writes_error_records_and_exits_non_zero(tmp_path: Path) -> None:

@@ -25,6 +25,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="split by product into N N-Quads files balanced by quads, each with the organisation graph, and "
         "write the deployment file that routes them (deployment.yaml) into the --out folder",
     )
+    p.add_argument(
+        "--from",
+        dest="from_deployment",
+        metavar="OLD_DEPLOYMENT",
+        help="with --shards: the deployment file in use now: keep its products where they are unless balance needs "
+        "them elsewhere, and print which products move",
+    )
     p.set_defaults(func=run)
 
 
@@ -49,16 +56,34 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_shards(args: argparse.Namespace) -> int:
-    from kg.query.shards import DEPLOYMENT_FILE, export_shards
+    from kg.query.shards import DEPLOYMENT_FILE, export_shards, load_placement, moves
 
     if args.out is None:
         raise KGError("--shards writes several files: give the folder with --out DIR")
     if args.format != "nquads":
         raise KGError("--shards writes N-Quads (one file per shard); leave out --format")
+    old = load_placement(Path(args.from_deployment)) if args.from_deployment else None
     out = Path(args.out)
-    placement = export_shards(store_path(args.store), out, args.shards)
+    placement, manifests = export_shards(store_path(args.store), out, args.shards, old)
     for shard in placement.shards:
         count = len(placement.products_of(shard))
-        print(f"{out / (shard + '.nq')}: {count} products, {placement.quads[shard]} quads + the organisation graph")
+        print(
+            f"{out / (shard + '.nq')}: {count} products, {placement.quads[shard]} quads + the organisation graph "
+            f"(build {manifests[shard].build})"
+        )
     print(f"{out / DEPLOYMENT_FILE}: list each shard's replica URLs under `replicas`")
+    if old is not None:
+        print_moves(old, moves(old, placement), placement.product_shard, placement.sizes, args.from_deployment)
     return 0
+
+
+def print_moves(
+    old: dict[str, str], moved: dict[str, tuple[str, str]], now: dict[str, str], sizes: dict[str, int], source: str
+) -> None:
+    """Which products change shard against the deployment in use, and the share of product quads that moves."""
+    share = sum(sizes[p] for p in moved) / max(1, sum(sizes.values()))
+    for product, (was, to) in sorted(moved.items()):
+        print(f"move {product}: {was} -> {to} ({sizes[product]} quads)")
+    for product in sorted(set(now) - set(old)):
+        print(f"new {product}: {now[product]}")
+    print(f"against {source}: {len(moved)} of {len(now)} products move, {share:.1%} of the product quads")

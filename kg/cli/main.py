@@ -20,6 +20,7 @@ _MODULES = [
     "query",
     "validate",
     "export",
+    "deployment",
     "ask",
     "eval",
     "serve",

@@ -78,6 +78,29 @@ def add_deployment_option(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="route by product to the shards and replicas this deployment file lists (written by kg export --shards)",
     )
+    add_deadline_option(p)
+
+
+def add_deadline_option(p: argparse.ArgumentParser) -> None:
+    """--deadline SECONDS: the whole time one replica call may take (overrides the deployment file's `deadline`)."""
+    p.add_argument(
+        "--deadline",
+        type=seconds,
+        metavar="SECONDS",
+        help="with --deployment: seconds one replica call may take in all before the next replica is tried "
+        "(default: the file's `deadline`, else 20)",
+    )
+
+
+def seconds(text: str) -> float:
+    """A finite, positive number of seconds, at most an hour (argparse's type: a bad one is a usage error)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 3600:  # nan and inf fail this too
+        raise argparse.ArgumentTypeError(f"not a number of seconds between 0 and 3600: {text!r}")
+    return value
 
 
 def open_args_backend(args: argparse.Namespace) -> Backend:
@@ -86,12 +109,12 @@ def open_args_backend(args: argparse.Namespace) -> Backend:
     from kg.paths import store_path
     from kg.query.backend import open_backend, store_location
 
-    refuse_unused(args, {"token": "endpoint"})
+    refuse_unused(args, {"token": "endpoint", "deadline": "deployment"})
     if getattr(args, "deployment", None):
         from kg.query.deployment import open_deployment
 
         refuse_together(args, [("deployment", "endpoint"), ("deployment", "store")])
-        return open_deployment(args.deployment)
+        return open_deployment(args.deployment, args.deadline)
     return open_backend(args.endpoint or store_location(store_path(args.store)), token=args.token)
 
 

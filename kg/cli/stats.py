@@ -7,6 +7,7 @@ import json
 
 from kg.cli import add_backend_options, add_deployment_option, open_args_backend
 from kg.cli.table import print_table
+from kg.query.deployment import ShardedBackend
 from kg.query.store import stats
 
 #: Column headers of each `kg stats` table, by its title.
@@ -15,6 +16,9 @@ COLUMNS = {
     "instances per class": ["class", "instances"],
     "edges per property": ["property", "edges"],
 }
+#: With --deployment: each replica's calls in this run, answered, failed over and skipped by its health check.
+REPLICAS = "replicas (this run)"
+REPLICA_COLUMNS = ["shard", "replica", "served", "failed", "skipped"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,13 +30,21 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    tables = stats(open_args_backend(args))
+    backend = open_args_backend(args)
+    tables = stats(backend)
+    replicas = backend.counters() if isinstance(backend, ShardedBackend) else []
     if args.json:
-        print(json.dumps({title: dict(rows) for title, rows in tables.items()}, indent=2, ensure_ascii=False))
+        out: dict[str, object] = {title: dict(rows) for title, rows in tables.items()}
+        if replicas:
+            out[REPLICAS] = [dict(zip(REPLICA_COLUMNS, r, strict=True)) for r in replicas]
+        print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
     for i, (title, rows) in enumerate(tables.items()):
         if i:
             print()
         print(title)
         print_table(COLUMNS[title], rows)
+    if replicas:
+        print(f"\n{REPLICAS}")
+        print_table(REPLICA_COLUMNS, [list(r) for r in replicas])
     return 0

@@ -6,17 +6,22 @@ semantics pyoxigraph applies embedded (`bind`). Nothing is joined from outside t
 disagree on how a leading VALUES or BIND meets a UNION (Virtuoso drops the branches that do not mention it).
 A product scope travels as the Protocol's `default-graph-uri`. Results come back as SPARQL JSON and are parsed
 into pyoxigraph terms, so they compare equal with the embedded store's. Every failure (unreachable, refused,
-timed out, a server error, a body that is not SPARQL results) raises KGError naming the URL: never a silent
-empty result, so it can never pass for an abstention.
+timed out, a refusal, a redirect, a body that is not SPARQL results) raises `Unavailable` (a KGError) naming the
+URL: never a silent empty result, so it can never pass for an abstention.
 """
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import re
+import socket
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
+from email.message import Message
+from urllib.parse import urlencode, urlsplit
 
-import requests
 from pyoxigraph import (
     Literal,
     NamedNode,
@@ -299,35 +304,49 @@ def _brace_depths(toks: list[Token]) -> list[int]:
 
 
 def protocol_form(
-    query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
+    query: str,
+    bindings: Mapping[str, Term] | None = None,
+    graphs: list[NamedNode] | None = None,
+    named: list[NamedNode] | None = None,
 ) -> list[tuple[str, str]]:
-    """The SPARQL 1.1 Protocol form fields for a library query: bound text plus the product's dataset."""
+    """The SPARQL 1.1 Protocol form fields for a library query: bound text plus the product's dataset (and, for
+    a fan-out's part, the named graphs it may read)."""
     dataset = [("default-graph-uri", g.value) for g in graphs or []]
+    dataset += [("named-graph-uri", g.value) for g in named or []]
     return [("query", bind(prefixed(query), bindings)), *dataset]
 
 
 #: The largest response body a client reads: twice `kg serve`'s default result limit.
 MAX_RESPONSE = 128 << 20
+#: Seconds a whole request may take (connect, send, headers and body): a replica slower than this is failed over.
+DEFAULT_DEADLINE = 60.0
 
 
 class RemoteEndpoint:
-    """Any SPARQL 1.1 Protocol endpoint (kg serve, Fuseki, GraphDB, Virtuoso, QLever), optional token."""
+    """Any SPARQL 1.1 Protocol endpoint (kg serve, Fuseki, GraphDB, Virtuoso, QLever), optional token.
+
+    Each request has a total deadline (`timeout`): a reply that trickles in byte by byte is cut at it, as one
+    that never comes is. Redirects are never followed: a query goes only to the URL given. Every failure of the
+    exchange (unreachable, timed out, a 3xx/4xx/5xx, a body that is not the result form asked for) raises
+    `Unavailable`, so a replica set moves on to the next replica; a lone endpoint shows it as one error."""
 
     def __init__(
-        self, url: str, token: str | None = None, timeout: float = 60.0, max_response: int = MAX_RESPONSE
+        self,
+        url: str,
+        token: str | None = None,
+        timeout: float = DEFAULT_DEADLINE,
+        max_response: int = MAX_RESPONSE,
     ) -> None:
         self.url, self.location, self.timeout, self.max_response = url, url, timeout, max_response
+        self.token = token
         self.hides_graphs = bool(token)
-        self.session = requests.Session()
-        if token:
-            self.session.headers["Authorization"] = f"Bearer {token}"
 
     def select(
         self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> list[Row]:
         result = self._results(self._post(query, bindings, graphs, SPARQL_JSON))
         if isinstance(result, QueryBoolean):
-            raise KGError(f"{self.url} answered a SELECT query with a boolean")
+            raise Unavailable(f"{self.url} answered a SELECT query with a boolean")
         return result
 
     def ask(
@@ -339,7 +358,7 @@ class RemoteEndpoint:
             return bool(result)
         if (verdict := ask_retval(body)) is not None:
             return verdict
-        raise KGError(
+        raise Unavailable(
             f"{self.url} answered an ASK query with rows, not a boolean (Virtuoso does so, with a column "
             "other than __ASK_RETVAL, when its [Parameters] CaseMode is not 2)"
         )
@@ -352,7 +371,7 @@ class RemoteEndpoint:
         try:
             return [q.triple for q in parse(body, format=RdfFormat.N_TRIPLES)]
         except (SyntaxError, ValueError) as exc:
-            raise KGError(f"{self.url} did not answer with N-Triples: {exc}") from exc
+            raise Unavailable(f"{self.url} did not answer with N-Triples: {exc}") from exc
 
     def run(
         self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
@@ -367,48 +386,105 @@ class RemoteEndpoint:
         self._results(body)  # checked whole first: a reader fails mid-stream on a truncated body
         return parse_query_results(body, format=QueryResultsFormat.JSON)
 
+    def run_dataset(
+        self, query: str, default: list[NamedNode], named: list[NamedNode]
+    ) -> tuple[list[str], list[tuple[Term | None, ...]]] | bool | list[Triple]:
+        """A query over an explicit dataset (default and named graphs), as a fan-out sends each shard its part:
+        plain values (column names and rows, a boolean, or triples), read whole here, so no pyoxigraph result
+        object leaves the thread that ran it."""
+        if query_form(query) in ("CONSTRUCT", "DESCRIBE"):
+            body = self._post(query, None, default, "application/n-triples", named)
+            try:
+                return [q.triple for q in parse(body, format=RdfFormat.N_TRIPLES)]
+            except (SyntaxError, ValueError) as exc:
+                raise Unavailable(f"{self.url} did not answer with N-Triples: {exc}") from exc
+        body = self._post(query, None, default, SPARQL_JSON, named)
+        try:
+            result = parse_query_results(body, format=QueryResultsFormat.JSON)
+            if isinstance(result, QueryBoolean):
+                return bool(result)
+            return [v.value for v in result.variables], [tuple(s) for s in result]
+        except (SyntaxError, ValueError) as exc:
+            raise Unavailable(f"{self.url} did not answer with SPARQL JSON results: {_first_line(str(exc))}") from exc
+
     def _results(self, body: bytes) -> list[Row] | QueryBoolean:
         """The body read whole as SPARQL JSON results (SELECT rows or an ASK boolean)."""
         try:
             result = parse_query_results(body, format=QueryResultsFormat.JSON)
             return result if isinstance(result, QueryBoolean) else solution_rows(result)
         except (SyntaxError, ValueError) as exc:
-            raise KGError(f"{self.url} did not answer with SPARQL JSON results: {_first_line(str(exc))}") from exc
+            raise Unavailable(f"{self.url} did not answer with SPARQL JSON results: {_first_line(str(exc))}") from exc
 
     def _post(
-        self, query: str, bindings: Mapping[str, Term] | None, graphs: list[NamedNode] | None, accept: str
+        self,
+        query: str,
+        bindings: Mapping[str, Term] | None,
+        graphs: list[NamedNode] | None,
+        accept: str,
+        named: list[NamedNode] | None = None,
     ) -> bytes:
-        data = protocol_form(query, bindings, graphs)
-        try:
-            with self.session.post(
-                self.url, data=data, headers={"Accept": accept}, timeout=self.timeout, stream=True
-            ) as response:
-                body = self._capped_body(response)
-        except requests.Timeout as exc:
-            raise KGError(f"the SPARQL endpoint {self.url} did not answer within {self.timeout:g} s") from exc
-        except requests.RequestException as exc:
-            raise Unavailable(f"cannot reach the SPARQL endpoint {self.url}: {exc}") from exc
-        if response.status_code >= 400:
-            reason = _first_line(body.decode("utf-8", "replace").strip()) or response.reason
-            raise (Unavailable if response.status_code >= 500 else KGError)(
-                f"the SPARQL endpoint {self.url} answered {response.status_code}"
-                f"{HTTP_HINTS.get(response.status_code, '')}: {reason}"
+        data = urlencode(protocol_form(query, bindings, graphs, named)).encode()
+        headers = {"Accept": accept, "Content-Type": "application/x-www-form-urlencoded"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        status, reason, response_headers, body = self._exchange(data, headers)
+        if 300 <= status < 400:
+            raise Unavailable(
+                f"the SPARQL endpoint {self.url} answered {status} (a redirect to "
+                f"{response_headers.get('Location', 'nowhere')}): redirects are never followed, list the URL "
+                "that answers itself"
             )
-        if cap := response.headers.get("X-SPARQL-MaxRows"):
+        if status >= 400:
+            text = _first_line(body.decode("utf-8", "replace").strip()) or reason
+            raise Unavailable(f"the SPARQL endpoint {self.url} answered {status}{HTTP_HINTS.get(status, '')}: {text}")
+        if cap := response_headers.get("X-SPARQL-MaxRows"):
             raise KGError(
                 f"the SPARQL endpoint {self.url} cut the result off at {cap} rows (Virtuoso's "
                 "ResultSetMaxRows): raise that limit, as a partial result would be a wrong answer"
             )
         return body
 
-    def _capped_body(self, response: requests.Response) -> bytes:
+    def _exchange(self, data: bytes, headers: dict[str, str]) -> tuple[int, str, Message, bytes]:
+        """One POST within the deadline: a timer shuts the socket when it passes, whatever the read is doing."""
+        parts = urlsplit(self.url)
+        kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        target = parts.path or "/"
+        target += f"?{parts.query}" if parts.query else ""
+        try:
+            connection = kind(parts.hostname or "", parts.port, timeout=self.timeout)
+        except ValueError as exc:  # a malformed port
+            raise KGError(f"not a usable SPARQL endpoint URL: {self.url} ({exc})") from exc
+        cut = threading.Event()
+        timer = threading.Timer(self.timeout, _cut_off, (connection, cut))
+        timer.start()
+        try:
+            connection.request("POST", target, body=data, headers=headers)
+            response = connection.getresponse()
+            body = self._capped_body(response)
+        except (OSError, http.client.HTTPException) as exc:
+            if cut.is_set() or isinstance(exc, TimeoutError):
+                raise Unavailable(self._late()) from exc
+            raise Unavailable(
+                f"cannot reach the SPARQL endpoint {self.url}: {_first_line(str(exc)) or type(exc).__name__}"
+            ) from exc
+        finally:
+            timer.cancel()
+            connection.close()
+        if cut.is_set():  # the socket was shut mid-body: what came is not the whole answer
+            raise Unavailable(self._late())
+        return response.status, response.reason, response.headers, body
+
+    def _late(self) -> str:
+        return f"the SPARQL endpoint {self.url} did not answer within {self.timeout:g} s"
+
+    def _capped_body(self, response: http.client.HTTPResponse) -> bytes:
         """The body, read in chunks and refused past `max_response` bytes: a hostile or runaway endpoint
         cannot make the client hold more (a 300 MB body took an uncapped client to 634 MB)."""
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > self.max_response:
             raise KGError(self._too_large())
         body = bytearray()
-        for chunk in response.iter_content(1 << 16):
+        while chunk := response.read1(1 << 16):
             body += chunk
             if len(body) > self.max_response:
                 raise KGError(self._too_large())
@@ -419,6 +495,14 @@ class RemoteEndpoint:
             f"the SPARQL endpoint {self.url} sent more than {self.max_response / 2**20:g} MiB: add a LIMIT, or use "
             "`kg export` on the store for whole-graph dumps"
         )
+
+
+def _cut_off(connection: http.client.HTTPConnection, cut: threading.Event) -> None:
+    """End a request at its deadline: shut its socket, so a blocked read returns at once."""
+    cut.set()
+    if connection.sock is not None:
+        with contextlib.suppress(OSError):
+            connection.sock.shutdown(socket.SHUT_RDWR)
 
 
 def ask_retval(body: bytes) -> bool | None:
