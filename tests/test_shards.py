@@ -5,7 +5,7 @@ replicas and shard-1 into one (throw-away databases on 127.0.0.1, started once f
 slow part). Through `--deployment`, the 562 dev questions must give the embedded store's answers, abstentions
 and citations, also when the replica in use dies mid-batch; shard-1's questions must, too, with shard-1 on the
 Oxigraph server; with every replica of a shard down, exactly that shard's questions become error records; a
-query naming no product goes through Comunica and equals the embedded answer.
+query naming no product fans out per product and its merge equals the embedded answer.
 
 The tests run in file order against the same servers: the last one kills shard-1.
 """
