@@ -24,6 +24,7 @@ from kg.cli import main
 from kg.namespaces import ORG_GRAPH, product_graph
 from kg.page.app import ask_application
 from kg.page.evidence import MAX_DRAWN, evidence_graph
+from kg.page.html import ask_href
 from kg.page.views import answer_page, artifact_page, artifact_view, person_page
 from kg.qa.answer import Answerer
 from kg.query.sparql import product_dataset
@@ -107,6 +108,20 @@ def test_scope_refuses_questions_and_artifacts_of_other_products(answerer: Answe
     assert hidden.status == 404 and "Absolutely agree" not in hidden.html
 
 
+def test_a_product_slip_offers_the_product_and_no_other_products_examples(answerer: Answerer) -> None:
+    typo = "Which engineer resolved the most bugs in VizFroce?"
+    page = answer_page(typo, None, answerer)
+    offered = f'<a class="reading-choice" href="{ask_href(typo.replace("VizFroce", "VizForce"))}">'
+    assert page.status == 200 and "Did you mean" in page.html and offered in page.html
+    examples = re.search(r'<ul class="examples" id="examples">(.*?)</ul>', page.html, re.S).group(1)
+    assert "VizForce" in examples and "ActionGenie" not in examples
+    unknown = answer_page("Which engineer resolved the most bugs in Nothing?", None, answerer)
+    assert unknown.status == 200 and 'id="examples"' not in unknown.html and 'id="products"' in unknown.html
+    scoped = answer_page(typo, VIZFORCE, answerer)
+    assert scoped.status == 403 and "did you mean VizForce?" in scoped.html
+    assert "did you mean" not in answer_page(typo, ACTIONGENIE, answerer).html  # only the token's products
+
+
 @needs_dot
 def test_kg_ask_graph_writes_the_page_drawing(
     store: Path, answerer: Answerer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -174,6 +189,30 @@ def test_routes_over_real_http_respect_tokens(server: str) -> None:
         ).status_code
         == 200
     )
+
+
+def test_api_ask_is_kg_ask_json_under_the_tokens_of_ask(
+    server: str, store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def api(question: str, token: str | None) -> requests.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return requests.get(f"{server}/api/ask", params={"q": question}, headers=headers, timeout=60)
+
+    assert main(["ask", "--json", "--store", str(store), AUTHORS]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    for token in ("ag-token", "admin-token"):
+        got = api(AUTHORS, token)
+        assert got.status_code == 200 and got.headers["Content-Type"].startswith("application/json")
+        assert got.json() == cli
+    refused = {None: 401, "wrong-token": 401, "viz-token": 403}  # the page's rules: no oracle of other products
+    for token, status in refused.items():
+        got = api(AUTHORS, token)
+        assert got.status_code == status and set(got.json()) == {"error"}
+    assert api("", "ag-token").status_code == 400
+    assert "names 2 products" in api(AUTHORS.replace("product", "and VizForce product"), "admin-token").json()["error"]
+    unsupported = api("Which engineer resolved the most bugs in VizFroce?", "admin-token")
+    assert unsupported.status_code == 200 and unsupported.json()["outcome"] == "unsupported"
+    assert unsupported.json()["readings"][0]["question"] == "Which engineer resolved the most bugs in VizForce?"
 
 
 #: 54 citations in ActionGenie: the evidence graph must stay readable

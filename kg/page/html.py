@@ -84,23 +84,28 @@ def proof_block(a: Answer) -> str:
 def abstention_section(a: Answer, question: str) -> str:
     return (
         f'<section id="answer" class="abstain"><h2>No answer</h2><p id="reason">{escape(plain_reason(a))}</p>'
-        f"{reading_block(a)}{proof_block(a)}</section>"
+        f"{offered_readings(a)}{reading_block(a)}{proof_block(a)}</section>"
     )
 
 
-def uncertain_section(a: Answer, question: str) -> str:
-    """An uncertain reading: no proof ran; the readings offered, each a link that asks it."""
+def offered_readings(a: Answer) -> str:
+    """The readings an answer offers (an uncertain reading's, a product's name for a slip of it), each a link
+    that asks it."""
     offered = "".join(
         f'<li><a class="reading-choice" href="{escape(ask_href(r["question"]))}">{escape(r["question"])}</a></li>'
         for r in a.readings
     )
+    return f'<p>Did you mean:</p><ol id="readings">{offered}</ol>' if offered else ""
+
+
+def uncertain_section(a: Answer, question: str) -> str:
+    """An uncertain reading: no proof ran; the readings offered."""
     why = (a.reason or "").removeprefix("uncertain reading: ")
     return (
         '<section id="answer" class="uncertain"><h2>Not sure how to read this</h2>'
         '<p id="reason">I could not read every part of the question with one meaning, so I did not look for an '
-        "answer or prove its absence.</p>"
-        + (f'<p>Did you mean:</p><ol id="readings">{offered}</ol>' if offered else "")
-        + f'<details id="technical"><summary>why</summary><p class="meta">{escape(why)}</p></details></section>'
+        f"answer or prove its absence.</p>{offered_readings(a)}"
+        f'<details id="technical"><summary>why</summary><p class="meta">{escape(why)}</p></details></section>'
     )
 
 
@@ -174,10 +179,12 @@ def start_block(products: list[str], product: str | None, examples: list[tuple[s
         f"{escape(q)}</a></li>"
         for family, q in examples
     )
-    return (
-        f'<h2>Try a question about {escape(product or "")}</h2><ul class="examples" id="examples">{asked}</ul>'
-        f'<h2>Your products ({len(products)})</h2><ul class="products" id="products">{listed}</ul>'
+    tried = (
+        f'<h2>Try a question about {escape(product)}</h2><ul class="examples" id="examples">{asked}</ul>'
+        if product
+        else ""
     )
+    return f'{tried}<h2>Your products ({len(products)})</h2><ul class="products" id="products">{listed}</ul>'
 
 
 def ask_page(question: str, answer: Answer | None, svg: str | None, ask_token: bool, start: str = "") -> str:

@@ -30,7 +30,7 @@ from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
 from kg.qa.question import Question, Vocabulary, normalise, parse
 from kg.qa.residue import Labels
-from kg.qa.spelling import names_words, respelled, respellings
+from kg.qa.spelling import name_slips, names_words, respelled, respellings
 from kg.query.people import EID, People
 from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset, term_text
 
@@ -246,9 +246,7 @@ class Answerer:
             return self._abstain(q, None, "unsupported question: no intent covers this wording", outcome="unsupported")
         intent, bindings = choice.winner.intent, choice.winner.bindings or {}
         if q.product is None:
-            return self._abstain(
-                q, intent, "unsupported question: it names no product known to the graph", outcome="unsupported"
-            )
+            return self._no_product(q, intent)
         account = choice.winner.account
         if account is not None and not account.complete:
             left = ", ".join(f"'{choice.tagged.phrase(c)}' ({c})" for c in account.cues)
@@ -324,6 +322,18 @@ class Answerer:
         """An uncertain reading: no proof runs; the best readings are offered as canonical questions."""
         answer = self._abstain(q, None, f"uncertain reading: {why}", outcome="uncertain")
         answer.readings = [{"question": c.reading, "intent": c.intent.name} for c in choice.readings()]
+        return answer
+
+    def _no_product(self, q: Question, intent: Intent) -> Answer:
+        """Unsupported: the question names no product; a word a slip away from a product's name is offered as
+        the question with that name (a reading to pick), never read as it."""
+        slips = name_slips(q.text, self.vocabulary.products.values())
+        offered = " or ".join(dict.fromkeys(name.split("'")[0] for name in slips.values()))
+        reason = "unsupported question: it names no product known to the graph"
+        answer = self._abstain(
+            q, intent, f"{reason}; did you mean {offered}?" if slips else reason, outcome="unsupported"
+        )
+        answer.readings = [{"question": respelled(q.text, {k: v}), "intent": intent.name} for k, v in slips.items()]
         return answer
 
     def _abstain(
