@@ -17,7 +17,7 @@ from pyoxigraph import Literal, NamedNode
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, node, product_graph
 from kg.page import html
-from kg.page.evidence import evidence_graph, inline_svg, local_name, render_svg
+from kg.page.evidence import artifact_summaries, evidence_graph, inline_svg, local_name, render_svg
 from kg.page.examples import Examples
 from kg.qa.answer import Answerer, term_text
 from kg.qa.question import Question, Vocabulary, parse
@@ -129,7 +129,8 @@ def answer_page(
     )
     slipped = slipped_product(question, answerer.vocabulary) if parsed.product is None else None
     start = start_block(scope, examples, parsed.product or slipped, first=False) if answer.abstain else ""
-    return Page(200, html.ask_page(question, answer, svg, ask_token, start))
+    summaries = artifact_summaries(answer.citations, answerer.backend, product_dataset(parsed.product))
+    return Page(200, html.ask_page(question, answer, svg, ask_token, start, summaries))
 
 
 def holding_graphs(answerer: Answerer, query: str, bindings: dict, scope: Scope) -> list[NamedNode] | None:
