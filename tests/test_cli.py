@@ -243,3 +243,24 @@ def test_a_product_slip_is_unsupported_and_offers_the_product(store: Path, capsy
         capsys, "ask", "Which engineer resolved the most bugs in VizFroce's graph?", "--store", str(store)
     )
     assert code == 4 and "1. Which engineer resolved the most bugs in VizForce's graph?" in out
+
+
+def test_a_company_slip_is_uncertain_and_offers_the_company(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    typo = "Which bugs reported by TechCorpp in ActionGenie are still unresolved?"
+    code, out, _ = run(capsys, "ask", typo, "--store", str(store))
+    assert code == 3 and "did you mean TechCorp?" in out  # answered without the company, it would mislead
+    assert "1. Which bugs reported by TechCorp in ActionGenie are still unresolved?" in out
+    code, out, _ = run(capsys, "ask", typo, "--store", str(store), "--pick", "1", "--json")
+    assert code == 0 and json.loads(out)["outcome"] == "answer"
+
+
+def test_no_dev_question_has_a_name_slip(herb: Path, answerer: Answerer) -> None:
+    """A real word is never taken for a slip of a name ("collaboration" is not "CollaborationForce")."""
+    from kg.qa.spelling import name_slips
+
+    questions = [
+        json.loads(line)["question"] for path in sorted((herb / "qa" / "dev").glob("*.jsonl")) for line in path.open()
+    ]
+    names = [*answerer.vocabulary.products.values(), *answerer.vocabulary.companies.values()]
+    assert len(questions) > 500
+    assert {q: s for q in questions if (s := name_slips(q, names))} == {}

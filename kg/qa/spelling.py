@@ -27,6 +27,8 @@ MIN_LENGTH = 6
 #: How alike (difflib's ratio) a typed word must be to a name to be offered as it: "VizFroce" is 0.875 from
 #: "VizForce", while "Force" is 0.77 from it.
 NAME_SLIP = 0.8
+#: How many letters a slip adds or drops at most.
+SLIP_LETTERS = 2
 #: A letter three times over: no English word ("weaknesss").
 TRIPLED = re.compile(r"(.)\1\1")
 #: Inflections stripped to find a typed word's English headword.
@@ -176,6 +178,9 @@ def name_slips(text: str, names: Iterable[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for typed in dict.fromkeys(WORD.findall(text)):
         word = typed.split("'")[0]
-        if len(word) >= MIN_LENGTH and word.casefold() not in known and (near := closest(word, names, 1, NAME_SLIP)):
+        if len(word) < MIN_LENGTH or word.casefold() in known or is_english(word.casefold()):
+            continue  # "collaboration" is a word, not a slip of "CollaborationForce"
+        near = [n for n in closest(word, names, 1, NAME_SLIP) if abs(len(n) - len(word)) <= SLIP_LETTERS]
+        if near:
             out[typed.casefold()] = near[0] + typed[len(word) :]
     return out
