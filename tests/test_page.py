@@ -360,12 +360,19 @@ COMPANIES = "Which customers reported bugs in ActionGenie that are still unresol
 RESOLVER = "Which engineer resolved the most bugs in ActionGenie?"
 
 
-@pytest.mark.parametrize(("question", "tie"), [(COMPANIES, "affects customer"), (RESOLVER, "bug resolved by")])
+#: An engineer by the approved PRs they wrote
+PRS = "Find the employee ID of the engineer with the most approved feature development PRs in ActionGenie?"
+
+
+@pytest.mark.parametrize(
+    ("question", "tie"),
+    [(COMPANIES, "affects customer"), (RESOLVER, "bug resolved by"), (PRS, "was attributed to")],
+)
 def test_evidence_graph_draws_each_value_through_the_items_that_make_it(
     answerer: Answerer, question: str, tie: str
 ) -> None:
-    """answer -> value -> item (a bug, by its title) -> the artifact it was read from, each value counting its
-    items; edges and nodes in the ontology's words, not its IRIs."""
+    """answer -> value -> item (a bug or a pull request, by its title) -> the artifact it was read from, each
+    value counting its items; edges and nodes in the ontology's words, not its IRIs."""
     answer = answerer.ask(question)
     g = evidence_graph(answer, answerer.backend, product_dataset("ActionGenie"), question)
     values = {k: n for k, n in g.nodes.items() if n.role == "value"}
@@ -373,7 +380,7 @@ def test_evidence_graph_draws_each_value_through_the_items_that_make_it(
     assert values and items and len(values) == len(answer.answer)
     for key, node in values.items():
         mine = {t for (s, t), labels in g.edges.items() if s == key and tie in labels}
-        count = re.search(r"\n([\d,]+) bugs? \(", node.label)
+        count = re.search(r"\n([\d,]+) (?:bugs?|pull requests?) \(", node.label)
         assert mine <= items and mine and count and int(count.group(1)) >= len(mine), node.label
     read_from = {s for (s, t), labels in g.edges.items() if "read from" in labels}
     assert read_from and read_from <= items
@@ -400,7 +407,7 @@ EVIDENCE_KINDS = {
     "companies": COMPANIES,
     "resolver": RESOLVER,
     "features": MANY,
-    "prs": "Find the employee ID of the engineer with the most approved feature development PRs in ActionGenie?",
+    "prs": PRS,
     "small": ABSTAINS,
 }
 

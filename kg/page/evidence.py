@@ -186,19 +186,23 @@ def evidence_graph(
 
 @dataclass(frozen=True)
 class Tie:
-    """A bug an answer value is tied to (resolved it, is affected by it, …) and the cited artifact it was read from."""
+    """An item (a bug, a pull request) an answer value is tied to (resolved it, is affected by it, wrote it) and
+    the cited artifact it was read from."""
 
     value: str
     item: str
+    #: what the item is, in words ("bug", "pull request")
+    kind: str
     title: str
     how: str
     cite: str
 
 
 def item_ties(answer: Answer, backend: Backend, graphs: list[NamedNode] | None) -> list[Tie]:
-    """The items (bugs) the cited artifacts were read into, tied to the answer's values by the relation the
-    intent's own query uses (a resolver by `ekg:BugResolved`, a company by `ekg:affectsCustomer`): what makes
-    the answer, drawn between the value and its artifacts and counted on the value."""
+    """The items (bugs, pull requests) the cited artifacts stand for, tied to the answer's values by the relation
+    the intent's own query uses (a resolver by `ekg:BugResolved`, a company by `ekg:affectsCustomer`, an author
+    by `prov:wasAttributedTo`): what makes the answer, drawn between the value and its artifacts and counted on
+    the value."""
     values = {normalise(v): v for v in answer_values(answer)}
     asked = " ".join(answer.queries)
     query = named_query("page_evidence_items").text
@@ -212,23 +216,24 @@ def item_ties(answer: Answer, backend: Backend, graphs: list[NamedNode] | None) 
             value = next((values[normalise(n)] for n in names if normalise(n) in values), None)
             if value is not None:
                 said = readable(how) + (" by" if "agent" in row else "")  # an event's agent: "bug resolved by"
-                ties.append(Tie(value, term_text(row["item"]), term_text(row["title"]), said, cite))
+                kind = readable(term_text(row["itemKind"]))
+                ties.append(Tie(value, term_text(row["item"]), kind, term_text(row["title"]), said, cite))
     return ties
 
 
 def draw_items(g: EvidenceGraph, ties: list[Tie], values: dict[str, str], cited: dict[str, str]) -> set[str]:
     """Value -> item -> artifact for the first MAX_DRAWN items (the rest summed up), and each value's count of
-    items; returns the artifact nodes now drawn through an item."""
+    items of each kind; returns the artifact nodes now drawn through an item."""
     if not ties:
         return set()
-    counts: dict[str, dict[str, None]] = {}
+    counts: dict[tuple[str, str], dict[str, None]] = {}
     for tie in ties:
-        counts.setdefault(tie.value, {})[tie.item] = None
-    for value, items in counts.items():
+        counts.setdefault((tie.value, tie.kind), {})[tie.item] = None
+    for (value, kind), items in counts.items():
         key = values[normalise(value)]
         node = g.nodes[key]
-        hows = ", ".join(dict.fromkeys(t.how for t in ties if t.value == value))
-        g.nodes[key] = Node(node.key, f"{node.label}\n{plural(len(items), 'bug')} ({hows})", node.role, node.href)
+        hows = ", ".join(dict.fromkeys(t.how for t in ties if t.value == value and t.kind == kind))
+        g.nodes[key] = Node(node.key, f"{node.label}\n{plural(len(items), kind)} ({hows})", node.role, node.href)
     drawn_items = list(dict.fromkeys(t.item for t in ties))[:MAX_DRAWN]
     through = set()
     for tie in ties:
@@ -241,7 +246,7 @@ def draw_items(g: EvidenceGraph, ties: list[Tie], values: dict[str, str], cited:
             g.link(item, cited[tie.cite], "read from")
             through.add(cited[tie.cite])
     if hidden := len({t.item for t in ties}) - len(drawn_items):
-        g.link("answer", g.add(Node("more-items", f"and {plural(hidden, 'more bug')}", "more")), "makes")
+        g.link("answer", g.add(Node("more-items", f"and {plural(hidden, 'more item')}", "more")), "makes")
     return through
 
 
