@@ -32,8 +32,9 @@ def documented_graph(source: Path = SOURCE) -> Graph:
 
     OntPub takes every skos:ConceptScheme for the ontology itself (title, metadata), so the page would be
     titled after one of our controlled vocabularies; the schemes' own typing is left out of this copy. It also
-    joins the ontology's title and label into one heading, so the label is left out; and two reused classes
-    both labelled "Agent" (PROV-O's and FOAF's) are told apart by their prefix.
+    joins the ontology's title and label into one heading, so the label is left out; two reused classes
+    both labelled "Agent" (PROV-O's and FOAF's) are told apart by their prefix; and a term's rdfs:comment that
+    repeats its skos:definition (there for Protégé) is left out, so the page shows the text once.
     """
     parsed = Graph().parse(source, format="turtle")
     graph = Graph()
@@ -47,6 +48,8 @@ def documented_graph(source: Path = SOURCE) -> Graph:
         graph.remove((scheme, RDF.type, SKOS.ConceptScheme))
     for ontology in list(graph.subjects(RDF.type, OWL.Ontology)):
         graph.remove((ontology, RDFS.label, None))
+    for term, definition in list(graph.subject_objects(SKOS.definition)):
+        graph.remove((term, RDFS.comment, definition))
     for term, label in shared_labels(graph):
         graph.set(
             (term, RDFS.label, Literal(f"{label} ({graph.namespace_manager.qname(term).split(':')[0]})", lang="en"))

@@ -13,8 +13,10 @@ words carry no identity when comparing a bug message with a report), so each is 
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
+from collections.abc import Iterable
 
 #: A word of casefolded text: letters and digits only.
 WORD = re.compile(r"[a-z0-9]+")
@@ -178,3 +180,14 @@ def valid_unicode(text: str) -> bool:
 def plural(count: int, noun: str) -> str:
     """`1 artifact`, `17 artifacts`: a count with its noun in the right number (nouns that take -s)."""
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+#: How alike (difflib's ratio, 0..1) a typed name and a known one must be to offer the known one.
+CLOSE = 0.6
+
+
+def closest(name: str, names: Iterable[str], n: int = 3, cutoff: float = CLOSE) -> list[str]:
+    """The known names most like `name`, ignoring case, best first: every "did you mean" (a product, a bug title,
+    a feature) is this one comparison."""
+    by_key = {known.casefold(): known for known in names}
+    return [by_key[k] for k in difflib.get_close_matches(name.casefold(), list(by_key), n=n, cutoff=cutoff)]

@@ -58,7 +58,7 @@ def test_bad_questions_abstain_with_a_reason(
 ) -> None:
     code, out, err = run(capsys, "ask", question, "--store", str(store), "--json")
     got = json.loads(out)
-    assert code == 0 and got["abstain"] is True and reason in got["reason"]
+    assert code == 4 and got["abstain"] is True and reason in got["reason"] and got["outcome"] == "unsupported"
     assert "Traceback" not in err
 
 
@@ -203,3 +203,64 @@ def test_eval_scores_writes_per_question_results_and_separates_noise(
     table = {line.split("  ")[0]: line.split() for line in out.splitlines() if line and line[0].isalpha()}
     assert table["unanswerable"][1:3] == ["2", "0.500"]  # the duplicate is answered, the other abstains
     assert table["unanswerable, not also answerable"][4:6] == ["1", "1.000"]
+
+
+#: One question per outcome, and the exit status `kg ask` gives it.
+OUTCOME_QUESTIONS = {
+    "answer": ("Who wrote the Market Research Report for ActionGenie?", 0),
+    "absent": ("Find employee IDs of QA Specialists who reviewed the Product Vision Document for ActionGenie?", 0),
+    "uncertain": ("Which company has the most unresolved bugs in ActionGenie? Only the reopened ones.", 3),
+    "unsupported": ("What is the meaning of life in ActionGenie?", 4),
+}
+
+
+@pytest.mark.parametrize("outcome", list(OUTCOME_QUESTIONS))
+def test_exit_status_says_the_outcome(store: Path, capsys: pytest.CaptureFixture[str], outcome: str) -> None:
+    question, status = OUTCOME_QUESTIONS[outcome]
+    code, out, _ = run(capsys, "ask", question, "--store", str(store), "--json")
+    assert (json.loads(out)["outcome"], code) == (outcome, status)
+
+
+def test_a_batch_counts_each_outcome_and_exits_with_the_worst(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    for kept, status in ((["answer", "absent"], 0), (["answer", "uncertain"], 3), (list(OUTCOME_QUESTIONS), 4)):
+        src.write_text("".join(json.dumps({"question": OUTCOME_QUESTIONS[k][0]}) + "\n" for k in kept))
+        code, _, err = run(capsys, "ask", "--batch", str(src), "--out", str(out), "--store", str(store))
+        assert code == status, err
+    assert err.strip() == ("4 lines, 1 answered, 1 proved absent, 1 uncertain, 1 unsupported, 0 malformed, 0 failed")
+
+
+def test_a_product_slip_is_unsupported_and_offers_the_product(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    typo = "Which engineer resolved the most bugs in VizFroce?"
+    code, out, _ = run(capsys, "ask", typo, "--store", str(store))
+    assert code == 4 and "did you mean VizForce?" in out
+    assert "1. Which engineer resolved the most bugs in VizForce?" in out
+    code, out, _ = run(capsys, "ask", typo, "--store", str(store), "--pick", "1", "--json")
+    assert code == 0 and json.loads(out)["outcome"] == "answer"
+    code, out, _ = run(
+        capsys, "ask", "Which engineer resolved the most bugs in VizFroce's graph?", "--store", str(store)
+    )
+    assert code == 4 and "1. Which engineer resolved the most bugs in VizForce's graph?" in out
+
+
+def test_a_company_slip_is_uncertain_and_offers_the_company(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    typo = "Which bugs reported by TechCorpp in ActionGenie are still unresolved?"
+    code, out, _ = run(capsys, "ask", typo, "--store", str(store))
+    assert code == 3 and "did you mean TechCorp?" in out  # answered without the company, it would mislead
+    assert "1. Which bugs reported by TechCorp in ActionGenie are still unresolved?" in out
+    code, out, _ = run(capsys, "ask", typo, "--store", str(store), "--pick", "1", "--json")
+    assert code == 0 and json.loads(out)["outcome"] == "answer"
+
+
+def test_no_dev_question_has_a_name_slip(herb: Path, answerer: Answerer) -> None:
+    """A real word is never taken for a slip of a name ("collaboration" is not "CollaborationForce")."""
+    from kg.qa.spelling import name_slips
+
+    questions = [
+        json.loads(line)["question"] for path in sorted((herb / "qa" / "dev").glob("*.jsonl")) for line in path.open()
+    ]
+    names = [*answerer.vocabulary.products.values(), *answerer.vocabulary.companies.values()]
+    assert len(questions) > 500
+    assert {q: s for q in questions if (s := name_slips(q, names))} == {}

@@ -77,3 +77,36 @@ def test_the_page_preloads_prefixes_offers_the_library_and_links_to_ask(browser,
         browser.save_screenshot(str(ARTIFACTS / "endpoint-query-page-examples.png"))
         offsite = [e for e in browser.get_log("browser") if "Content Security Policy" in e["message"]]
         assert offsite == [], offsite
+
+
+#: Window widths the query page's header must hold at, with the examples loaded.
+WIDTHS = (1000, 1280, 1600)
+
+
+def test_the_header_holds_from_1000_to_1600_px_with_the_examples_loaded(browser, store_dir: Path) -> None:
+    """Every header item stays on one line of its own and inside the window: no word-per-line wrapping, and the
+    link to the answer page stays on screen. A screenshot per width is kept under tests/artifacts/."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    for url in start_server(store_dir):
+        for width in WIDTHS:
+            browser.set_window_size(width, 700)
+            browser.get(f"{url}/")
+            WebDriverWait(browser, 30).until(
+                lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-examples")
+            )
+            boxes = browser.execute_script(
+                "const line = parseFloat(getComputedStyle(document.body).fontSize) * 2;"
+                "return [...document.querySelectorAll('header > *')].map(e => {"
+                "  const r = e.getBoundingClientRect();"
+                "  return {id: e.id || e.tagName, left: r.left, right: r.right, height: r.height, line: line,"
+                "          view: document.documentElement.clientWidth}; });"
+            )
+            browser.save_screenshot(str(ARTIFACTS / f"endpoint-query-page-header-{width}.png"))
+            assert {"intro", "ask-link"} <= {box["id"] for box in boxes}, boxes
+            for box in boxes:
+                assert box["left"] >= 0 and box["right"] <= box["view"], (width, box)  # on screen
+                assert box["height"] <= box["line"], (width, box)  # one line: no word per line
+            assert browser.find_element(By.ID, "ask-link").is_displayed()

@@ -266,6 +266,8 @@ def test_an_unknown_component_is_an_uncertain_reading_naming_it(answerer: Answer
     got = answerer.ask("Which companies were affected by issues in the Quantum Teleporter of ConnectForce?")
     assert got.outcome == "uncertain" and got.proof is None
     assert "quantum teleporter" in (got.reason or "") and "names no component of ConnectForce" in (got.reason or "")
+    slipped = answerer.ask("Which companies were affected by issues in the Autentication Modul of ConnectForce?")
+    assert slipped.outcome == "uncertain" and slipped.reason.endswith("did you mean 'authentication module'?")
 
 
 class CountingBackend:

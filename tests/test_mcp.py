@@ -19,6 +19,7 @@ from endpoints import kg_serve
 from mcpkit import Session, hostile, http_server, http_session, stdio_session
 
 from kg.cli import main
+from kg.cli.ask import EXIT_STATUS
 from kg.ingest.build import build
 from kg.namespaces import ORG_GRAPH, product_graph
 from kg.query.sparql import EmbeddedStore
@@ -66,8 +67,10 @@ def http_url(mcp_store: Path, access: Path, tmp_path_factory: pytest.TempPathFac
 
 def kg_ask_json(capsys: pytest.CaptureFixture[str], store: Path, question: str) -> dict:
     capsys.readouterr()
-    assert main(["ask", "--json", "--store", str(store), question]) == 0
-    return json.loads(capsys.readouterr().out)
+    code = main(["ask", "--json", "--store", str(store), question])
+    got = json.loads(capsys.readouterr().out)
+    assert code == EXIT_STATUS[got["outcome"]]
+    return got
 
 
 # --- the SDK's client over stdio -----------------------------------------------------------------------------
@@ -87,11 +90,14 @@ def test_stdio_lists_typed_read_only_tools_and_the_resources(alpha: Session) -> 
     assert json.loads(alpha.read("ekg://products")) == [ALPHA]
 
 
-@pytest.mark.parametrize("question", [ANSWERED, PROVED_ABSENT, UNSUPPORTED])
+@pytest.mark.parametrize(
+    ("question", "outcome"), [(ANSWERED, "answer"), (PROVED_ABSENT, "absent"), (UNSUPPORTED, "unsupported")]
+)
 def test_ask_through_mcp_equals_kg_ask_json(
-    alpha: Session, mcp_store: Path, capsys: pytest.CaptureFixture[str], question: str
+    alpha: Session, mcp_store: Path, capsys: pytest.CaptureFixture[str], question: str, outcome: str
 ) -> None:
-    assert alpha.call("ask", {"question": question}).value == kg_ask_json(capsys, mcp_store, question)
+    got = alpha.call("ask", {"question": question}).value
+    assert got == kg_ask_json(capsys, mcp_store, question) and got["outcome"] == outcome
 
 
 def test_every_tool_answers_good_arguments(alpha: Session) -> None:

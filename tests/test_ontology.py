@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -42,8 +44,22 @@ def test_ontology_header(onto: Graph) -> None:
     header = URIRef("https://w3id.org/ekg/ont")
     assert (header, RDF.type, OWL.Ontology) in onto
     assert onto.value(header, OWL.versionIRI) is not None
-    for prop in ("title", "description", "license"):
+    for prop in ("title", "description", "license", "creator", "contributor"):
         assert onto.value(header, URIRef(f"http://purl.org/dc/terms/{prop}")) is not None, prop
+
+
+def test_every_definition_is_also_the_comment_protege_shows(onto: Graph) -> None:
+    defined = list(onto.subject_objects(SKOS.definition))
+    assert len(defined) > 100
+    assert [t for t, text in defined if set(onto.objects(t, RDFS.comment)) != {text}] == []
+
+
+def test_the_protege_catalog_maps_the_ontology_iris_to_the_release() -> None:
+    catalog = ET.parse(ROOT / "ontology" / "catalog-v001.xml").getroot()
+    uris = {e.get("name"): e.get("uri") for e in catalog if e.tag == "{urn:oasis:names:tc:entity:xmlns:xml:catalog}uri"}
+    release = Graph().parse(RELEASE, format="xml")
+    header = next(release.subjects(RDF.type, OWL.Ontology))
+    assert uris == {str(header): RELEASE.name, str(release.value(header, OWL.versionIRI)): RELEASE.name}
 
 
 def test_every_iri_has_one_owl_type(onto: Graph) -> None:
@@ -131,6 +147,28 @@ def test_hermit_finds_a_planted_contradiction(tmp_path: Path) -> None:
     g.serialize(broken, format="xml")
     world = hermit(broken)
     assert {c.iri for c in world.inconsistent_classes()} - {str(OWL.Nothing)} == {EKG + "Bug"}
+
+
+def owl2_dl_violations(path: Path) -> list[str]:
+    """The OWL API's OWL 2 DL profile violations of an ontology document (tests/Owl2DLProfile.java, run with the
+    OWL API that owlready2's HermiT.jar bundles); [] when it is in OWL 2 DL."""
+    require("java")
+    owlready2 = pytest.importorskip("owlready2")
+    jar = Path(owlready2.__file__).parent / "hermit" / "HermiT.jar"
+    checker = ROOT / "tests" / "Owl2DLProfile.java"
+    done = subprocess.run(["java", "-cp", str(jar), str(checker), str(path)], capture_output=True, text=True)
+    assert done.returncode in (0, 1) and "axioms; in OWL 2 DL:" in done.stdout, done.stderr[-2000:]
+    return done.stdout.splitlines()[:-1]
+
+
+@pytest.mark.slow
+def test_the_release_is_in_the_owl2_dl_profile_and_a_planted_violation_is_not(tmp_path: Path) -> None:
+    assert owl2_dl_violations(RELEASE) == []
+    g = source_graph()
+    g.add((URIRef(EKG + "Bug"), RDFS.subClassOf, URIRef(EKG + "Undeclared")))  # OWL 2 DL declares every class
+    broken = tmp_path / "broken.owl"
+    g.serialize(broken, format="xml")
+    assert [v.split(":")[0] for v in owl2_dl_violations(broken)] == ["Use of undeclared class"]
 
 
 def test_hermit_accepts_the_sample_instance_data(tmp_path: Path) -> None:

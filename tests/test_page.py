@@ -24,6 +24,7 @@ from kg.cli import main
 from kg.namespaces import ORG_GRAPH, product_graph
 from kg.page.app import ask_application
 from kg.page.evidence import MAX_DRAWN, evidence_graph
+from kg.page.html import ask_href
 from kg.page.views import answer_page, artifact_page, artifact_view, person_page
 from kg.qa.answer import Answerer
 from kg.query.sparql import product_dataset
@@ -50,7 +51,12 @@ def test_answer_page_shows_values_citation_links_and_the_evidence_drawing(answer
     assert f'<a class="person" href="/person/eid_13fdff84?q={quote(AUTHORS, safe="")}">' in page.html
     assert "I read this as: people (document authors reviewers): product ActionGenie, document Market" in page.html
     svg = re.search(r'<figure id="evidence">(<svg.*</svg>)', page.html, re.S).group(1)
-    assert "prov:wasAttributedTo" in svg and "answer" in svg and "http" not in svg.split("<svg", 1)[0]
+    assert (
+        "was attributed to" in svg
+        and "answer: 11 people" in svg
+        and "prov:" not in svg
+        and "http" not in svg.split("<svg", 1)[0]
+    )
     assert "conversation: 3 messages" in svg and 'href="/person/eid_13fdff84?q=' in svg
 
 
@@ -105,6 +111,20 @@ def test_scope_refuses_questions_and_artifacts_of_other_products(answerer: Answe
     assert unknown == refused  # the same reply as for a product the store does not hold: no existence oracle
     hidden = artifact_page(MESSAGE, VIZFORCE, answerer)
     assert hidden.status == 404 and "Absolutely agree" not in hidden.html
+
+
+def test_a_product_slip_offers_the_product_and_no_other_products_examples(answerer: Answerer) -> None:
+    typo = "Which engineer resolved the most bugs in VizFroce?"
+    page = answer_page(typo, None, answerer)
+    offered = f'<a class="reading-choice" href="{ask_href(typo.replace("VizFroce", "VizForce"))}">'
+    assert page.status == 200 and "Did you mean" in page.html and offered in page.html
+    examples = re.search(r'<ul class="examples" id="examples">(.*?)</ul>', page.html, re.S).group(1)
+    assert "VizForce" in examples and "ActionGenie" not in examples
+    unknown = answer_page("Which engineer resolved the most bugs in Nothing?", None, answerer)
+    assert unknown.status == 200 and 'id="examples"' not in unknown.html and 'id="products"' in unknown.html
+    scoped = answer_page(typo, VIZFORCE, answerer)
+    assert scoped.status == 403 and "did you mean VizForce?" in scoped.html
+    assert "did you mean" not in answer_page(typo, ACTIONGENIE, answerer).html  # only the token's products
 
 
 @needs_dot
@@ -174,6 +194,30 @@ def test_routes_over_real_http_respect_tokens(server: str) -> None:
         ).status_code
         == 200
     )
+
+
+def test_api_ask_is_kg_ask_json_under_the_tokens_of_ask(
+    server: str, store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def api(question: str, token: str | None) -> requests.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return requests.get(f"{server}/api/ask", params={"q": question}, headers=headers, timeout=60)
+
+    assert main(["ask", "--json", "--store", str(store), AUTHORS]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    for token in ("ag-token", "admin-token"):
+        got = api(AUTHORS, token)
+        assert got.status_code == 200 and got.headers["Content-Type"].startswith("application/json")
+        assert got.json() == cli
+    refused = {None: 401, "wrong-token": 401, "viz-token": 403}  # the page's rules: no oracle of other products
+    for token, status in refused.items():
+        got = api(AUTHORS, token)
+        assert got.status_code == status and set(got.json()) == {"error"}
+    assert api("", "ag-token").status_code == 400
+    assert "names 2 products" in api(AUTHORS.replace("product", "and VizForce product"), "admin-token").json()["error"]
+    unsupported = api("Which engineer resolved the most bugs in VizFroce?", "admin-token")
+    assert unsupported.status_code == 200 and unsupported.json()["outcome"] == "unsupported"
+    assert unsupported.json()["readings"][0]["question"] == "Which engineer resolved the most bugs in VizForce?"
 
 
 #: 54 citations in ActionGenie: the evidence graph must stay readable
@@ -309,6 +353,89 @@ def test_evidence_graph_collapses_conversations_and_caps_the_rest(answerer: Answ
     assert any(n.label.startswith("conversation: ") for n in artifacts)
     assert [n.label for n in g.nodes.values() if n.role == "more"] == ["and 1 more artifact"]
     assert all(n.href.endswith("?q=" + quote(question, safe="")) for n in artifacts)
+
+
+#: Two answers the evidence graph must explain: a company by its bugs, an engineer by the bugs resolved
+COMPANIES = "Which customers reported bugs in ActionGenie that are still unresolved?"
+RESOLVER = "Which engineer resolved the most bugs in ActionGenie?"
+
+
+#: An engineer by the approved PRs they wrote
+PRS = "Find the employee ID of the engineer with the most approved feature development PRs in ActionGenie?"
+
+
+@pytest.mark.parametrize(
+    ("question", "tie"),
+    [(COMPANIES, "affects customer"), (RESOLVER, "bug resolved by"), (PRS, "was attributed to")],
+)
+def test_evidence_graph_draws_each_value_through_the_items_that_make_it(
+    answerer: Answerer, question: str, tie: str
+) -> None:
+    """answer -> value -> item (a bug or a pull request, by its title) -> the artifact it was read from, each
+    value counting its items; edges and nodes in the ontology's words, not its IRIs."""
+    answer = answerer.ask(question)
+    g = evidence_graph(answer, answerer.backend, product_dataset("ActionGenie"), question)
+    values = {k: n for k, n in g.nodes.items() if n.role == "value"}
+    items = {k for k, n in g.nodes.items() if n.role == "derived"}
+    assert values and items and len(values) == len(answer.answer)
+    for key, node in values.items():
+        mine = {t for (s, t), labels in g.edges.items() if s == key and tie in labels}
+        count = re.search(r"\n([\d,]+) (?:bugs?|pull requests?) \(", node.label)
+        assert mine <= items and mine and count and int(count.group(1)) >= len(mine), node.label
+    read_from = {s for (s, t), labels in g.edges.items() if "read from" in labels}
+    assert read_from and read_from <= items
+    if question == RESOLVER:  # a tie at the top: every engineer resolved as many bugs
+        assert len({re.search(r"\n(\d+) bugs", n.label).group(1) for n in values.values()}) == 1
+    labels = [label for edge in g.edges.values() for label in edge]
+    assert not [label for label in labels if re.search(r"\b(ekg|prov|dct|foaf):", label)]
+
+
+@needs_dot
+def test_the_drawing_is_never_blown_up_and_cited_artifacts_are_listed_with_their_words(answerer: Answerer) -> None:
+    page = answer_page(AUTHORS, None, answerer)
+    width = re.search(r'<svg [^>]*style="--w:([\d.]+)pt"', page.html)
+    assert width and "width:min(100%,var(--w))" in page.html  # fit: the drawn size at most, never larger
+    listed = re.findall(r'<a class="citation" href="[^"]+">([^<]+)</a> <span class="summary">([^<]+)</span>', page.html)
+    assert len(listed) == len(answerer.ask(AUTHORS).citations)
+    assert ("20260811-1-5d85e", "Slack message: Absolutely agree! ActionGenie is a much better fit.") in listed
+
+
+#: Five kinds of question whose evidence the page draws: people by documents, companies and engineers by bugs,
+#: content (features), an engineer by PRs; and one small drawing (a proof of absence).
+EVIDENCE_KINDS = {
+    "authors": AUTHORS,
+    "companies": COMPANIES,
+    "resolver": RESOLVER,
+    "features": MANY,
+    "prs": PRS,
+    "small": ABSTAINS,
+}
+
+
+@pytest.mark.slow
+@needs_dot
+def test_browser_draws_the_evidence_of_five_kinds_of_question_at_a_sensible_size(answerer: Answerer) -> None:
+    """In headless Chromium: at "fit" the drawing is never wider than the page nor than its own drawn size (a
+    small drawing is not blown up); at 2x it is twice that. Screenshots go to tests/artifacts/evidence-*.png."""
+    from selenium.webdriver.common.by import By
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with serving(ask_application(answerer, None)) as url, headless_chromium() as driver:
+        for kind, question in EVIDENCE_KINDS.items():
+            driver.get(f"{url}/ask?q={quote(question, safe='')}")
+            figure = driver.find_element(By.ID, "evidence")
+            driver.execute_script("arguments[0].scrollIntoView()", figure)
+            driver.save_screenshot(str(ARTIFACTS / f"evidence-{kind}.png"))
+            sizes = (
+                "const s = document.querySelector('#evidence svg'); return [s.getBoundingClientRect().width, "
+                "parseFloat(s.style.getPropertyValue('--w')) * 4 / 3, s.parentElement.clientWidth];"
+            )
+            shown, drawn, room = driver.execute_script(sizes)
+            assert shown <= min(drawn, room) + 1, (kind, shown, drawn, room)
+            assert shown >= min(drawn, room) - 1, (kind, shown, drawn, room)  # fit: as large as it may be
+            driver.find_element(By.CSS_SELECTOR, "label[for=zoom-2]").click()
+            assert abs(driver.execute_script(sizes)[0] - 2 * drawn) <= 2, kind
+        assert drawn < room  # the last, small drawing stays at its own size
 
 
 def test_slack_link_markup_becomes_a_link_and_nothing_else_does() -> None:

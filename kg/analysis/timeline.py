@@ -6,7 +6,6 @@ with `sparql/asof_items.rq`; their events come from `sparql/asof_events.rq`, in 
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 
 from pyoxigraph import Literal
@@ -14,6 +13,7 @@ from pyoxigraph import Literal
 from kg.errors import KGError
 from kg.qa.intents.asof import state_labels
 from kg.query.sparql import Backend, Term, check_product, named_query, product_dataset
+from kg.text import closest
 
 
 @dataclass
@@ -61,8 +61,7 @@ def item_events(backend: Backend, item: Term, product: str) -> list[Event]:
 def closest_names(backend: Backend, name: str, product: str, n: int = 3) -> list[str]:
     """The item names of the product closest to `name` (case-insensitive), best first."""
     rows = backend.select(named_query("asof_item_names").text, None, product_dataset(product, org=False))
-    labels = {r["label"].value.lower(): r["label"].value for r in rows}
-    return [labels[k] for k in difflib.get_close_matches(name.lower(), list(labels), n=n, cutoff=0.5)]
+    return closest(name, (r["label"].value for r in rows), n, cutoff=0.5)
 
 
 def timelines(backend: Backend, name: str, product: str) -> list[Timeline]:

@@ -33,12 +33,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "ask",
         help="answer a question with citations, or abstain with a proof",
-        description="Answer a question with citations, or abstain with a proof. An invalid "
-        "question (empty, not text, naming two products) and an endpoint failure are "
-        "errors (exit 2), never abstentions; in --batch they become error records "
-        "and the batch exits 2 at the end. An uncertain reading (the question's words fit "
-        "no reading completely) offers readings as canonical questions and exits 3; "
-        "--pick N asks one of them.",
+        description="Answer a question with citations, or abstain with a proof. An uncertain reading (the "
+        "question's words fit no reading completely) offers readings as canonical questions; --pick N asks one "
+        "of them.",
+        epilog="exit status by outcome: 0 answered, 0 proved absent (the proof is an answer), 3 uncertain "
+        "reading, 4 unsupported (no intent covers the wording, or it names no product), 2 error. An invalid "
+        "question (empty, not text, naming two products) and an endpoint failure are errors, never "
+        "abstentions; in --batch they become error records. A batch exits with its worst outcome: 2 if any "
+        "line got an error record, else 4 if any was unsupported, else 3 if any was uncertain, else 0.",
     )
     p.add_argument("question", nargs="?", help="the question; - reads it from standard input (omit with --batch)")
     add_backend_options(p)
@@ -115,18 +117,20 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
     else:
         print(render(answer, args.explain))
-    return UNCERTAIN_EXIT if answer.outcome == "uncertain" else 0
+    return EXIT_STATUS[answer.outcome]
 
 
-#: The exit status of an uncertain reading: not an answer, not an abstention, not an error.
-UNCERTAIN_EXIT = 3
+#: `kg ask`'s exit status per outcome: a proof of absence is an answer (0); an uncertain reading and an
+#: unsupported question are neither answers nor errors (a KGError exits 2). Ordered so that the larger is worse.
+EXIT_STATUS = {"answer": 0, "absent": 0, "uncertain": 3, "unsupported": 4}
 
 
 def picked(answer: Answer, pick: int) -> str:
-    """The canonical question of the N-th reading an uncertain answer offers."""
-    if answer.outcome != "uncertain":
+    """The canonical question of the N-th reading an answer offers (an uncertain reading's, or a product's
+    name for a slip of it)."""
+    if not answer.readings:
         raise KGError(
-            f"--pick chooses among the readings of an uncertain question; this one's outcome is {answer.outcome!r}"
+            f"--pick chooses among the readings a question offers; this one's outcome is {answer.outcome!r}, with none"
         )
     if not 1 <= pick <= len(answer.readings):
         raise KGError(f"--pick {pick}: the question has {len(answer.readings)} reading(s) to pick from")
@@ -134,8 +138,9 @@ def picked(answer: Answer, pick: int) -> str:
 
 
 def run_args_batch(args: argparse.Namespace) -> int:
-    """Answer the batch file; exit 2 at the end if any line got an error record instead of an answer."""
-    from kg.qa.batch import run_batch  # with its worker pool: not for one question
+    """Answer the batch file; exit 2 at the end if any line got an error record instead of an answer, else with
+    the worst outcome's status."""
+    from kg.qa.batch import COUNTED, run_batch  # with its worker pool: not for one question
 
     out = output_path(args.out) if args.out else None
 
@@ -149,7 +154,7 @@ def run_args_batch(args: argparse.Namespace) -> int:
             f"{unanswered} of {counts['lines']} lines got an error record instead of an answer "
             f"({counts['failed']} failed, {counts['malformed']} malformed)"
         )
-    return 0
+    return max((EXIT_STATUS[outcome] for outcome, kind in COUNTED.items() if counts[kind]), default=0)
 
 
 def understanding_lines(u: dict) -> list[str]:

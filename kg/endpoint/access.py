@@ -10,7 +10,6 @@ Only each token's SHA-256 is kept in memory; the logs show the name, or the firs
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import yaml
 from kg.errors import KGError
 from kg.grants import LOCAL_NAME, token_key
 from kg.namespaces import ORG_GRAPH, product_graph
+from kg.text import closest
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def _grant(path: Path, name: str, allowed: object, known_products: list[str]) ->
         raise KGError(f"access file {path}: {name!r} must map to '*' or a non-empty list of product names")
     for product in allowed:
         if product not in known_products:
-            close = difflib.get_close_matches(product, known_products, n=3, cutoff=0.5)
+            close = closest(product, known_products, cutoff=0.5)
             hint = f"; closest: {', '.join(close)}" if close else f"; the store has {len(known_products)}"
             raise KGError(f"access file {path}: {name!r} names unknown product {product!r}{hint}")
     return product_grant(name, allowed)

@@ -382,7 +382,9 @@ async def examples_route(request: web.Request) -> web.StreamResponse:
 
 
 async def not_found(request: web.Request) -> web.StreamResponse:
-    raise HttpError(404, "not found: the endpoint serves / (query page), /query, /store and /ask (answer page)")
+    raise HttpError(
+        404, "not found: the endpoint serves / (query page), /query, /store, /ask (answer page) and /api/ask (its JSON)"
+    )
 
 
 def answer_page_routes(store: Path) -> web.RouteTableDef:

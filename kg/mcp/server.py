@@ -97,8 +97,9 @@ def build_server(service: Service) -> MCPServer:
         """Answer a question about one product from the graph. The result has `abstain` false with `answer`
         and `citations` (artifact ids; read one with `artifact`), or `abstain` true with the `reason` and, when an
         intent was found, the `proof`: the ASK query that found no typed evidence for the bound slots. An
-        abstention is a finding, not a failure: do not guess past it. The result is `kg ask --json`'s object, so
-        any other outcome it reports (such as a reading it is unsure of, with candidate readings) comes as is."""
+        abstention is a finding, not a failure: do not guess past it. The result is `kg ask --json`'s object; its
+        `outcome` is `answer`, `absent` (the proof), `uncertain` (candidate `readings` to choose from) or
+        `unsupported` (no intent covers the wording: see `intents`)."""
         return await call(tools.ask, question)
 
     @server.tool(annotations=READ_ONLY)

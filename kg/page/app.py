@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
 from kg.grants import GRANTS, LOCAL_NAME, TOKEN_NAME, token_key
 from kg.page import html
 from kg.page.examples import Examples
-from kg.page.views import NO_SCOPE, Page, Scope, answer_page, artifact_page, person_page
+from kg.page.views import NO_SCOPE, Page, Refusal, Scope, answer_json, answer_page, artifact_page, person_page
 from kg.qa.answer import Answerer
 
 COOKIE = "kg_token"
+T = TypeVar("T")
 
 
 def bearer(request: web.Request, form_token: str | None = None) -> str | None:
@@ -31,22 +33,35 @@ def bearer(request: web.Request, form_token: str | None = None) -> str | None:
     return form_token or request.cookies.get(COOKIE)
 
 
-def scope_of(request: web.Request, token: str | None) -> Scope | web.Response:
-    """The graphs the token reads, or a refusal page: 401 for a missing or unknown token, 403 for a remote
-    client of a server without an access file."""
+def scope_of(request: web.Request, token: str | None) -> Scope | Refusal:
+    """The graphs the token reads, or a refusal: 401 for a missing or unknown token, 403 for a remote client of a
+    server without an access file."""
     grants: Mapping[str, Any] | None = request.app[GRANTS]
     if grants is None:
         if ipaddress.ip_address(request.remote or "0.0.0.0").is_loopback:
             request[TOKEN_NAME] = LOCAL_NAME
             return None
-        page = html.message_page(403, "Loopback only", "without an access file only loopback clients are answered")
-        return web.Response(status=403, text=page, content_type="text/html")
+        return Refusal(403, "Loopback only", "without an access file only loopback clients are answered")
     grant = grants.get(token_key(token)) if token else None
     if grant is None:
-        page = html.message_page(401, "Token needed", "give a valid token to read this server's graphs", True)
-        return web.Response(status=401, text=page, content_type="text/html")
+        return Refusal(401, "Token needed", "give a valid token to read this server's graphs")
     request[TOKEN_NAME] = grant.name
     return grant.graphs
+
+
+async def in_scope(request: web.Request, token: str | None, work: Callable[[Scope], T]) -> T | Refusal:
+    """The work's result in the token's scope, in a worker thread; or the refusal of a missing or unknown token.
+    Every /ask-family route (the page, its artifact and person pages, /api/ask) comes through here, so a rule or
+    a limit on /ask holds for all of them."""
+    scope = scope_of(request, token)
+    if isinstance(scope, Refusal):
+        return scope
+    return await asyncio.to_thread(work, scope)
+
+
+def json_text(obj: Any) -> str:
+    """JSON as `kg ask --json` prints it (indented, UTF-8 kept)."""
+    return json.dumps(obj, indent=2, ensure_ascii=False)
 
 
 def respond(page: Page, token: str | None = None) -> web.Response:
@@ -57,7 +72,8 @@ def respond(page: Page, token: str | None = None) -> web.Response:
 
 
 def ask_routes(answerer: Answerer) -> web.RouteTableDef:
-    """GET/POST /ask (the form and an answer), GET /artifact/{id} (one cited artifact) and GET /person/{eid}."""
+    """GET/POST /ask (the form and an answer), GET /api/ask (the answer as `kg ask --json`'s object), GET
+    /artifact/{id} (one cited artifact) and GET /person/{eid}."""
     routes = web.RouteTableDef()
     examples = Examples(answerer)
 
@@ -65,11 +81,9 @@ def ask_routes(answerer: Answerer) -> web.RouteTableDef:
         return request.app[GRANTS] is not None
 
     async def render(request: web.Request, form_token: str | None, view: Callable[[Scope], Page]) -> web.Response:
-        token = bearer(request, form_token)
-        scope = scope_of(request, token)
-        if isinstance(scope, web.Response):
-            return scope
-        page = await asyncio.to_thread(view, scope)
+        page = await in_scope(request, bearer(request, form_token), view)
+        if isinstance(page, Refusal):
+            page = Page(page.status, html.message_page(page.status, page.title, page.message, page.status == 401))
         return respond(page, form_token if page.status != 401 else None)
 
     def ask_view(request: web.Request, question: str) -> Callable[[Scope], Page]:
@@ -89,6 +103,14 @@ def ask_routes(answerer: Answerer) -> web.RouteTableDef:
         form = await request.post()
         question, token = str(form.get("q", "")), str(form.get("token", "")) or None
         return await render(request, token, ask_view(request, question))
+
+    @routes.get("/api/ask")
+    async def api_ask(request: web.Request) -> web.Response:
+        """`kg ask --json`'s object for ?q=…, under /ask's token rules (a token as a Bearer header)."""
+        question = request.query.get("q", "")
+        replied = await in_scope(request, bearer(request), lambda s: answer_json(question, s, answerer))
+        status, body = (replied.status, {"error": replied.message}) if isinstance(replied, Refusal) else replied
+        return web.json_response(body, status=status, dumps=json_text)
 
     @routes.get("/artifact/{id}")
     async def artifact(request: web.Request) -> web.Response:

@@ -8,14 +8,17 @@ import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
+from functools import cache
 from html import escape
 from pathlib import Path
 from urllib.parse import quote, unquote
 
+import pyoxigraph
 from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError
 from kg.namespaces import EKG, curie
+from kg.paths import resource
 from kg.qa.answer import Answer, term_text
 from kg.query.sparql import Backend, named_query, product_dataset
 from kg.text import normalise, plural
@@ -26,7 +29,12 @@ MAX_DRAWN = 16
 IN_CONVERSATION = EKG + "inConversation"
 #: The label of the answer's edges to its values
 ANSWERS = "answer"
-_FIXED_SIZE = re.compile(r'width="[\d.]+pt" height="[\d.]+pt"')
+_FIXED_SIZE = re.compile(r'width="([\d.]+)pt" height="[\d.]+pt"')
+#: Answer types whose plural does not take -s.
+PLURALS = {"person": "people", "company": "companies"}
+#: Characters of an artifact's text shown as its snippet in the evidence list.
+SNIPPET = 140
+RDFS_LABEL = NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
 #: Node styles by role: (shape, fill colour).
 STYLES = {
     "answer": ("box", "#fde9c9"),
@@ -50,6 +58,9 @@ class EvidenceGraph:
     nodes: dict[str, Node] = field(default_factory=dict)
     #: (source, target) -> the edge's labels, in first-seen order
     edges: dict[tuple[str, str], dict[str, None]] = field(default_factory=dict)
+    #: Edges laid out source -> target but read target -> source (the arrow points back: a bug, drawn after the
+    #: engineer who resolved it, points at them: "bug resolved by")
+    backward: set[tuple[str, str]] = field(default_factory=set)
 
     def add(self, node: Node) -> str:
         self.nodes.setdefault(node.key, node)
@@ -57,6 +68,37 @@ class EvidenceGraph:
 
     def link(self, source: str, target: str, label: str) -> None:
         self.edges.setdefault((source, target), {})[label] = None
+
+
+@cache
+def term_labels() -> dict[str, str]:
+    """The rdfs:label of every term the ontology declares (its own and the reused ones): the drawing and the
+    evidence list say "was attributed to" and "Slack message", not prov:wasAttributedTo and ekg:SlackMessage."""
+    path = resource("ontology") / "ekg.ttl"
+    return {
+        t.subject.value: t.object.value
+        for t in pyoxigraph.parse(path=str(path), format=pyoxigraph.RdfFormat.TURTLE)
+        if t.predicate == RDFS_LABEL and isinstance(t.subject, NamedNode) and isinstance(t.object, Literal)
+    }
+
+
+def readable(iri: str) -> str:
+    """A term's label in the ontology, else its compact name."""
+    return term_labels().get(iri) or curie(iri)
+
+
+def artifact_summaries(citations: list[str], backend: Backend, graphs: list[NamedNode] | None) -> dict[str, str]:
+    """{cited id: its kind and title, or the opening of its text}: the evidence list's words beside each id."""
+    query = named_query("page_artifact_summary").text
+    found = {}
+    for cite in citations:
+        rows = backend.select(query, {"id": Literal(cite)}, graphs)
+        if rows:
+            row = rows[0]
+            words = term_text(row["title"]) if "title" in row else " ".join(term_text(row.get("opening", "")).split())
+            words = words if len(words) <= SNIPPET else words[: SNIPPET - 1].rstrip() + "…"
+            found[cite] = f"{readable(term_text(row['kind']))}: {words}" if words else readable(term_text(row["kind"]))
+    return found
 
 
 def answer_values(answer: Answer) -> list[str]:
@@ -96,13 +138,14 @@ def evidence_graph(
     `question`, so the page can lead back to it).
     """
     g = EvidenceGraph()
-    root = g.add(Node("answer", f"{answer.intent or 'question'}\n{answer.type} answer", "answer"))
+    shown = answer_values(answer)
+    root = g.add(Node("answer", root_label(answer, len(shown)), "answer"))
     if answer.abstain:
         proof = answer.proof or {}
         g.link(
             root,
             g.add(Node("proof", f"{proof.get('query', '-')} -> {proof.get('result', '-')}", "derived")),
-            "abstains: " + (answer.reason or ""),
+            wrapped("abstains: " + (answer.reason or ""), 40),
         )
         return g
     values = {
@@ -111,20 +154,25 @@ def evidence_graph(
                 f"value:{v}", value_label(v, answer), "value", person_href(v, question) if v in answer.people else None
             )
         )
-        for v in answer_values(answer)
+        for v in shown
     }
     for key in values.values():
         g.link(root, key, ANSWERS)
     query = named_query("page_evidence_edges").text
     rows = {c: backend.select(query, {"id": Literal(c)}, graphs) for c in answer.citations}
+    ties = item_ties(answer, backend, graphs)
     groups = artifact_groups(answer.citations, rows)
-    drawn = list(groups.items())[:MAX_DRAWN]
+    read = {t.cite for t in ties}  # with items, the artifacts they were read from (the rest summed up)
+    drawn = [(k, m) for k, m in groups.items() if not read or read.intersection(m)][:MAX_DRAWN]
     cited = {
         member: g.add(Node(f"artifact:{key}", group_label(members), "artifact", artifact_href(members[0], question)))
         for key, members in drawn
         for member in members
     }
+    through_items = draw_items(g, ties, values, cited)
     for cite, key in cited.items():
+        if key in through_items:  # drawn as value -> item -> artifact
+            continue
         direct, derived = tied_edges(rows[cite], key, values, cited)
         for target, prop in direct or derived:
             g.link(key, target, prop)
@@ -134,6 +182,93 @@ def evidence_graph(
     if hidden := len(answer.citations) - len(cited):
         g.link(root, g.add(Node("more", f"and {plural(hidden, 'more artifact')}", "more")), "cites")
     return g
+
+
+@dataclass(frozen=True)
+class Tie:
+    """An item (a bug, a pull request) an answer value is tied to (resolved it, is affected by it, wrote it) and
+    the cited artifact it was read from."""
+
+    value: str
+    item: str
+    #: what the item is, in words ("bug", "pull request")
+    kind: str
+    title: str
+    how: str
+    cite: str
+
+
+def item_ties(answer: Answer, backend: Backend, graphs: list[NamedNode] | None) -> list[Tie]:
+    """The items (bugs, pull requests) the cited artifacts stand for, tied to the answer's values by the relation
+    the intent's own query uses (a resolver by `ekg:BugResolved`, a company by `ekg:affectsCustomer`, an author
+    by `prov:wasAttributedTo`): what makes the answer, drawn between the value and its artifacts and counted on
+    the value."""
+    values = {normalise(v): v for v in answer_values(answer)}
+    asked = " ".join(answer.queries)
+    query = named_query("page_evidence_items").text
+    ties = []
+    for cite in answer.citations:
+        for row in backend.select(query, {"id": Literal(cite)}, graphs):
+            how = term_text(row["tie"])
+            if curie(how) not in asked:
+                continue
+            names = (local_name(term_text(row["other"])), term_text(row["key"]) if "key" in row else "")
+            value = next((values[normalise(n)] for n in names if normalise(n) in values), None)
+            if value is not None:
+                said = readable(how) + (" by" if "agent" in row else "")  # an event's agent: "bug resolved by"
+                kind = readable(term_text(row["itemKind"]))
+                ties.append(Tie(value, term_text(row["item"]), kind, term_text(row["title"]), said, cite))
+    return ties
+
+
+def draw_items(g: EvidenceGraph, ties: list[Tie], values: dict[str, str], cited: dict[str, str]) -> set[str]:
+    """Value -> item -> artifact for the first MAX_DRAWN items (the rest summed up), and each value's count of
+    items of each kind; returns the artifact nodes now drawn through an item."""
+    if not ties:
+        return set()
+    counts: dict[tuple[str, str], dict[str, None]] = {}
+    for tie in ties:
+        counts.setdefault((tie.value, tie.kind), {})[tie.item] = None
+    for (value, kind), items in counts.items():
+        key = values[normalise(value)]
+        node = g.nodes[key]
+        hows = ", ".join(dict.fromkeys(t.how for t in ties if t.value == value and t.kind == kind))
+        g.nodes[key] = Node(node.key, f"{node.label}\n{plural(len(items), kind)} ({hows})", node.role, node.href)
+    drawn_items = list(dict.fromkeys(t.item for t in ties))[:MAX_DRAWN]
+    through = set()
+    for tie in ties:
+        if tie.item not in drawn_items:
+            continue
+        item = g.add(Node(f"item:{tie.item}", wrapped(tie.title), "derived"))
+        g.link(values[normalise(tie.value)], item, tie.how)
+        g.backward.add((values[normalise(tie.value)], item))
+        if tie.cite in cited:
+            g.link(item, cited[tie.cite], "read from")
+            through.add(cited[tie.cite])
+    if hidden := len({t.item for t in ties}) - len(drawn_items):
+        g.link("answer", g.add(Node("more-items", f"and {plural(hidden, 'more item')}", "more")), "makes")
+    return through
+
+
+def wrapped(text: str, width: int = 28) -> str:
+    """A title on lines of about `width` characters, so an item's box stays narrow."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "\n".join(lines)
+
+
+def root_label(answer: Answer, values: int) -> str:
+    """The answer node's words: how many of what it answers ("answer: 6 persons"), or that it found none."""
+    if answer.abstain:
+        return "no answer\n(proof of absence)"
+    if answer.type == "content":
+        return "answer"
+    noun = answer.type if values == 1 else PLURALS.get(answer.type, answer.type + "s")
+    return f"answer: {values} {noun}"
 
 
 def artifact_groups(citations: list[str], rows: dict[str, list[dict]]) -> dict[str, list[str]]:
@@ -166,11 +301,11 @@ def tied_edges(
         target = _target(row, values, cited)
         if target is None or target == key:
             continue
-        prop = curie(term_text(row["p"]))
+        prop = readable(term_text(row["p"]))
         if term_text(row["via"]) == term_text(row["artifact"]):
             direct.append((target, prop))
         else:
-            derived.append((target, f"{curie(term_text(row['viaKind'])).removeprefix('ekg:')} {prop}"))
+            derived.append((target, f"{readable(term_text(row['viaKind']))}: {prop}"))
     return direct, derived
 
 
@@ -203,7 +338,10 @@ def dot_source(g: EvidenceGraph) -> str:
         shape, fill = STYLES[node.role]
         href = f', href={_quoted(node.href)}, target="_top"' if node.href else ""
         lines.append(f'  {ids[key]} [label={_quoted(node.label)}, shape={shape}, fillcolor="{fill}"{href}];')
-    lines += [f"  {ids[s]} -> {ids[t]} [{edge_style(labels)}];" for (s, t), labels in g.edges.items()]
+    lines += [
+        f"  {ids[s]} -> {ids[t]} [{edge_style(labels)}{', dir=back' if (s, t) in g.backward else ''}];"
+        for (s, t), labels in g.edges.items()
+    ]
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -232,8 +370,9 @@ def inline_svg(svg: str) -> str:
     start = svg.find("<svg")
     if start < 0:
         return escape(svg)
-    # fit the page's width: the viewBox keeps the drawing's proportions once the fixed size is gone
-    return _FIXED_SIZE.sub('style="max-width:100%;height:auto"', svg[start:], count=1)
+    # its drawn width as a CSS variable: "fit" shows it at that size or narrower (never blown up), 2× and 4× at
+    # twice and four times it; the viewBox keeps the proportions once the fixed size is gone
+    return _FIXED_SIZE.sub(lambda m: f'style="--w:{m.group(1)}pt"', svg[start:], count=1)
 
 
 def write_evidence_svg(answer: Answer, backend: Backend, target: Path) -> None:

@@ -4,7 +4,7 @@ graph's zoom is CSS radio buttons)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from html import escape
 from typing import Any
 from urllib.parse import quote
@@ -28,9 +28,11 @@ ul.examples li{margin:.25em 0} ul.products{display:flex;flex-wrap:wrap;gap:.3em 
 summary{cursor:pointer;color:#3b6ea8}
 .zoom{margin:.3em 0;font-size:.9em} .zoom input{margin-left:.8em}
 figure{margin:0;overflow:auto;border:1px solid #ddd;max-height:80vh}
-figure svg{width:100%;height:auto}
-#zoom-2:checked ~ figure svg{width:200%;max-width:none!important}
-#zoom-4:checked ~ figure svg{width:400%;max-width:none!important}
+figure svg{width:min(100%,var(--w));height:auto;display:block;margin:auto}
+#zoom-2:checked ~ figure svg{width:calc(2*var(--w))}
+#zoom-4:checked ~ figure svg{width:calc(4*var(--w))}
+ul.citations li{margin:.15em 0;break-inside:avoid} .summary{font-family:Helvetica,Arial,sans-serif;color:#555;
+font-size:.9em}
 """
 
 
@@ -81,26 +83,31 @@ def proof_block(a: Answer) -> str:
     )
 
 
-def abstention_section(a: Answer, question: str) -> str:
+def abstention_section(a: Answer, question: str, summaries: Mapping[str, str]) -> str:
     return (
         f'<section id="answer" class="abstain"><h2>No answer</h2><p id="reason">{escape(plain_reason(a))}</p>'
-        f"{reading_block(a)}{proof_block(a)}</section>"
+        f"{offered_readings(a)}{reading_block(a)}{proof_block(a)}</section>"
     )
 
 
-def uncertain_section(a: Answer, question: str) -> str:
-    """An uncertain reading: no proof ran; the readings offered, each a link that asks it."""
+def offered_readings(a: Answer) -> str:
+    """The readings an answer offers (an uncertain reading's, a product's name for a slip of it), each a link
+    that asks it."""
     offered = "".join(
         f'<li><a class="reading-choice" href="{escape(ask_href(r["question"]))}">{escape(r["question"])}</a></li>'
         for r in a.readings
     )
+    return f'<p>Did you mean:</p><ol id="readings">{offered}</ol>' if offered else ""
+
+
+def uncertain_section(a: Answer, question: str, summaries: Mapping[str, str]) -> str:
+    """An uncertain reading: no proof ran; the readings offered."""
     why = (a.reason or "").removeprefix("uncertain reading: ")
     return (
         '<section id="answer" class="uncertain"><h2>Not sure how to read this</h2>'
         '<p id="reason">I could not read every part of the question with one meaning, so I did not look for an '
-        "answer or prove its absence.</p>"
-        + (f'<p>Did you mean:</p><ol id="readings">{offered}</ol>' if offered else "")
-        + f'<details id="technical"><summary>why</summary><p class="meta">{escape(why)}</p></details></section>'
+        f"answer or prove its absence.</p>{offered_readings(a)}"
+        f'<details id="technical"><summary>why</summary><p class="meta">{escape(why)}</p></details></section>'
     )
 
 
@@ -114,11 +121,14 @@ def plain_reason(a: Answer) -> str:
     return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
 
 
-def answer_section(a: Answer, question: str) -> str:
+def answer_section(a: Answer, question: str, summaries: Mapping[str, str]) -> str:
     values = a.answer if isinstance(a.answer, list) else [a.answer or ""]
     items = "".join(value_item(v, a, question) for v in values)
     cites = "".join(
-        f'<li><a class="citation" href="{escape(artifact_href(c, question))}">{escape(c)}</a></li>' for c in a.citations
+        f'<li><a class="citation" href="{escape(artifact_href(c, question))}">{escape(c)}</a>'
+        + (f' <span class="summary">{escape(summaries[c])}</span>' if c in summaries else "")
+        + "</li>"
+        for c in a.citations
     )
     return (
         f'<section id="answer"><h2>Answer</h2><ul class="values">{items}</ul>{reading_block(a)}'
@@ -136,7 +146,8 @@ def value_item(value: str, a: Answer, question: str) -> str:
 
 
 #: How each outcome of a question is shown. A new outcome adds its name to `outcome` and a renderer here.
-OUTCOMES: dict[str, Callable[[Answer, str], str]] = {
+#: Each takes the answer, the question and the cited artifacts' summaries (kg.page.evidence.artifact_summaries).
+OUTCOMES: dict[str, Callable[[Answer, str, Mapping[str, str]], str]] = {
     "answer": answer_section,
     "absent": abstention_section,
     "unsupported": abstention_section,
@@ -174,19 +185,28 @@ def start_block(products: list[str], product: str | None, examples: list[tuple[s
         f"{escape(q)}</a></li>"
         for family, q in examples
     )
-    return (
-        f'<h2>Try a question about {escape(product or "")}</h2><ul class="examples" id="examples">{asked}</ul>'
-        f'<h2>Your products ({len(products)})</h2><ul class="products" id="products">{listed}</ul>'
+    tried = (
+        f'<h2>Try a question about {escape(product)}</h2><ul class="examples" id="examples">{asked}</ul>'
+        if product
+        else ""
     )
+    return f'{tried}<h2>Your products ({len(products)})</h2><ul class="products" id="products">{listed}</ul>'
 
 
-def ask_page(question: str, answer: Answer | None, svg: str | None, ask_token: bool, start: str = "") -> str:
+def ask_page(
+    question: str,
+    answer: Answer | None,
+    svg: str | None,
+    ask_token: bool,
+    start: str = "",
+    summaries: Mapping[str, str] | None = None,
+) -> str:
     body = [
         '<nav class="top"><a href="/ask">ask</a> · <a href="/">SPARQL query page</a></nav>',
         f"<h1>Ask the enterprise knowledge graph</h1>{question_form(question, ask_token)}",
     ]
     if answer is not None:
-        body.append(OUTCOMES[outcome(answer)](answer, question))
+        body.append(OUTCOMES[outcome(answer)](answer, question, summaries or {}))
     if svg:
         body.append(evidence_figure(svg))
     body.append(start)

@@ -10,16 +10,18 @@ so one outside them is simply not found.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, node, product_graph
 from kg.page import html
-from kg.page.evidence import evidence_graph, inline_svg, local_name, render_svg
+from kg.page.evidence import artifact_summaries, evidence_graph, inline_svg, local_name, render_svg
 from kg.page.examples import Examples
 from kg.qa.answer import Answerer, term_text
-from kg.qa.question import Vocabulary, parse
+from kg.qa.question import Question, Vocabulary, parse
+from kg.qa.spelling import name_slips
 from kg.query.people import EID
 from kg.query.sparql import named_query, product_dataset
 
@@ -52,11 +54,54 @@ def scope_graphs(scope: Scope) -> list[NamedNode] | None:
     return None if scope is None else [NamedNode(g) for g in sorted(scope)]
 
 
-def start_block(scope: Scope, examples: Examples, product: str | None) -> str:
-    """The products the token reads and example questions for the chosen one (else the first)."""
+def start_block(scope: Scope, examples: Examples, product: str | None, first: bool = True) -> str:
+    """The products the token reads and example questions for the chosen one (else, with `first`, the first:
+    a question that names no product gets no other product's examples)."""
     products = [p for p in examples.products() if permits(scope, p)] if scope != NO_SCOPE else []
-    chosen = product if product in products else (products[0] if products else None)
+    chosen = product if product in products else (products[0] if products and first else None)
     return html.start_block(products, chosen, examples.questions(chosen) if chosen else [])
+
+
+def slipped_product(question: str, vocabulary: Vocabulary) -> str | None:
+    """The product a word of the question is a slip of ("VizFroce" -> "VizForce"), if one is."""
+    slips = name_slips(question, vocabulary.products.values())
+    return next(iter(slips.values())).split("'")[0] if slips else None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A question refused before anything runs: its HTTP status, a title and the one-line reason."""
+
+    status: int
+    title: str
+    message: str
+
+
+def read_question(question: str, scope: Scope, answerer: Answerer) -> Question | Refusal:
+    """The question read with only the token's products as known names; an invalid question is refused (400),
+    and so is one naming no product the token reads (403, whether or not the store holds it)."""
+    vocabulary = scoped_vocabulary(answerer.vocabulary, scope)
+    try:
+        parsed = parse(question, vocabulary)
+    except KGError as exc:
+        return Refusal(400, "Not a question", f"invalid question: {exc}")
+    if parsed.product is None and scope is not None:
+        slipped = slipped_product(question, vocabulary)
+        hint = f"; did you mean {slipped}?" if slipped else ""
+        return Refusal(403, "Not in your products", f"the question names no product this token reads{hint}")
+    return parsed
+
+
+def answer_json(question: str, scope: Scope, answerer: Answerer) -> tuple[int, dict[str, Any]]:
+    """(HTTP status, `kg ask --json`'s object) for the question in the token's scope, or a refusal as
+    (status, {"error": …}): /api/ask's reply, read as /ask reads it."""
+    question = question.strip()
+    if not question:
+        return 400, {"error": "give a question: /api/ask?q=…"}
+    parsed = read_question(question, scope, answerer)
+    if isinstance(parsed, Refusal):
+        return parsed.status, {"error": parsed.message}
+    return 200, answerer.answer_parsed(parsed).to_json()
 
 
 def answer_page(
@@ -73,23 +118,19 @@ def answer_page(
     examples = examples or Examples(answerer)
     if not question:
         return Page(200, html.ask_page("", None, None, ask_token, start_block(scope, examples, product)))
-    try:
-        parsed = parse(question, scoped_vocabulary(answerer.vocabulary, scope))
-    except KGError as exc:
-        return Page(400, html.message_page(400, "Not a question", f"invalid question: {exc}", ask_token))
-    if parsed.product is None and scope is not None:
-        return Page(
-            403,
-            html.message_page(403, "Not in your products", "the question names no product this token reads", ask_token),
-        )
+    parsed = read_question(question, scope, answerer)
+    if isinstance(parsed, Refusal):
+        return Page(parsed.status, html.message_page(parsed.status, parsed.title, parsed.message, ask_token))
     answer = answerer.answer_parsed(parsed)
     svg = (  # a question not read, or not covered, has no evidence to draw
         inline_svg(render_svg(evidence_graph(answer, answerer.backend, product_dataset(parsed.product), question)))
         if answer.outcome in ("answer", "absent")
         else None
     )
-    start = start_block(scope, examples, parsed.product) if answer.abstain else ""
-    return Page(200, html.ask_page(question, answer, svg, ask_token, start))
+    slipped = slipped_product(question, answerer.vocabulary) if parsed.product is None else None
+    start = start_block(scope, examples, parsed.product or slipped, first=False) if answer.abstain else ""
+    summaries = artifact_summaries(answer.citations, answerer.backend, product_dataset(parsed.product))
+    return Page(200, html.ask_page(question, answer, svg, ask_token, start, summaries))
 
 
 def holding_graphs(answerer: Answerer, query: str, bindings: dict, scope: Scope) -> list[NamedNode] | None:

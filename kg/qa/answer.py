@@ -16,7 +16,7 @@ endpoint, a result that is not SPARQL results -- raises KGError, so an abstentio
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
@@ -30,9 +30,10 @@ from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
 from kg.qa.question import Question, Vocabulary, normalise, parse
 from kg.qa.residue import Labels
-from kg.qa.spelling import names_words, respelled, respellings
+from kg.qa.spelling import name_slips, names_words, respelled, respellings
 from kg.query.people import EID, People
 from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset, term_text
+from kg.text import closest
 
 #: Product graphs per vocabulary request: 30 HERB products take one; x10 HERB's 300, six.
 VOCABULARY_CHUNK = 50
@@ -197,7 +198,24 @@ class Answerer:
                 "the token's grant cannot be asked about (check the question's product and --token)"
             )
         answer = self._read(q)
-        return self._respelled(q, answer) if answer.outcome in ("uncertain", "unsupported") else answer
+        if answer.outcome in ("uncertain", "unsupported"):
+            answer = self._respelled(q, answer)
+        return self._company_slips(q, answer)
+
+    def _company_slips(self, q: Question, answer: Answer) -> Answer:
+        """A word a slip away from a company's name ("TechCorpp") is offered as that company. A reading that
+        answered or proved without it has left the company out, so it becomes uncertain: a constraint read past
+        is no ground for an answer, nor a guessed name for a proof."""
+        slips = name_slips(q.text, self.vocabulary.companies.values())
+        if not slips:
+            return answer
+        if answer.outcome in ("answer", "absent"):
+            typed = ", ".join(f"'{k}'" for k in slips)
+            answer = self._abstain(
+                q, None, f"uncertain reading: {typed} names no company the graph knows", outcome="uncertain"
+            )
+        offer_slips(answer, q.text, self.vocabulary.companies.values())
+        return answer
 
     def _read(self, q: Question) -> Answer:
         """The answer to the question as parsed, with the chooser's verdicts kept for `--explain`."""
@@ -246,9 +264,7 @@ class Answerer:
             return self._abstain(q, None, "unsupported question: no intent covers this wording", outcome="unsupported")
         intent, bindings = choice.winner.intent, choice.winner.bindings or {}
         if q.product is None:
-            return self._abstain(
-                q, intent, "unsupported question: it names no product known to the graph", outcome="unsupported"
-            )
+            return self._no_product(q, intent)
         account = choice.winner.account
         if account is not None and not account.complete:
             left = ", ".join(f"'{choice.tagged.phrase(c)}' ({c})" for c in account.cues)
@@ -260,13 +276,13 @@ class Answerer:
         if resolution is not None and not resolution.resolved:
             # a phrase that names no label may be a misread as much as an absence: never a proof
             best = ", ".join(f"{c} {s:.2f}" for c, s in resolution.candidates[:3])
-            return self._uncertain(
-                q,
-                choice,
-                f"'{resolution.phrase}' only partly names a {resolution.kind} of {q.product} (best: {best})"
-                if best
-                else f"'{resolution.phrase}' names no {resolution.kind} of {q.product}",
-            )
+            if best:
+                why = f"'{resolution.phrase}' only partly names a {resolution.kind} of {q.product} (best: {best})"
+            else:
+                close = closest(resolution.phrase, self._names(q.product, resolution.kind), n=2)
+                hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+                why = f"'{resolution.phrase}' names no {resolution.kind} of {q.product}{hint}"
+            return self._uncertain(q, choice, why)
         if q.time is not None:
             routed = route_as_of(q, intent, bindings, self.backend)
             if isinstance(routed, Refusal):
@@ -326,6 +342,19 @@ class Answerer:
         answer.readings = [{"question": c.reading, "intent": c.intent.name} for c in choice.readings()]
         return answer
 
+    def _names(self, product: str, kind: str) -> list[str]:
+        """The product's names of a kind a free phrase may name (its features' names, or its components)."""
+        labels = self.labels(product)
+        return list(labels.feature_names.values()) if kind == "feature" else list(labels.components)
+
+    def _no_product(self, q: Question, intent: Intent) -> Answer:
+        """Unsupported: the question names no product; a word a slip away from a product's name is offered as
+        the question with that name (a reading to pick), never read as it."""
+        reason = "unsupported question: it names no product known to the graph"
+        answer = self._abstain(q, intent, reason, outcome="unsupported")
+        offer_slips(answer, q.text, self.vocabulary.products.values())
+        return answer
+
     def _abstain(
         self,
         q: Question,
@@ -349,6 +378,18 @@ class Answerer:
             outcome=outcome,
             queries=[proof["text"]] if proof else [],
         )
+
+
+def offer_slips(answer: Answer, text: str, names: Iterable[str]) -> None:
+    """For each word of the question a slip away from one of the names (a product, a company), say "did you
+    mean" in the reason and offer the question with the name put right as a reading to pick: offered, never
+    read as it."""
+    slips = name_slips(text, names)
+    if not slips:
+        return
+    offered = " or ".join(dict.fromkeys(name.split("'")[0] for name in slips.values()))
+    answer.reason = f"{answer.reason}; did you mean {offered}?"
+    answer.readings += [{"question": respelled(text, {k: v}), "intent": answer.intent or ""} for k, v in slips.items()]
 
 
 def _show(bindings: dict[str, Any]) -> dict[str, str]:

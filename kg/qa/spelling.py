@@ -20,10 +20,15 @@ from functools import cache, cached_property
 
 from kg.qa.cues import phrase_words
 from kg.qa.question import Vocabulary, lexicon_data
-from kg.text import DOC_KINDS, singular
+from kg.text import DOC_KINDS, closest, singular
 
 #: Shorter words have too many neighbours one edit away ("open" / "oven", "merge" / "merger").
 MIN_LENGTH = 6
+#: How alike (difflib's ratio) a typed word must be to a name to be offered as it: "VizFroce" is 0.875 from
+#: "VizForce", while "Force" is 0.77 from it.
+NAME_SLIP = 0.8
+#: How many letters a slip adds or drops at most.
+SLIP_LETTERS = 2
 #: A letter three times over: no English word ("weaknesss").
 TRIPLED = re.compile(r"(.)\1\1")
 #: Inflections stripped to find a typed word's English headword.
@@ -162,3 +167,20 @@ def respellings(text: str, names: frozenset[str]) -> dict[str, str]:
 def respelled(text: str, fixes: dict[str, str]) -> str:
     """The text with each respelled word replaced (whole words, any case)."""
     return WORD.sub(lambda m: fixes.get(m.group(0).casefold(), m.group(0)), text)
+
+
+def name_slips(text: str, names: Iterable[str]) -> dict[str, str]:
+    """{typed word (casefolded, as `respelled` takes it): the name it may be a slip of} for each word of the text
+    that is no name but close to one ("VizFroce's" -> "VizForce's"). Offered to the asker, never read as the
+    name: the name decides which graph is read."""
+    names = list(names)
+    known = {n.casefold() for n in names}
+    out: dict[str, str] = {}
+    for typed in dict.fromkeys(WORD.findall(text)):
+        word = typed.split("'")[0]
+        if len(word) < MIN_LENGTH or word.casefold() in known or is_english(word.casefold()):
+            continue  # "collaboration" is a word, not a slip of "CollaborationForce"
+        near = [n for n in closest(word, names, 1, NAME_SLIP) if abs(len(n) - len(word)) <= SLIP_LETTERS]
+        if near:
+            out[typed.casefold()] = near[0] + typed[len(word) :]
+    return out

@@ -14,7 +14,6 @@ pyoxigraph substitutions (SEP-0007), never pasted into the text.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from pyoxigraph import (
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, PREFIXES, product_graph
 from kg.paths import resource
+from kg.text import closest
 
 SPARQL_DIR = resource("sparql")
 Term = NamedNode | Literal | BlankNode
@@ -136,7 +136,7 @@ def check_product(backend: Backend, product: str | None) -> None:
         return
     known = known_products(backend)
     if product not in known:
-        close = difflib.get_close_matches(product, known, n=3, cutoff=0.6)
+        close = closest(product, known)
         hint = f"; did you mean {' or '.join(close)}?" if close else f"; known products: {', '.join(known)}"
         raise KGError(f"unknown product {product!r} at {backend.location}{hint}")
 
