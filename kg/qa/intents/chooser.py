@@ -254,7 +254,7 @@ def effect_positions(tagged: Tagged, named: set[int]) -> set[int]:
     for i in range(max(named) + 1, len(words) - 1):
         if words[i] in EFFECT_OPENERS and words[i + 1] in EFFECT_VERBS:
             clause = {j for j in range(i, len(words)) if tagged.clauses[j] == tagged.clauses[i]}
-            return clause & tagged.covered(EFFECT_CUES)
+            return clause & tagged.covered(set(EFFECT_CUES))
     return set()
 
 
