@@ -884,3 +884,37 @@ def test_an_assignment_after_the_discussion_may_name_the_feature_by_most_of_its_
     assert volunteers(lines, 2, 3, other, [name, third]) == ["Bob Jones"]
     assert volunteers(lines, 1, 2, third, [name, other]) == ["Dan Brown"]
     assert volunteers(lines, 1, 2, "real-time fraud alerting rules", [name, other]) == []  # two words of five
+
+
+def test_an_approval_a_later_review_withdraws_by_asking_for_changes_is_no_approval() -> None:
+    """As HERB's PRs hold it (an APPROVED review, then minutes later CHANGES_REQUESTED from another reviewer, the
+    PR never merged): the PR is not approved; changes asked first and approved after leave it approved."""
+    s = Store()
+    feature = node("feature", "Demo/jwt")
+    s.add(_quad(feature, "rdf:type", term("ekg:Feature")))
+    for word in ("jwt", "authent"):
+        s.add(_quad(feature, "ekg:keyword", Literal(word)))
+    xsd = "http://www.w3.org/2001/XMLSchema#"
+    for number, states in ((4, ("Approved", "ChangesRequested")), (5, ("ChangesRequested", "Approved"))):
+        pr_node = node("artifact", f"github_com_salesforce_Demo_pull_{number}")
+        s.add(_quad(feature, "ekg:implementedBy", pr_node))
+        s.add(_quad(pr_node, "ekg:url", Literal(f"https://github.com/salesforce/Demo/pull/{number}")))
+        s.add(_quad(pr_node, "dct:identifier", Literal(f"github_com_salesforce_Demo_pull_{number}")))
+        for i, state in enumerate(states):
+            rv = node("review", f"Demo/{number}/{i}")
+            s.add(_quad(rv, "rdf:type", term("ekg:PullRequestReview")))
+            s.add(_quad(rv, "ekg:reviewOf", pr_node))
+            s.add(_quad(rv, "ekg:reviewState", term(f"ekg:{state}")))
+            s.add(
+                _quad(
+                    rv, "dct:created", Literal(f"2026-08-19T17:0{3 + 5 * i}:00", datatype=NamedNode(xsd + "dateTime"))
+                )
+            )
+    for approved, number in (("true", 5), ("false", 4)):
+        bindings = {
+            **topic_bindings("JWT authentication"),
+            "approved": Literal(approved, datatype=NamedNode(xsd + "boolean")),
+        }
+        answers = keep_best_features(select(s, "pr_feature_review", bindings))[0]
+        assert answers == [f"https://github.com/salesforce/Demo/pull/{number}"]
+        assert not ask(s, "pr_feature_review.ask", bindings)  # false: the evidence exists
