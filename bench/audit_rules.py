@@ -16,7 +16,7 @@ and where two readings disagree, with examples:
 With `--before REV`, every product's readings (which feature each PR implements and the feature's keywords, each
 bug's component, assignee, fixing PRs and lifecycle, who a document meeting's review and suggestions name, who is
 responsible for a discussed feature) are read from the graph the rules write, once with the rules here and once
-with the rules at git revision REV (run from an exported copy of that revision's `ekg/`), and compared item by
+with the rules at git revision REV (run from an exported copy of that revision's `kg/`), and compared item by
 item: per pattern, how many items the rules place and how many changed, with every change listed
 (docs/rules/readings.md).
 """
@@ -401,11 +401,11 @@ def readings(herb: Path) -> dict[str, dict[str, dict[str, str]]]:
 
 
 def readings_at(rev: str, herb: Path) -> dict[str, dict[str, dict[str, str]]]:
-    """The readings of the rules at git revision `rev`: its `ekg/` exported to a scratch folder and run there."""
-    listed = subprocess.run(["git", "ls-tree", "--name-only", rev, "ekg"], cwd=ROOT, capture_output=True, text=True)
+    """The readings of the rules at git revision `rev`: its `kg/` exported to a scratch folder and run there."""
+    listed = subprocess.run(["git", "ls-tree", "--name-only", rev, "kg"], cwd=ROOT, capture_output=True, text=True)
     if not listed.stdout.strip():
-        sys.exit(f"audit_rules: revision {rev} has no ekg/ package (the package was named kg before); pick a later one")
-    archive = subprocess.run(["git", "archive", rev, "ekg"], cwd=ROOT, check=True, capture_output=True).stdout
+        sys.exit(f"audit_rules: revision {rev} has no kg/ package (it was named ekg before); pick a later one")
+    archive = subprocess.run(["git", "archive", rev, "kg"], cwd=ROOT, check=True, capture_output=True).stdout
     with tempfile.TemporaryDirectory() as tmp:
         with tarfile.open(fileobj=BytesIO(archive)) as tar:
             tar.extractall(tmp, filter="data")

@@ -11,7 +11,7 @@ from pyoxigraph import Literal
 
 from kg.namespaces import node
 from kg.qa.answer import Answerer
-from kg.qa.intents import match_intent, table, validate_evidence
+from kg.qa.intents import choose, match_intent, table, validate_evidence
 from kg.qa.question import Vocabulary, parse
 from kg.qa.residue import Labels
 from kg.query.sparql import EmbeddedStore, named_query, product_dataset
@@ -310,3 +310,22 @@ def test_the_bug_counting_intents_cite_the_product_evidence_read_once(store: Pat
 def test_an_unknown_evidence_query_is_refused_when_the_table_loads() -> None:
     with pytest.raises(ValueError, match="no evidence query"):
         validate_evidence([replace(table()[1][0], evidence=("no_such_query",))])
+
+
+@pytest.mark.parametrize(
+    ("question", "complete"),
+    [
+        ("Which companies were affected by issues with the Log Analysis Module of DemoForce that posed security risks "
+         "and potential data breaches?", True),
+        ("Who resolved issues in the backend processing and task queue management of DemoForce which caused security "
+         "vulnerabilities?", True),
+        ("Which companies were affected by issues with the Log Analysis Module of DemoForce that caused security "
+         "risks and are still unresolved?", False),
+    ],
+)  # fmt: skip
+def test_a_component_named_with_its_effect_is_one_reading(question: str, complete: bool) -> None:
+    """A reason word inside the effect clause of the named component ("that posed security risks") describes
+    it and competes with nothing; a state in that clause is still a constraint the reading must explain."""
+    winner = choose(parse(question, VOCAB), LABELS).winner
+    assert winner is not None and winner.intent.name.startswith("bug_component_")
+    assert winner.complete is complete

@@ -39,6 +39,7 @@ LAZY: dict[tuple[str, str], str] = {
     ("kg.cli.ask", "kg.qa.batch"): "start-up time of kg ask (--batch only: its worker pool)",
     ("kg.cli.ask", "kg.qa.fallback"): "start-up time of kg ask (--fallback only)",
     ("kg.cli.ask", "kg.search.searcher"): "start-up time of kg ask (--fallback only: the search stack)",
+    ("kg.qa.textcheck", "kg.search.searcher"): "start-up time: the search stack loads on the first proof it checks",
     ("kg.cli.options", "kg.cli.output"): "start-up time",
     ("kg.cli.options", "kg.paths"): "start-up time",
     ("kg.cli.options", "kg.query.backend"): "start-up time (only commands reading a store or endpoint)",

@@ -20,6 +20,7 @@ from kg.ingest.rules.features import (
     listed_names,
     review_segments,
     same_feature,
+    volunteers,
 )
 from kg.ingest.rules.prs import TeamPR, reason_of
 from kg.namespaces import node, term
@@ -838,3 +839,82 @@ def test_discussed_feature_responsible_are_the_assigned_and_volunteers_not_who_s
     # Erin commits on a line naming it; Carol is given it in the summary; Alice's reply takes another feature;
     # Dan only summarises the assignments
     assert volunteers(lines, 0, 2, "offline sync", others) == ["Erin Gray", "Carol White"]
+
+
+def lines_of(*said: str) -> list[tuple[str, str]]:
+    return [(s.split(": ", 1)[0], s.split(": ", 1)[1]) for s in said]
+
+
+def test_a_request_by_first_name_accepted_on_the_next_line_assigns_the_feature() -> None:
+    """As planning meetings write it: the feature's opening line asks a colleague by first name ("Ian, could you
+    take the lead on this?"), and the reply accepts, even when that reply already opens the next feature."""
+    lines = lines_of(
+        "Carol White: We have three main tasks: offline sync, audit logging and smarter search.",
+        "Dan Brown: For offline sync, we need local caching. Alice, could you take the lead on this?",
+        "Alice Smith: Sure, Dan. I'll start with the cache and also look at audit logging hooks.",
+        "Bob Jones: On audit logging, we should store events for a year.",
+    )
+    assert volunteers(lines, 1, 2, "offline sync", ["audit logging", "smarter search"]) == ["Alice Smith"]
+    declined = [*lines[:2], ("Alice Smith", "Maybe later; my plate is full."), lines[3]]
+    assert volunteers(declined, 1, 2, "offline sync", ["audit logging"]) == []
+    someone_else = [*lines[:2], ("Bob Jones", "Sure, I'll help."), lines[3]]
+    assert volunteers(someone_else, 1, 2, "offline sync", ["audit logging"]) == []
+
+
+def test_an_assignment_after_the_discussion_may_name_the_feature_by_most_of_its_words() -> None:
+    """After the discussion the feature is often named short ("Emma, can you handle the AI model enhancements?"
+    for "enhancing the AI model's recommendation accuracy"; "the real-time insights feature" for "real-time
+    coaching insights"): most of its words, more of them than of any other feature's."""
+    lines = lines_of(
+        "Carol White: We have two main tasks: enhancing the AI model's recommendation accuracy and improving CRM "
+        "integration.",
+        "Dan Brown: The AI model needs cross-validation.",
+        "Bob Jones: For CRM integration, GraphQL is worth a look.",
+        "Carol White: Now, task assignments. Alice, can you handle the AI model enhancements?",
+        "Alice Smith: Sure, I'll set up the testing environments.",
+        "Bob Jones: I'll take on the CRM integration improvements.",
+        "Dan Brown: I'll take charge of the frontend for the real-time insights feature.",
+    )
+    name, other, third = (
+        "enhancing the AI model's recommendation accuracy",
+        "improving CRM integration",
+        ("real-time coaching insights"),
+    )
+    assert volunteers(lines, 1, 2, name, [other, third]) == ["Alice Smith"]
+    assert volunteers(lines, 2, 3, other, [name, third]) == ["Bob Jones"]
+    assert volunteers(lines, 1, 2, third, [name, other]) == ["Dan Brown"]
+    assert volunteers(lines, 1, 2, "real-time fraud alerting rules", [name, other]) == []  # two words of five
+
+
+def test_an_approval_a_later_review_withdraws_by_asking_for_changes_is_no_approval() -> None:
+    """As HERB's PRs hold it (an APPROVED review, then minutes later CHANGES_REQUESTED from another reviewer, the
+    PR never merged): the PR is not approved; changes asked first and approved after leave it approved."""
+    s = Store()
+    feature = node("feature", "Demo/jwt")
+    s.add(_quad(feature, "rdf:type", term("ekg:Feature")))
+    for word in ("jwt", "authent"):
+        s.add(_quad(feature, "ekg:keyword", Literal(word)))
+    xsd = "http://www.w3.org/2001/XMLSchema#"
+    for number, states in ((4, ("Approved", "ChangesRequested")), (5, ("ChangesRequested", "Approved"))):
+        pr_node = node("artifact", f"github_com_salesforce_Demo_pull_{number}")
+        s.add(_quad(feature, "ekg:implementedBy", pr_node))
+        s.add(_quad(pr_node, "ekg:url", Literal(f"https://github.com/salesforce/Demo/pull/{number}")))
+        s.add(_quad(pr_node, "dct:identifier", Literal(f"github_com_salesforce_Demo_pull_{number}")))
+        for i, state in enumerate(states):
+            rv = node("review", f"Demo/{number}/{i}")
+            s.add(_quad(rv, "rdf:type", term("ekg:PullRequestReview")))
+            s.add(_quad(rv, "ekg:reviewOf", pr_node))
+            s.add(_quad(rv, "ekg:reviewState", term(f"ekg:{state}")))
+            s.add(
+                _quad(
+                    rv, "dct:created", Literal(f"2026-08-19T17:0{3 + 5 * i}:00", datatype=NamedNode(xsd + "dateTime"))
+                )
+            )
+    for approved, number in (("true", 5), ("false", 4)):
+        bindings = {
+            **topic_bindings("JWT authentication"),
+            "approved": Literal(approved, datatype=NamedNode(xsd + "boolean")),
+        }
+        answers = keep_best_features(select(s, "pr_feature_review", bindings))[0]
+        assert answers == [f"https://github.com/salesforce/Demo/pull/{number}"]
+        assert not ask(s, "pr_feature_review.ask", bindings)  # false: the evidence exists

@@ -192,7 +192,12 @@ def render(a: Answer, explain: bool) -> str:
     lines = [f"Q: {a.question}"]
     if a.abstain:
         reason = (a.reason or "").removeprefix("uncertain reading: ").removeprefix("unsupported question: ")
-        lines.append(f"{HEADINGS[a.outcome]}: {reason}")
+        heading = (
+            "UNCERTAIN (the artifacts speak of it)" if a.outcome == "uncertain" and a.proof else HEADINGS[a.outcome]
+        )
+        lines.append(f"{heading}: {reason}")
+        if a.citations:
+            lines.append(f"artifacts: {', '.join(a.citations)}")
         if a.readings:
             lines.append("Did you mean:")
             lines += [f"  {n}. {r['question']}" for n, r in enumerate(a.readings, start=1)]
@@ -213,6 +218,8 @@ def render(a: Answer, explain: bool) -> str:
     lines.append(f"intent: {a.intent or '-'}  type: {a.type}")
     if a.proof:
         lines.append(f"proof: {a.proof['query']} with {json.dumps(a.proof['bindings'])} -> {a.proof['result']}")
+        if "textcheck" in a.proof:
+            lines.append(f"text check: {a.proof['textcheck']['check']}")
     if explain:
         lines.append(f"slots: {json.dumps(a.slots, ensure_ascii=False)}")
         lines += understanding_lines(a.understanding)

@@ -10,7 +10,7 @@ from kg.cli import add_backend_options, add_deployment_option, add_herb_option, 
 from kg.cli.table import print_table
 from kg.paths import herb_path, open_output, output_path, qa_path
 from kg.qa.answer import Answerer
-from kg.qa.evaluate import bm25_baseline, evaluate, read_jsonl
+from kg.qa.evaluate import COLUMNS, bm25_baseline, evaluate, read_jsonl
 from kg.qa.rewordings import score_rewordings
 
 
@@ -58,9 +58,7 @@ def run(args: argparse.Namespace) -> int:
         result.table(),
     )
     print()
-    print_table(
-        ["outcomes", "n", "answered", "proof of absence", "uncertain reading", "unsupported"], result.outcomes()
-    )
+    print_table(["outcomes", "n", *(name for name, _ in COLUMNS)], result.outcomes())
     if not args.no_baseline:
         baseline = bm25_baseline(herb_path(args.herb), qa_dir)
         print("\nBM25 baseline (bm25s over the product's artifacts), citation recall / precision at k")

@@ -103,6 +103,14 @@ def offered_readings(a: Answer) -> str:
 def uncertain_section(a: Answer, question: str, summaries: Mapping[str, str]) -> str:
     """An uncertain reading: no proof ran; the readings offered."""
     why = (a.reason or "").removeprefix("uncertain reading: ")
+    if a.proof:  # the proof found nothing, but the product's artifacts speak of the evidence (kg/qa/textcheck.py)
+        cited = "".join(f"<li><code>{escape(c)}</code></li>" for c in a.citations)
+        return (
+            '<section id="answer" class="uncertain"><h2>Not sure: the artifacts speak of it</h2>'
+            '<p id="reason">The graph holds no typed evidence for this question, but these artifacts speak of '
+            f'it:</p><ul id="artifacts">{cited}</ul>'
+            f'<details id="technical"><summary>why</summary><p class="meta">{escape(why)}</p></details></section>'
+        )
     return (
         '<section id="answer" class="uncertain"><h2>Not sure how to read this</h2>'
         '<p id="reason">I could not read every part of the question with one meaning, so I did not look for an '

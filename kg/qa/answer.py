@@ -31,6 +31,7 @@ from kg.qa.intents.asof import route as route_as_of
 from kg.qa.question import Question, Vocabulary, normalise, parse
 from kg.qa.residue import Labels
 from kg.qa.spelling import name_slips, names_words, respelled, respellings
+from kg.qa.textcheck import UNCERTAIN, TextChecker
 from kg.query.people import EID, People
 from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset, term_text
 from kg.text import closest
@@ -109,9 +110,11 @@ class Answerer:
     """Answers questions against one backend; the slot vocabularies are read from the graph once, and each
     product's labels and intents' evidence once per product."""
 
-    def __init__(self, backend: Backend, fallback: Fallback | None = None) -> None:
+    def __init__(self, backend: Backend, fallback: Fallback | None = None, texts: TextChecker | None = None) -> None:
         self.backend = backend
         self.fallback = fallback
+        #: Where a proof of absence is checked against the product's own text (kg/qa/textcheck.py).
+        self.texts = texts or TextChecker.for_backend(backend)
         self._labels: dict[str, Labels] = {}
         self._evidence: dict[tuple[str, str], list[str]] = {}
 
@@ -298,18 +301,21 @@ class Answerer:
         graphs = product_dataset(q.product, org=intent.org)
         proof_q = named_query(intent.proof)
         if self.backend.ask(proof_q.text, bindings, graphs):  # ASK { FILTER NOT EXISTS { … } }: true is absent
+            checked = self.texts.check(q, bindings)
+            proof = {
+                "query": proof_q.name,
+                "text": proof_q.text,
+                "bindings": _show(bindings),
+                "graphs": [g.value for g in graphs or []],
+                "result": True,
+                "textcheck": checked.to_json(),
+            }
+            if not checked.stands:
+                answer = self._abstain(q, intent, f"{UNCERTAIN} ({checked.check})", bindings, proof, "uncertain")
+                answer.citations = checked.matches
+                return answer
             return self._abstain(
-                q,
-                intent,
-                intent.absent(q, bindings) if intent.absent else NO_EVIDENCE,
-                bindings,
-                proof={
-                    "query": proof_q.name,
-                    "text": proof_q.text,
-                    "bindings": _show(bindings),
-                    "graphs": [g.value for g in graphs or []],
-                    "result": True,
-                },
+                q, intent, intent.absent(q, bindings) if intent.absent else NO_EVIDENCE, bindings, proof=proof
             )
         select_q = named_query(intent.query)
         rows = self.backend.select(select_q.text, bindings, graphs)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import mean
@@ -85,16 +86,38 @@ class EvalResult:
 
     def outcomes(self) -> list[list[str]]:
         """Per split, how many questions got each outcome: the three abstentions (a proof of absence, an
-        uncertain reading, an unsupported question) are counted apart."""
-        kinds = ("answer", "absent", "uncertain", "unsupported")
+        uncertain reading, an unsupported question) are counted apart, and the proofs by their text check
+        (OUTCOME_COLUMNS)."""
         out = []
         for split in ("answerable", "unanswerable"):
             rows = [r for r in self.rows if r["split"] == split]
             if rows:
-                out.append(
-                    [f"{split} questions", str(len(rows)), *(str(sum(r["outcome"] == k for r in rows)) for k in kinds)]
-                )
+                out.append([f"{split} questions", str(len(rows)), *(str(sum(map(f, rows))) for _, f in COLUMNS)])
         return out
+
+
+def proof_check(got: dict[str, Any]) -> str | None:
+    """What became of an answer's proof of absence under the text check (kg/qa/textcheck.py): "passed" (the
+    proof stands), "not run" (it stands unchecked), "artifacts" (the artifacts speak of it: uncertain); None
+    when no proof ran."""
+    proof = got.get("proof") or {}
+    if "textcheck" not in proof:
+        return None
+    if got["outcome"] == "uncertain":
+        return "artifacts"
+    return "passed" if proof["textcheck"]["ran"] else "not run"
+
+
+#: The outcome table's columns: a heading and which rows it counts. A proof is held when its text check passed,
+#: unchecked when the check could not run (no search index), and turned uncertain when artifacts speak of it.
+COLUMNS: tuple[tuple[str, Callable[[dict[str, Any]], bool]], ...] = (
+    ("answered", lambda r: r["outcome"] == "answer"),
+    ("proof held", lambda r: r["outcome"] == "absent" and r.get("proof_check") != "not run"),
+    ("unchecked proof", lambda r: r["outcome"] == "absent" and r.get("proof_check") == "not run"),
+    ("proof -> uncertain", lambda r: r.get("proof_check") == "artifacts"),
+    ("uncertain", lambda r: r["outcome"] == "uncertain" and r.get("proof_check") != "artifacts"),
+    ("unsupported", lambda r: r["outcome"] == "unsupported"),
+)
 
 
 def score_answerable(q: dict[str, Any], got: dict[str, Any]) -> float:
@@ -127,6 +150,7 @@ def evaluate(answerer: Answerer, qa_dir: Path) -> EvalResult:
                 "outcome": got["outcome"],
                 "reason": got["reason"],
                 "answer": got["answer"],
+                "proof_check": proof_check(got),
             }
             if split == "unanswerable":
                 row["also_answerable"] = (q.get("product"), q["question"]) in asked

@@ -781,18 +781,57 @@ def full_name(name: str, lines: list[tuple[str, str]]) -> str:
     return fits.pop() if " " not in name and len(fits) == 1 else name
 
 
+#: A request handing work to someone by first name: "Julia, could you take the lead on this?", "Emma, can you
+#: handle the AI model enhancements?", "Bob, can you review our current implementations …?".
+ASKS = re.compile(
+    r"(?:^|[.!?;,]\s+)(?P<who>[A-Z][a-z]+),\s+(?:could|can|would|will) you\s+(?:please\s+)?"
+    r"(?:take|handle|lead|own|work|look|focus|drive|review|oversee|manage|be responsible)\b"
+)
+
+
+def accepted_requests(lines: list[tuple[str, str]], start: int, end: int) -> list[str]:
+    """The people asked by first name to take work on a line from `start` to `end` (the discussion's opening line
+    included) who accept on the next line ("Sure, Alice. I'll …"): the reply's speaker, whose first name the
+    request used."""
+    out = []
+    for i in range(start, min(end, len(lines) - 1)):
+        speaker, reply = lines[i + 1]
+        asked = {m.group("who") for m in ASKS.finditer(lines[i][1])}
+        if speaker.split(" ")[0] in asked and TAKES_ON.search(reply):
+            out.append(speaker)
+    return out
+
+
+def names_feature(text: str, words: set[str], other_words: list[set[str]]) -> bool:
+    """The line names the feature: every distinctive word of its name, or (two words or more) most of them and a
+    larger share than it names of any other feature's ("the real-time insights feature" for "real-time coaching
+    insights", "the AI model enhancements" for "enhancing the AI model's recommendation accuracy")."""
+    said = set(feature_tokens(text))
+    if words <= said:
+        return True
+    words = {w for w in words if len(w) > 1}  # a possessive's "s" ("the AI model's accuracy") names nothing
+    share = len(words & said) / len(words) if words else 0.0
+    return (
+        len(words & said) >= 2
+        and share >= 0.5
+        and all(len(o & said) / len(o) < share for o in other_words if o and o != words)
+    )
+
+
 def volunteers(
     lines: list[tuple[str, str]], start: int, end: int, name: str, others: tuple[str, ...] | list[str] = ()
 ) -> list[str]:
-    """Who took the feature on: speakers committing to it in its discussion; later, the people a summary of the
-    assignments gives it to (not who summarises), a speaker committing on a line that names it, and the reply
-    right after that commits to it (not a reply taking on one of the `others` features)."""
+    """Who took the feature on: speakers committing to it in its discussion, and those asked there by name who
+    accept; later, the people a summary of the assignments gives it to (not who summarises), a speaker committing
+    on a line that names it, and the reply right after that commits to it (not a reply taking on one of the
+    `others` features)."""
     out = [lines[i][0] for i in range(start + 1, end) if TAKES_ON.search(lines[i][1])]
+    out += accepted_requests(lines, start, end)
     words = set(feature_tokens(name)) - GENERIC_WORDS
     other_words = [set(feature_tokens(o)) - GENERIC_WORDS for o in others]
     for j in range(end, len(lines)):
         speaker, text = lines[j]
-        if not words <= set(feature_tokens(text)):
+        if not names_feature(text, words, other_words):
             continue
         if (given := assigned_in(text, words)) is not None:
             out += [full_name(who, lines) for who in given]
@@ -800,8 +839,8 @@ def volunteers(
         if TAKES_ON.search(text):
             out.append(speaker)
         if j + 1 < len(lines) and TAKES_ON.search(lines[j + 1][1]):
-            reply = set(feature_tokens(lines[j + 1][1]))
-            if not any(w and w <= reply and not w <= words for w in other_words):
+            reply = lines[j + 1][1]
+            if not any(w and not w <= words and names_feature(reply, w, [words]) for w in other_words):
                 out.append(lines[j + 1][0])
     return list(dict.fromkeys(out))
 

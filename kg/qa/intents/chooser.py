@@ -222,6 +222,7 @@ def reading(
         candidate.resolution = resolve(intent.residue, phrase, labels)
         bindings |= candidate.resolution.bindings
         explained = explained_by_phrase(tagged, positions, candidate.resolution)
+        explained |= effect_positions(tagged, explained)
         if not candidate.resolution.resolved:  # an unresolved phrase is a constraint not met
             candidate.score = (candidate.score[0] - 1, *candidate.score[1:])
     candidate.bindings = bindings
@@ -231,6 +232,30 @@ def reading(
     shown = {k: getattr(v, "value", str(v)) for k, v in bindings.items()}
     candidate.reading = canonical(intent.ask, q, shown, candidate.resolution)
     return candidate
+
+
+#: A relative clause saying what a named component or feature did ("issues with the API Gateway *that posed
+#: security risks and potential data breaches*"): its reason words describe the named thing, one reading with it.
+EFFECT_OPENERS = frozenset({"that", "which"})
+EFFECT_VERBS = frozenset(
+    {"pose", "posed", "poses", "posing", "cause", "caused", "causes", "causing", "led", "lead", "leads", "leading",
+     "result", "resulted", "results", "create", "created", "creates", "raised", "triggered", "exposed", "risked"}
+)  # fmt: skip
+#: The cues an effect clause may hold without competing: reasons, never a state or another constraint.
+EFFECT_CUES = frozenset({"security", "direction", "introduced_bugs"})
+
+
+def effect_positions(tagged: Tagged, named: set[int]) -> set[int]:
+    """The reason-cue words of the effect clause that follows the named component or feature: from "that|which
+    <effect verb>" after its last word to the clause's end."""
+    if not named:
+        return set()
+    words = tagged.words
+    for i in range(max(named) + 1, len(words) - 1):
+        if words[i] in EFFECT_OPENERS and words[i + 1] in EFFECT_VERBS:
+            clause = {j for j in range(i, len(words)) if tagged.clauses[j] == tagged.clauses[i]}
+            return clause & tagged.covered(set(EFFECT_CUES))
+    return set()
 
 
 def choose(q: Question, labels: Labels | None = None) -> Choice:
