@@ -196,7 +196,7 @@ def test_a_slip_in_a_cue_word_is_respelled_and_answers(answerer: Answerer) -> No
 
 
 def test_a_respelled_reading_never_proves_absence(answerer: Answerer) -> None:
-    """Respelled, this question has a complete reading whose proof is false: a guessed spelling is no ground
+    """Respelled, this question has a complete reading whose proof proves absence: a guessed spelling is no ground
     for a proof, so it is an uncertain reading offering the respelled question."""
     right = answerer.ask("Which customer has the most reopened bugs in SentimentForce?")
     assert right.outcome == "absent"

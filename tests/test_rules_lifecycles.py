@@ -129,8 +129,8 @@ def test_nothing_before_the_first_event(store: Store) -> None:
         subs = {Variable("kind"): term(kind)}
         before = {**subs, Variable("asOf"): Literal("2025-12-31T23:59:59", datatype=XSD_DATETIME)}
         after = {**subs, Variable("asOf"): Literal("2026-01-31T00:00:00", datatype=XSD_DATETIME)}
-        assert not store.query(prefixed(ask), substitutions=before, use_default_graph_as_union=True)
-        assert store.query(prefixed(ask), substitutions=after, use_default_graph_as_union=True)
+        assert store.query(prefixed(ask), substitutions=before, use_default_graph_as_union=True)  # proved absent
+        assert not store.query(prefixed(ask), substitutions=after, use_default_graph_as_union=True)
 
 
 #: PR 1 with a late comment: opened 01-03 10:00, approved 11:00, last reviewed 12:00.
