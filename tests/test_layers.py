@@ -32,6 +32,7 @@ LAZY: dict[tuple[str, str], str] = {
         for m in ("evaluate", "fields", "pipeline", "sssom_io", "workflow")
     },
     ("kg.cli.align", "tqdm"): "start-up time",
+    ("kg.qa.reading", "lemminflect"): "start-up time of kg ask: read only for a word nothing else places",
     ("kg.cli.validate", "tqdm"): "start-up time",
     ("kg.cli.ask", "kg.cli.whatif"): "start-up time of kg ask",
     ("kg.cli.ask", "kg.page.evidence"): "start-up time of kg ask (--graph only)",
