@@ -17,7 +17,7 @@ question).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -63,10 +63,23 @@ class Account:
     #: Words of the question no part of the reading places (no slot it uses, no cue, no resolved free phrase,
     #: no function word, no context clause): what the reading would silently drop.
     words: tuple[str, ...] = ()
+    #: The words of the reading written out, for the lemma check (by_lemma).
+    wording: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     @property
     def complete(self) -> bool:
         return not self.cues and self.asked_type is None and not self.words
+
+    def by_lemma(self) -> Account:
+        """The account with the unplaced words whose lemma is a function word or a word of the reading placed
+        ("reviewing" as "review"): done for the chosen reading only, as the lemmatiser's dictionary loads on
+        first use."""
+        if not self.words:
+            return self
+        known, meaning = function_words()
+        known |= self.wording | wording_lemmas(self.wording)
+        left = tuple(w for w in self.words if w in meaning or w.isdigit() or not lemmas(w) & known)
+        return self if left == self.words else replace(self, words=left)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -127,7 +140,7 @@ def account(
     cued = tagged.covered(tagged.found - (narrowing - used))
     placed_here = (slots - unused) | cued | explained | scene | held | placed
     loose = unplaced(tagged, placed_here, wording, phrase)
-    return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type), loose)
+    return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type), loose, wording)
 
 
 #: Slot kinds, and the names each one puts in the question (a role also by its initials: "UXR").
@@ -170,8 +183,9 @@ def unplaced(
     tagged: Tagged, placed: set[int], wording: frozenset[str] = frozenset(), phrase: frozenset[int] = frozenset()
 ) -> tuple[str, ...]:
     """The words, in question order, that nothing placed: at no placed position, in the free phrase only if they
-    cannot change what is asked, and neither function words nor words of the reading's own wording. A word of
-    [meaning] ("not", "second", "than") is placed only by a slot, a cue or an operator that holds it."""
+    cannot change what is asked, and neither function words nor words of the reading's own wording (as written or
+    singular; by lemma in Account.by_lemma). A word of [meaning] ("not", "second", "than") is placed only by a
+    slot, a cue or an operator that holds it."""
     known, meaning = function_words()
     known |= wording
 
@@ -180,9 +194,7 @@ def unplaced(
             return False
         if word in meaning or token in meaning or word.isdigit():
             return True
-        if i in phrase or token in known or word in known:
-            return False
-        return not lemmas(word) & (known | wording_lemmas(wording))
+        return i not in phrase and token not in known and word not in known
 
     pairs = enumerate(zip(tagged.words, tagged.tokens, strict=True))
     return tuple(dict.fromkeys(word for i, (word, token) in pairs if free(i, word, token)))

@@ -280,6 +280,8 @@ def choose(
             choice.ambiguous = tied
         else:
             choice.winner = asked_type_reading(choice.accepted) or best
+            if choice.winner.account is not None:
+                choice.winner.account = choice.winner.account.by_lemma()
     return choice
 
 
