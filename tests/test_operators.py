@@ -130,3 +130,11 @@ def test_a_time_window_the_reading_cannot_place_is_never_the_plain_answer(answer
         "Which company has the most unresolved bugs in ActionGenie in 2025?",
     ):
         not_the_plain_answer(answerer, wording, PLAIN_MOST)
+
+
+def test_a_negation_the_reading_does_not_use_is_never_dropped(answerer: Answerer) -> None:
+    """The complement ("did not review") is no reading of the reviewers: uncertain, naming 'not'."""
+    got = not_the_plain_answer(
+        answerer, "Which Engineering Leads did not review the ActionGenie Market Research Report?", PLAIN_LEADS
+    )
+    assert got.outcome == "uncertain" and "'not'" in (got.reason or "")

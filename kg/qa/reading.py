@@ -137,9 +137,9 @@ def account(
                 left.append(cue)
                 break
     unused = slot_positions(q, tagged, frozenset(SLOT_KINDS) - slots_used - {"product"})
-    cued = tagged.covered(tagged.found - (narrowing - used))
-    placed_here = (slots - unused) | cued | explained | scene | held | placed
-    loose = unplaced(tagged, placed_here, wording, phrase)
+    firm = (slots - unused) | tagged.covered(used & tagged.found) | explained | scene | held | placed
+    colour = tagged.covered(tagged.found - (narrowing - used))
+    loose = unplaced(tagged, firm, wording, phrase, colour)
     return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type), loose, wording)
 
 
@@ -180,21 +180,27 @@ def lemmas(word: str) -> frozenset[str]:
 
 
 def unplaced(
-    tagged: Tagged, placed: set[int], wording: frozenset[str] = frozenset(), phrase: frozenset[int] = frozenset()
+    tagged: Tagged,
+    placed: set[int],
+    wording: frozenset[str] = frozenset(),
+    phrase: frozenset[int] = frozenset(),
+    colour: set[int] | None = None,
 ) -> tuple[str, ...]:
     """The words, in question order, that nothing placed: at no placed position, in the free phrase only if they
     cannot change what is asked, and neither function words nor words of the reading's own wording (as written or
     singular; by lemma in Account.by_lemma). A word of [meaning] ("not", "second", "than") is placed only by a
-    slot, a cue or an operator that holds it."""
+    slot, a cue the reading uses or an operator that holds it; `colour`: the words of the cues the reading does not
+    use, which place any other word ("did ... review" places "did", never a "not" between)."""
     known, meaning = function_words()
     known |= wording
+    colour = colour or set()
 
     def free(i: int, word: str, token: str) -> bool:
         if i in placed:
             return False
         if word in meaning or token in meaning or word.isdigit():
             return True
-        return i not in phrase and token not in known and word not in known
+        return i not in colour and i not in phrase and token not in known and word not in known
 
     pairs = enumerate(zip(tagged.words, tagged.tokens, strict=True))
     return tuple(dict.fromkeys(word for i, (word, token) in pairs if free(i, word, token)))
