@@ -33,6 +33,7 @@ LAZY: dict[tuple[str, str], str] = {
     },
     ("kg.cli.build", "kg.ingest.erb"): "[align] extra (kg build --source erb reads SSSOM with sssom-py)",
     ("kg.cli.align", "tqdm"): "start-up time",
+    ("kg.qa.reading", "lemminflect"): "start-up time of kg ask: read only for a word nothing else places",
     ("kg.cli.validate", "tqdm"): "start-up time",
     ("kg.cli.ask", "kg.cli.whatif"): "start-up time of kg ask",
     ("kg.cli.ask", "kg.page.evidence"): "start-up time of kg ask (--graph only)",

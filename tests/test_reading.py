@@ -114,38 +114,24 @@ def test_every_answered_dev_question_reads_back_from_its_canonical_wording(answe
     assert not differ, "\n".join(differ)
 
 
-#: Each blind batch's figures now: they must not fall. The first-run scores, taken before any change made for a
-#: batch, are in data/rewordings_first_runs.json.
-FLOORS = {
-    "rewordings_blind_7.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.004, "unanswerable_abstain": 0.982},
-    "rewordings_blind_8.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.007, "unanswerable_abstain": 0.967},
-    "rewordings_blind_9.jsonl": {"f1_ratio": 0.99, "answerable_not_answered": 0.01, "unanswerable_abstain": 0.981},
-    "rewordings_blind_10.jsonl": {"f1_ratio": 0.973, "answerable_not_answered": 0.029, "unanswerable_abstain": 0.986},
-    "rewordings_blind_11.jsonl": {"f1_ratio": 0.993, "answerable_not_answered": 0.01, "unanswerable_abstain": 1.0},
-    "rewordings_blind_12.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.0, "unanswerable_abstain": 1.0},
-    "rewordings_blind_13.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.0, "unanswerable_abstain": 0.98},
-    "rewordings_blind_14.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.005, "unanswerable_abstain": 0.955},
-    "rewordings_blind_15.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.0, "unanswerable_abstain": 0.955},
-    "rewordings_blind_16.jsonl": {"f1_ratio": 1.0, "answerable_not_answered": 0.0, "unanswerable_abstain": 0.98},
-    "rewordings_blind_17.jsonl": {"f1_ratio": 0.993, "answerable_not_answered": 0.01, "unanswerable_abstain": 1.0},
-    "rewordings_blind_18.jsonl": {"f1_ratio": 0.986, "answerable_not_answered": 0.01, "unanswerable_abstain": 0.98},
-    "rewordings_blind_19.jsonl": {"f1_ratio": 0.986, "answerable_not_answered": 0.014, "unanswerable_abstain": 0.99},
-    "rewordings_blind_20.jsonl": {"f1_ratio": 0.993, "answerable_not_answered": 0.005, "unanswerable_abstain": 0.98},
-    "rewordings_blind_21.jsonl": {"f1_ratio": 0.985, "answerable_not_answered": 0.01, "unanswerable_abstain": 0.96},
-}
+#: Each blind batch's figures as recorded once (tests/data/rewordings_recorded.json, with the revision they were
+#: measured on), not re-measured at each change: a change may lose at most TOLERANCE of any of them. The first-run
+#: scores, taken before any change made for a batch, are in data/rewordings_first_runs.json.
+RECORDED = json.loads((DATA / "rewordings_recorded.json").read_text(encoding="utf-8"))["batches"]
+TOLERANCE = 0.01
 
 
-@pytest.mark.parametrize("batch", sorted(FLOORS))
-def test_blind_batches_hold_their_floors_and_prove_nothing_their_originals_answer(
+@pytest.mark.parametrize("batch", sorted(RECORDED))
+def test_blind_batches_keep_their_recorded_figures_and_prove_nothing_their_originals_answer(
     answerer: Answerer, herb: Path, batch: str
 ) -> None:
     result = score_rewordings(answerer, read_jsonl(DATA / batch), herb / "qa" / "dev")
-    floor = FLOORS[batch]
+    recorded = RECORDED[batch]
     misread = [r["question"] for r in result["rows"] if r["outcome"] == "absent" and r["original_outcome"] == "answer"]
     assert not misread, "proved absent, though the original answered:\n" + "\n".join(misread)
-    assert result["f1_ratio"] >= floor["f1_ratio"]
-    assert result["answerable_not_answered"] <= floor["answerable_not_answered"]
-    assert result["unanswerable_abstain"] >= floor["unanswerable_abstain"]
+    assert result["f1_ratio"] >= recorded["f1_ratio"] - TOLERANCE
+    assert result["answerable_not_answered"] <= recorded["answerable_not_answered"] + TOLERANCE
+    assert result["unanswerable_abstain"] >= recorded["unanswerable_abstain"] - TOLERANCE
     # an unanswerable answered only when its original is too (HERB's noise the evidence answers), never by a misreading
     assert result["unanswerable_abstain_original_abstained"] == 1.0
 

@@ -25,15 +25,20 @@ from pyoxigraph import NamedNode
 
 from kg.errors import KGError, ShardDown
 from kg.namespaces import GRAPH, ORG_GRAPH, product_graph
+from kg.qa import operators
+from kg.qa.cues import Tagged
 from kg.qa.intents import Choice, Intent, choose
 from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
+from kg.qa.intents.chooser import slots_read
+from kg.qa.operators import Operator, detect
 from kg.qa.question import Question, Vocabulary, normalise, parse
+from kg.qa.reading import Account
 from kg.qa.residue import Labels
 from kg.qa.spelling import name_slips, names_words, respelled, respellings
 from kg.qa.textcheck import UNCERTAIN, TextChecker
 from kg.query.people import EID, People
-from kg.query.sparql import Backend, Row, known_products, named_query, product_dataset, term_text
+from kg.query.sparql import Backend, Row, known_products, library, named_query, product_dataset, term_text
 from kg.text import closest
 
 #: Product graphs per vocabulary request: 30 HERB products take one; x10 HERB's 300, six.
@@ -62,6 +67,9 @@ class Answer:
     readings: list[dict[str, str]] = field(default_factory=list)
     #: Words of the question read as another spelling ({typed: read as}; kg/qa/spelling.py).
     respelled: dict[str, str] = field(default_factory=dict)
+    #: The operator the question adds to its core reading (kg/qa/operators.py): its kind, how it is shown after
+    #: the core's reading ("companies by unresolved bugs in ActionGenie → excluding BlueWave"), what it counted.
+    operator: dict[str, Any] | None = None
     #: {eid: {"name", "role"}} for every employee the answer names: the answer itself stays eids.
     people: dict[str, dict[str, str | None]] = field(default_factory=dict)
     queries: list[str] = field(default_factory=list)
@@ -200,9 +208,22 @@ class Answerer:
                 f"the question names no product {self.backend.location} shows this token: a product outside "
                 "the token's grant cannot be asked about (check the question's product and --token)"
             )
-        answer = self._read(q)
+        op = detect(q)
+        if op is not None and op.kind == "unsupported":
+            answer = self._abstain(
+                q,
+                None,
+                f"unsupported question: '{op.shown}' asks why or how, which no intent answers",
+                outcome="unsupported",
+            )
+            answer.operator = op.to_json()
+            return answer
+        core = operators.core(q, op)
+        answer = self._read(core, op)
         if answer.outcome in ("uncertain", "unsupported"):
-            answer = self._respelled(q, answer)
+            answer = self._respelled(core, answer, op)
+        answer.question = q.text
+        answer = self._composed(op, answer) if op is not None else answer
         return self._company_slips(q, answer)
 
     def _company_slips(self, q: Question, answer: Answer) -> Answer:
@@ -220,14 +241,56 @@ class Answerer:
         offer_slips(answer, q.text, self.vocabulary.companies.values())
         return answer
 
-    def _read(self, q: Question) -> Answer:
-        """The answer to the question as parsed, with the chooser's verdicts kept for `--explain`."""
-        choice = choose(q, self.labels(q.product) if q.product else None)
+    def _composed(self, op: Operator, core: Answer) -> Answer:
+        """The operator applied to the core reading's answer (kg/qa/operators.py)."""
+        winner = core.choice.winner if core.choice else None
+        intent = winner.intent if winner else None
+        superlative = intent is not None and "most" in intent.requires
+        reads_item = intent is not None and op.slot in slots_read(intent)
+        if intent is not None and winner is not None and (op.ranks or (op.kind == "exclude" and superlative)):
+            return self._ranked(op, core, intent, winner.bindings or {}, superlative)
+        composed = operators.apply(op, core, superlative, reads_item)
+        if composed.type in ("count", "yes_no") and composed.answer != core.answer:
+            composed.people = self.people_named(list(composed.operator.get("items", []))) if composed.operator else {}
+        return composed
+
+    def _ranked(
+        self, op: Operator, core: Answer, intent: Intent, bindings: dict[str, Any], superlative: bool
+    ) -> Answer:
+        """A ranking operator (a place, top N, fewest, the most but one item, two items compared) over the core
+        row's ranked form, `sparql/<query>_ranked.rq`: every item with its count, most first."""
+        name = f"{intent.query}_ranked"
+        shown = op.to_json(core.choice.winner.reading if core.choice and core.choice.winner else "")
+        if core.outcome in ("uncertain", "unsupported"):
+            core.operator = shown
+            return core
+        if not superlative or name not in library() or core.slots.get("time"):
+            why = (
+                "is no ranking"
+                if not superlative
+                else "has no ranked form" + (" at a time" if core.slots.get("time") else "")
+            )
+            return operators.uncertain(core, shown, f"'{op.shown}' needs the ranked rows, and {intent.name} {why}")
+        product = str(core.slots.get("product"))
+        rows = self.backend.select(library()[name].text, bindings, product_dataset(product, org=intent.org))
+        counted = [(term_text(r["answer"]), int(term_text(r["n"]))) for r in rows if "answer" in r and "n" in r]
+        opener = operators.opens_yes_no(core.question)
+        answer = operators.ranked(op, core, counted, opener)
+        answer.queries = [*answer.queries, library()[name].text]
+        if answer.outcome == "answer" and isinstance(answer.answer, list):
+            answer.people = self.people_named(answer.answer)
+        return answer
+
+    def _read(self, q: Question, op: Operator | None = None) -> Answer:
+        """The answer to the question as parsed (less an operator's words), with the chooser's verdicts kept for
+        `--explain`."""
+        labels = self.labels(q.product) if q.product else None
+        choice = choose(q, labels, op.positions, op.cues) if op else choose(q, labels)
         answer = self._answer_choice(q, choice)
         answer.choice = choice
         return answer
 
-    def _respelled(self, q: Question, typed: Answer) -> Answer:
+    def _respelled(self, q: Question, typed: Answer, op: Operator | None = None) -> Answer:
         """A question with no complete reading as typed, read again with its slips respelled: the respelled
         reading's answer, or, where it would prove absence, an uncertain reading offering it (a guessed
         spelling is no ground for a proof); else the answer as typed."""
@@ -239,7 +302,7 @@ class Answerer:
             q2 = parse(respelled(q.text, fixes), self.vocabulary)
         except KGError:
             return typed
-        again = self._read(q2)
+        again = self._read(operators.core(q2, op), op)
         again.question, again.respelled = q.text, fixes
         if again.outcome == "answer":
             return again
@@ -270,11 +333,7 @@ class Answerer:
             return self._no_product(q, intent)
         account = choice.winner.account
         if account is not None and not account.complete:
-            left = ", ".join(f"'{choice.tagged.phrase(c)}' ({c})" for c in account.cues)
-            why = f"{intent.name} leaves {left} unexplained"
-            if account.asked_type:
-                why = f"the question asks for a {account.asked_type}, which {intent.name} does not answer"
-            return self._uncertain(q, choice, why)
+            return self._uncertain(q, choice, unaccounted(account, choice.tagged, intent.name))
         resolution = choice.winner.resolution
         if resolution is not None and not resolution.resolved:
             # a phrase that names no label may be a misread as much as an absence: never a proof
@@ -396,6 +455,18 @@ def offer_slips(answer: Answer, text: str, names: Iterable[str]) -> None:
     offered = " or ".join(dict.fromkeys(name.split("'")[0] for name in slips.values()))
     answer.reason = f"{answer.reason}; did you mean {offered}?"
     answer.readings += [{"question": respelled(text, {k: v}), "intent": answer.intent or ""} for k, v in slips.items()]
+
+
+def unaccounted(account: Account, tagged: Tagged, intent: str) -> str:
+    """Why a reading is incomplete, in words: the asked type it does not give, the constraint cues it leaves
+    unexplained, or the words it could not place ("I don't know what 'second' changes here")."""
+    if account.asked_type:
+        return f"the question asks for a {account.asked_type}, which {intent} does not answer"
+    if account.cues:
+        left = ", ".join(f"'{tagged.phrase(c)}' ({c})" for c in account.cues)
+        return f"{intent} leaves {left} unexplained"
+    words = " and ".join(f"'{w}'" for w in account.words)
+    return f"I don't know what {words} changes here"
 
 
 def _show(bindings: dict[str, Any]) -> dict[str, str]:

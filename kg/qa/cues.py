@@ -85,6 +85,9 @@ class Tagged:
     clauses: list[int] = field(default_factory=list)
     #: Token positions the slots occupy (names, ids, roles, the document kind): read once per question.
     slots: set[int] = field(default_factory=set)
+    #: Token positions an operator claims ("second", "how many", "other than X": kg/qa/operators.py): read by
+    #: no row, left out of the free phrase.
+    placed: set[int] = field(default_factory=set)
 
     @property
     def found(self) -> set[str]:
@@ -283,6 +286,6 @@ def name_tokens(q: Question, tokens: list[str]) -> set[int]:
 
 def residue_positions(tagged: Tagged, used: set[str]) -> list[int]:
     """The positions of the plain words left once the slots, the cues `used` and the stop words are taken out."""
-    covered = tagged.slots | tagged.covered(used)
+    covered = tagged.slots | tagged.placed | tagged.covered(used)
     stop = lexicon().stop
     return [i for i, t in enumerate(tagged.tokens) if i not in covered and t not in stop]

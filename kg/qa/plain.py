@@ -32,6 +32,8 @@ ANSWER_WORDS = {
     "pr": "pull requests",
     "url": "links",
     "content": "a written answer",
+    "count": "a number",
+    "yes_no": "yes or no",
 }
 
 
@@ -62,4 +64,5 @@ def reading(answer: Answer) -> str:
         found = "; ".join(part for part in (f"I found {slots}" if slots else "", spelled) if part)
         return "no kind of question I know" + (f" ({found})" if found else "")
     what = f"{ANSWER_WORDS.get(answer.type, answer.type)} ({intent_words(answer.intent)})"
-    return what + (f": {slots}" if slots else "") + (f" ({spelled})" if spelled else "")
+    then = f" → {answer.operator['shown']}" if answer.operator else ""
+    return what + (f": {slots}" if slots else "") + (f" ({spelled})" if spelled else "") + then

@@ -17,12 +17,13 @@ question).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from kg.qa.cues import Tagged, lexicon, occupied
-from kg.qa.question import Question
-from kg.text import DOC_KINDS, feature_tokens, stem
+from kg.qa.cues import Tagged, cue_words, lexicon, occupied
+from kg.qa.question import Question, initials, lexicon_data
+from kg.text import DOC_KINDS, feature_tokens, normalise, singular_text, stem
 
 if TYPE_CHECKING:
     from kg.qa.residue import Resolution
@@ -59,13 +60,33 @@ class Account:
 
     cues: tuple[str, ...] = ()
     asked_type: str | None = None
+    #: Words of the question no part of the reading places (no slot it uses, no cue, no resolved free phrase,
+    #: no function word, no context clause): what the reading would silently drop.
+    words: tuple[str, ...] = ()
+    #: The words of the reading written out, for the lemma check (by_lemma).
+    wording: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     @property
     def complete(self) -> bool:
-        return not self.cues and self.asked_type is None
+        return not self.cues and self.asked_type is None and not self.words
+
+    def by_lemma(self) -> Account:
+        """The account with the unplaced words whose lemma is a function word or a word of the reading placed
+        ("reviewing" as "review"): done for the chosen reading only, as the lemmatiser's dictionary loads on
+        first use."""
+        if not self.words:
+            return self
+        known, meaning = function_words()
+        known |= self.wording | wording_lemmas(self.wording)
+        left = tuple(w for w in self.words if w in meaning or w.isdigit() or not lemmas(w) & known)
+        return self if left == self.words else replace(self, words=left)
 
     def to_json(self) -> dict[str, Any]:
-        return {"unexplained cues": list(self.cues), **({"asks for": self.asked_type} if self.asked_type else {})}
+        return {
+            "unexplained cues": list(self.cues),
+            **({"asks for": self.asked_type} if self.asked_type else {}),
+            **({"unplaced words": list(self.words)} if self.words else {}),
+        }
 
 
 def explained_by_phrase(tagged: Tagged, positions: list[int], resolution: Resolution | None) -> set[int]:
@@ -87,17 +108,26 @@ def account(
     answer_type: str,
     constraints: frozenset[str],
     contested: set[str] | None = None,
+    slots_used: frozenset[str] = frozenset(),
+    placed: frozenset[int] = frozenset(),
+    wording: frozenset[str] = frozenset(),
+    narrowing: frozenset[str] = frozenset(),
+    phrase: frozenset[int] = frozenset(),
 ) -> Account:
     """The cues of the question that the reading leaves out (see the module docstring). `contested`: members of
     a family the row binds one of and this reading leaves unbound: unexplained wherever they stand, unless the
-    free phrase holds them (a reason word inside the feature's name)."""
+    free phrase holds them (a reason word inside the feature's name). `slots_used`: the slots the row reads;
+    `placed`: positions an operator's words take; `wording`: the words of the reading written out ("key
+    reviewers", "security risks"), placed wherever they stand; `narrowing`: cues whose words are placed only when
+    the row uses them ("QA"); `phrase`: the words of the free phrase the row resolved (a component named with
+    what its issues caused), placed unless they can change what is asked ([meaning])."""
     slots = tagged.slots
     claimed = slots | tagged.covered(used & tagged.found - TYPE_CUES)
     scene = context(tagged, slots - product_tokens(q, tagged) | explained, used & tagged.found - TYPE_CUES)
     covered = claimed | explained | scene | tagged.covered(used & TYPE_CUES)
     stop = lexicon().stop
     held = explained | asides(tagged, slots | explained)
-    left = sorted(c for c in contested or () if not all(set(range(s, e)) <= held for s, e in tagged.spans[c]))
+    left = sorted(c for c in contested or () if not all(set(range(s, e)) <= held for s, e in tagged.spans.get(c, ())))
     for cue, spans in sorted(tagged.spans.items()):
         if cue in used or cue not in constraints or cue in left:
             continue
@@ -106,7 +136,88 @@ def account(
             if not words & covered and any(tagged.tokens[i] not in stop for i in words):
                 left.append(cue)
                 break
-    return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type))
+    unused = slot_positions(q, tagged, frozenset(SLOT_KINDS) - slots_used - {"product"})
+    firm = (slots - unused) | tagged.covered(used & tagged.found) | explained | scene | held | placed
+    colour = tagged.covered(tagged.found - (narrowing - used))
+    loose = unplaced(tagged, firm, wording, phrase, colour)
+    return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type), loose, wording)
+
+
+#: Slot kinds, and the names each one puts in the question (a role also by its initials: "UXR").
+SLOT_KINDS = ("product", "doc_kind", "role", "company", "eid", "customer_id")
+
+
+def slot_positions(q: Question, tagged: Tagged, kinds: frozenset[str]) -> set[int]:
+    """Where the question names a value of these slot kinds."""
+    names = {
+        "product": [q.product or ""],
+        "doc_kind": list(DOC_KINDS[q.doc_kind]) if q.doc_kind else [],
+        "role": [*q.roles, *(a for r in q.roles if (a := initials(r)))],
+        "company": q.companies,
+        "eid": q.eids,
+        "customer_id": q.customer_ids,
+    }
+    return occupied([n for k in kinds for n in names[k]], tagged.tokens) & tagged.slots
+
+
+@cache
+def function_words() -> tuple[frozenset[str], frozenset[str]]:
+    """Words a reading may leave unplaced (the lexicon's stop, filler and function words), and the words among
+    them that can change what is asked ([meaning]: "why", "than", "not"), never placed as function words."""
+    data = lexicon_data()
+    words = {*data["stop"]["words"], *data["filler"]["words"], *data["function"]["words"]}
+    meaning = frozenset(singular_text(w) for w in data["meaning"]["words"])
+    return frozenset(singular_text(w) for w in words) - meaning, meaning
+
+
+@cache
+def lemmas(word: str) -> frozenset[str]:
+    """A word's English lemmas, of any part of speech (lemminflect's dictionary: no guess for unknown words).
+    Imported on the first word nothing else places: most questions never need it."""
+    from lemminflect import getAllLemmas
+
+    return frozenset(lemma for found in getAllLemmas(word).values() for lemma in found)
+
+
+def unplaced(
+    tagged: Tagged,
+    placed: set[int],
+    wording: frozenset[str] = frozenset(),
+    phrase: frozenset[int] = frozenset(),
+    colour: set[int] | None = None,
+) -> tuple[str, ...]:
+    """The words, in question order, that nothing placed: at no placed position, in the free phrase only if they
+    cannot change what is asked, and neither function words nor words of the reading's own wording (as written or
+    singular; by lemma in Account.by_lemma). A word of [meaning] ("not", "second", "than") is placed only by a
+    slot, a cue the reading uses or an operator that holds it; `colour`: the words of the cues the reading does not
+    use, which place any other word ("did ... review" places "did", never a "not" between)."""
+    known, meaning = function_words()
+    known |= wording
+    colour = colour or set()
+
+    def free(i: int, word: str, token: str) -> bool:
+        if i in placed:
+            return False
+        if word in meaning or token in meaning or word.isdigit():
+            return True
+        return i not in colour and i not in phrase and token not in known and word not in known
+
+    pairs = enumerate(zip(tagged.words, tagged.tokens, strict=True))
+    return tuple(dict.fromkeys(word for i, (word, token) in pairs if free(i, word, token)))
+
+
+@cache
+def wording_words(reading: str) -> frozenset[str]:
+    """The words of a reading written out (a row's canonical wording, filled), as written and as cue-text tokens
+    (a question's word is compared by its lemmas too, so "reviewing" meets "reviewed" through "review")."""
+    words = cue_words(normalise(reading))
+    return frozenset({*(singular_text(w) for w in words), *words})
+
+
+@cache
+def wording_lemmas(wording: frozenset[str]) -> frozenset[str]:
+    """The lemmas of a reading's words, read only for a question word nothing else places."""
+    return frozenset(lemma for w in wording for lemma in lemmas(w))
 
 
 def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:

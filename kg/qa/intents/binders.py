@@ -2,7 +2,8 @@
 
 A binder takes the parsed question and the set of cues found, and returns the bindings (pyoxigraph terms) or
 None when the question gives it nothing to bind (the row then does not accept the question). Its `reads` names the
-cues a binder reads, so they are not part of the row's free phrase either. Which cue wins when a question
+cues a binder reads, so they are not part of the row's free phrase either; its `slots` the slot kinds it reads,
+so the slot's words are placed (kg/qa/reading.py). Which cue wins when a question
 carries several of one family is the order of the tables below (the first listed), stated once here.
 """
 
@@ -42,18 +43,18 @@ def first(found: set[str], table: tuple[tuple[str, str], ...]) -> str | None:
     return next((value for cue, value in table if cue in found), None)
 
 
-@BINDERS.register()
+@BINDERS.register(slots=("doc_kind",))
 def kind(q: Question, _found: set[str]) -> dict[str, Term] | None:
     return {"kind": term(f"ekg:{q.doc_kind}")} if q.doc_kind else None
 
 
-@BINDERS.register()
+@BINDERS.register(slots=("role",))
 def role(q: Question, _found: set[str]) -> dict[str, Term] | None:
     """The one role the question names, as the role node (document reviews)."""
     return {"role": node("role", q.roles[0])} if len(q.roles) == 1 else None
 
 
-@BINDERS.register()
+@BINDERS.register(slots=("role",))
 def role_name(q: Question, _found: set[str]) -> dict[str, Term] | None:
     """The role as its label when one is named (release contributors); none binds nothing (everyone)."""
     return {"role": Literal(q.roles[0])} if q.roles else {}
@@ -65,7 +66,7 @@ def bug_state(_q: Question, found: set[str]) -> dict[str, Term] | None:
     return {"asked": Literal(state)} if state else None
 
 
-@BINDERS.register()
+@BINDERS.register(slots=("company",))
 def company_if_named(q: Question, _found: set[str]) -> dict[str, Term] | None:
     """Whose bugs they are, when the question names one company; two are refused."""
     if len(q.companies) > 1:
@@ -73,12 +74,12 @@ def company_if_named(q: Question, _found: set[str]) -> dict[str, Term] | None:
     return {"company": Literal(q.companies[0])} if q.companies else {}
 
 
-@BINDERS.register()
+@BINDERS.register(slots=("company",))
 def company(q: Question, _found: set[str]) -> dict[str, Term] | None:
     return {"company": Literal(q.companies[0])} if len(q.companies) == 1 else None
 
 
-@BINDERS.register()
+@BINDERS.register(slots=("eid",))
 def author(q: Question, _found: set[str]) -> dict[str, Term] | None:
     return {"author": node("person", q.eids[0])} if len(q.eids) == 1 else None
 
@@ -129,7 +130,7 @@ def customer_feedback_kind(q: Question, found: set[str]) -> dict[str, Term] | No
     return None if made is None or made["kind"] == QA_ISSUE else made
 
 
-@BINDERS.register()
+@BINDERS.register(text=True)
 def bug_text(q: Question, _found: set[str]) -> dict[str, Term] | None:
     """The question's text, in which the query finds the bug titles it names."""
     return {"text": Literal(f" {q.norm} ")} if q.product else None

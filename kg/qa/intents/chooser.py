@@ -10,10 +10,10 @@ from typing import Any
 
 from kg.qa.cues import Tagged, residue_positions, tag
 from kg.qa.intents.binders import BINDERS, SAME_MEANING, families
-from kg.qa.intents.loader import constraints, table
+from kg.qa.intents.loader import constraints, narrowing, table
 from kg.qa.intents.rows import Intent
 from kg.qa.question import Question
-from kg.qa.reading import ASKED_BY, Account, account, canonical, explained_by_phrase
+from kg.qa.reading import ASKED_BY, Account, account, canonical, explained_by_phrase, wording_words
 from kg.qa.residue import Labels, Resolution, resolve
 from kg.query.sparql import Term
 from kg.text import stem
@@ -216,6 +216,7 @@ def reading(
     ignore = set(table()[0].get("ignore", ()))
     used = (intent.cues() | ignore | {c for b in intent.binders for c in BINDERS.meta[b].get("reads", ())}) - dropped
     explained: set[int] = set()
+    phrase_words: set[int] = set()
     if intent.residue:
         positions = residue_positions(tagged, used)
         phrase = " ".join(tagged.words[i] for i in positions)
@@ -223,14 +224,26 @@ def reading(
         bindings |= candidate.resolution.bindings
         explained = explained_by_phrase(tagged, positions, candidate.resolution)
         explained |= effect_positions(tagged, explained)
+        phrase_words = set(positions) if candidate.resolution.resolved else set()
         if not candidate.resolution.resolved:  # an unresolved phrase is a constraint not met
             candidate.score = (candidate.score[0] - 1, *candidate.score[1:])
     candidate.bindings = bindings
-    candidate.account = account(
-        q, tagged, used | set(intent.explains), explained, intent.answer_type, constraints(), contested=dropped
-    )
     shown = {k: getattr(v, "value", str(v)) for k, v in bindings.items()}
     candidate.reading = canonical(intent.ask, q, shown, candidate.resolution)
+    candidate.account = account(
+        q,
+        tagged,
+        used | set(intent.explains),
+        explained,
+        intent.answer_type,
+        constraints(),
+        contested=dropped,
+        slots_used=slots_read(intent),
+        placed=frozenset(tagged.placed | text_read(intent, tagged)),
+        wording=wording_words(candidate.reading),
+        narrowing=narrowing(),
+        phrase=frozenset(phrase_words),
+    )
     return candidate
 
 
@@ -258,10 +271,28 @@ def effect_positions(tagged: Tagged, named: set[int]) -> set[int]:
     return set()
 
 
-def choose(q: Question, labels: Labels | None = None) -> Choice:
-    """The most specific accepting row (see the module docstring), with its competitors and near misses."""
+def text_read(intent: Intent, tagged: Tagged) -> set[int]:
+    """Every position, when one of the row's binders reads the question's text itself (bug titles named in it)."""
+    return set(range(len(tagged.tokens))) if any(BINDERS.meta[b].get("text") for b in intent.binders) else set()
+
+
+def slots_read(intent: Intent) -> frozenset[str]:
+    """The slot kinds a row reads: the product, the slots it requires, and those its binders read."""
+    return frozenset({"product", *intent.slots, *(s for b in intent.binders for s in BINDERS.meta[b].get("slots", ()))})
+
+
+def choose(
+    q: Question,
+    labels: Labels | None = None,
+    placed: frozenset[int] = frozenset(),
+    implied: frozenset[str] = frozenset(),
+) -> Choice:
+    """The most specific accepting row (see the module docstring), with its competitors and near misses.
+    `placed`: word positions an operator (kg/qa/operators.py) claims, so the rows read the rest; `implied`: cues
+    its named item carries (an employee id asked about is a person)."""
     tagged = tag(q)
-    found = tagged.found | names_component(tagged, labels)
+    tagged.placed = set(placed)
+    found = tagged.found | names_component(tagged, labels) | implied
     choice = Choice(tagged)
     for intent in table()[1]:
         if (candidate := judge(intent, q, tagged, labels, found)) is not None:
@@ -274,6 +305,8 @@ def choose(q: Question, labels: Labels | None = None) -> Choice:
             choice.ambiguous = tied
         else:
             choice.winner = asked_type_reading(choice.accepted) or best
+            if choice.winner.account is not None:
+                choice.winner.account = choice.winner.account.by_lemma()
     return choice
 
 

@@ -74,6 +74,11 @@ def constraints() -> frozenset[str]:
     return frozenset(table_file()["reading"]["constraints"])
 
 
+def narrowing() -> frozenset[str]:
+    """The cues whose words a reading must use or place otherwise (table.toml's [reading] narrowing)."""
+    return frozenset(table_file()["reading"].get("narrowing", ()))
+
+
 def state_words() -> dict[str, str]:
     """State word -> what it means (table.toml's [states]), in the table's order."""
     return dict(table_file().get("states", {}))

@@ -1,0 +1,304 @@
+"""The operators people add to a question ("how many", "other than X", "is X among ..."), composed over any
+intent: the operator's words are found here, the rest of the question (the core) is read by whatever reader
+answers it, and the operator is applied to that reading's answer items, with its own evidence or proof.
+
+Each operator is data (`[operators]` in kg/qa/lexicon.toml: the word sequences that say it) and one small
+function over the core's Answer. An operator the core cannot carry (excluding an item from a "most" answer,
+which needs the ranked list, not the top) makes the answer uncertain, naming the words; a "why" or "how"
+question no intent answers is unsupported. Words of an operator nobody lists here ("second", "fewest",
+"before March") are left to the reading's word account (kg/qa/reading.py): they are placed by nothing, so the
+reading is uncertain and names them, never answered as the plain question.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from kg.qa.cues import clause_ids, cue_words, occupied
+from kg.qa.question import Question, lexicon_data
+from kg.text import singular_text
+
+if TYPE_CHECKING:
+    from kg.qa.answer import Answer
+
+#: Auxiliaries that open a yes/no question ("Did eid_… review …?", "Is BlueWave among …?"), as cue text.
+YES_NO_OPENERS = frozenset({"is", "are", "wa", "was", "were", "did", "doe", "does", "do", "ha", "has", "have", "had"})
+#: Words after an ordinal that make it a place in a ranking ("second most", "third highest", "2nd place").
+RANK_WORDS = frozenset(
+    {"most", "highest", "largest", "biggest", "greatest", "top", "place", "best", "fewest", "least", "lowest", "max"}
+)
+#: Answer types whose answer is a list of items an operator can count, drop from or look up.
+ITEM_TYPES = frozenset({"person", "company", "pr", "url"})
+
+
+@dataclass(frozen=True)
+class Operator:
+    """An operator found in a question: its kind, the token positions its words (and its named item) take,
+    how it is shown after the core's reading, and the named item it is about."""
+
+    kind: str
+    positions: frozenset[int]
+    shown: str
+    item: str | None = None
+    #: The slot kind the item fills (company, eid), so a core row that reads that slot is known.
+    slot: str | None = None
+    #: Cues the named item carries for the core's reading (an employee asked about is a person).
+    cues: frozenset[str] = frozenset()
+    #: For a ranking: the place asked for (1: the most), how many places ("top 3"), fewest instead of most;
+    #: for a comparison, the second item.
+    place: int = 1
+    top: int = 1
+    fewest: bool = False
+    other: str | None = None
+
+    @property
+    def ranks(self) -> bool:
+        """The operator reads the ranked rows, not the core's top ones."""
+        return self.kind in ("rank", "compare")
+
+    def to_json(self, core: str = "") -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "shown": self.shown,
+            **({"item": self.item} if self.item else {}),
+            **({"reading": f"{core} → {self.shown}"} if core else {}),
+        }
+
+
+@cache
+def phrases() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Each operator kind's word sequences, as cue-text tokens (singularised), longest first."""
+    table = lexicon_data()["operators"]
+    return {
+        kind: tuple(
+            sorted(
+                (tuple(singular_text(w) for w in cue_words(p)) for p in ps),
+                key=len,
+                reverse=True,
+            )
+        )
+        for kind, ps in table.items()
+    }
+
+
+def tokens_of(q: Question) -> list[str]:
+    """The question's cue-text tokens, position for position as kg/qa/cues.py tags them."""
+    return [singular_text(w) for w in cue_words(q.norm)]
+
+
+def find(tokens: list[str], kind: str) -> tuple[int, int] | None:
+    """The first span of the tokens saying one of the kind's phrases."""
+    for i in range(len(tokens)):
+        for seq in phrases()[kind]:
+            if tuple(tokens[i : i + len(seq)]) == seq:
+                return i, i + len(seq)
+    return None
+
+
+def named_items(q: Question, tokens: list[str]) -> list[tuple[int, str, str, set[int]]]:
+    """The companies and employees the question names: (first position, name, slot kind, positions)."""
+    out = []
+    for slot, names in (("company", q.companies), ("eid", q.eids)):
+        for name in names:
+            at = occupied([name], tokens)
+            if at:
+                out.append((min(at), name, slot, at))
+    return sorted(out)
+
+
+def opens_yes_no(text: str) -> bool:
+    """The question opens with an auxiliary: a yes/no question."""
+    words = cue_words(text.casefold())
+    return bool(words) and singular_text(words[0]) in YES_NO_OPENERS
+
+
+def opens_clause(q: Question, at: int) -> bool:
+    """The word at this position opens a clause of the question ("Why was …", "…? Why did …"), not a side
+    remark ("trying to understand why …")."""
+    clauses = clause_ids(q.text, cue_words(q.norm))
+    return at == 0 or clauses[at - 1] != clauses[at]
+
+
+def detect(q: Question) -> Operator | None:
+    """The operator a question adds to its core, or None."""
+    tokens = tokens_of(q)
+    items = named_items(q, tokens)
+    if (span := find(tokens, "unsupported")) is not None and opens_clause(q, span[0]):
+        return Operator("unsupported", frozenset(range(*span)), " ".join(tokens[span[0] : span[1]]))
+    if (span := find(tokens, "exclude")) is not None:
+        after = [it for it in items if span[1] <= it[0] <= span[1] + 1]
+        if len(after) == 1:
+            _, name, slot, at = after[0]
+            return Operator("exclude", frozenset(range(*span)) | at, f"excluding {name}", name, slot)
+    if (compared := comparison(tokens, items)) is not None:
+        return compared
+    if (span := find(tokens, "count")) is not None:
+        return Operator("count", frozenset(range(*span)), "how many")
+    if (ranked := ranking(tokens)) is not None:
+        return ranked
+    if tokens and tokens[0] in YES_NO_OPENERS and items and len({name for _, name, _, _ in items}) == 1:
+        _, name, slot, at = items[0]
+        among = find(tokens, "among")
+        words = at | ({0} | set(range(*among)) if among else {0})
+        implied = frozenset({"person"}) if slot == "eid" else frozenset()
+        return Operator("yes_no", frozenset(words), f"is {name} among them?", name, slot, implied)
+    return None
+
+
+def places() -> dict[str, int]:
+    return {singular_text(k): v for k, v in lexicon_data()["places"].items()}
+
+
+def ranking(tokens: list[str]) -> Operator | None:
+    """An ordinal ("second most"), a top N ("top 3") or a fewest ("least", "lowest"): the core is read as the most
+    (the `most` cue implied for a fewest) and the ranked rows give the place asked for."""
+    fewest = find(tokens, "fewest")
+    if fewest and fewest[0] > 0 and tokens[fewest[0] - 1] == "at":
+        fewest = None  # "at least one": no ranking
+    words = set(range(*fewest)) if fewest else set()
+    place, top = 1, 1
+    for i, token in enumerate(tokens):
+        number = places().get(token) or (int(token) if token.isdigit() and int(token) < 100 else None)
+        if number is None or i in words:
+            continue
+        if i > 0 and tokens[i - 1] == "top":
+            top = number
+        elif token.isdigit() or token in ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"):
+            continue  # a number that is no place ("3 bugs")
+        elif RANK_WORDS & set(tokens[i + 1 : i + 3]):
+            place = number
+        else:
+            continue  # an ordinal that ranks nothing ("third-party"): left to the word account
+        words.add(i)
+    if not words:
+        return None
+    order = "fewest" if fewest else "most"
+    shown = f"top {top}" if top > 1 else ("fewest" if place == 1 and fewest else f"place {place} by {order}")
+    implied = frozenset({"most"}) if fewest else frozenset()
+    return Operator("rank", frozenset(words), shown, cues=implied, place=place, top=top, fewest=bool(fewest))
+
+
+def comparison(tokens: list[str], items: list[tuple[int, str, str, set[int]]]) -> Operator | None:
+    """Two named items of one kind compared ("Did BlueWave report more active bugs than CloudSync?"): the core
+    is read as the most, and the ranked rows give each item's count."""
+    names = list(dict.fromkeys((name, slot) for _, name, slot, _ in items))
+    if len(names) != 2 or names[0][1] != names[1][1] or "than" not in tokens:
+        return None
+    than = tokens.index("than")
+    word = next((i for i in range(than - 1, -1, -1) if (tokens[i],) in phrases()["compare"]), None)
+    if word is None:
+        return None
+    (first, slot), (other, _) = names
+    at = {i for _, _, _, positions in items for i in positions} | {word, than}
+    fewer = tokens[word] in ("fewer", "less", "lower", "smaller")
+    shown = f"{first} against {other}, by {'fewer' if fewer else 'more'}"
+    implied = frozenset({"most", "company" if slot == "company" else "person"})
+    return Operator("compare", frozenset(at), shown, first, slot, implied, fewest=fewer, other=other)
+
+
+def core(q: Question, op: Operator | None) -> Question:
+    """The question the core reader reads: an excluded item is no slot of it ("other than BlueWave" binds no
+    company); every other operator leaves the slots as they are."""
+    if op is None or op.kind not in ("exclude", "compare"):
+        return q
+    gone = {op.item, op.other}
+    return replace(q, companies=[c for c in q.companies if c not in gone], eids=[e for e in q.eids if e not in gone])
+
+
+def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> Answer:
+    """The operator applied to the core's answer. `superlative`: the core's row asks for the most (its answer is
+    the top, not a ranked list); `reads_item`: the core's row binds the operator's item itself ("did BlueWave
+    report ..."). An uncertain or unsupported core stays so, with the operator shown."""
+    reading = core.choice.winner.reading if core.choice and core.choice.winner else ""
+    shown = op.to_json(reading)
+    if core.outcome in ("uncertain", "unsupported"):
+        return replace(core, operator=shown)
+    items = core.answer if isinstance(core.answer, list) else []
+    if op.kind == "exclude":
+        if superlative:
+            return uncertain(core, shown, f"excluding {op.item} from the most needs the ranked list, which it has not")
+        if core.outcome == "absent":
+            return replace(core, operator=shown)
+        kept = [x for x in items if str(op.item) not in x]
+        return replace(core, answer=kept, operator={**shown, "excluded": len(items) - len(kept)})
+    if op.kind == "count":
+        if core.type not in ITEM_TYPES:
+            return uncertain(core, shown, "the answer is prose, not items to count")
+        counted = str(len(items)) if core.outcome == "answer" else "0"
+        return replace(
+            core,
+            answer=counted,
+            type="count",
+            abstain=False,
+            outcome="answer",
+            reason=None,
+            operator={**shown, "items": items},
+        )
+    # yes_no: an answer's items name the item, or the core binds it and answers at all
+    found = core.outcome == "answer" and (reads_item or any(str(op.item) in x for x in items))
+    if found:
+        return replace(core, answer="yes", type="yes_no", operator={**shown, "items": items})
+    if core.outcome == "absent" or (core.type in ITEM_TYPES and not reads_item):
+        proof = core.proof or {
+            "query": core.intent,
+            "bindings": {},
+            "result": f"{op.item} is not among the {len(items)} answers",
+        }
+        return replace(
+            core,
+            answer="no",
+            type="yes_no",
+            abstain=False,
+            outcome="answer",
+            reason=None,
+            proof=proof,
+            operator={**shown, "items": items},
+        )
+    return uncertain(core, shown, f"the answer is prose: whether {op.item} is in it is not read")
+
+
+def ranked(op: Operator, core: Answer, rows: list[tuple[str, int]], opener: bool) -> Answer:
+    """A ranking operator over the core's ranked rows (answer, count), most first: the place or top N asked for
+    (ties share a place), the most but an excluded item, or two items compared. `opener`: the question is a
+    yes/no one ("Did BlueWave report more ...?")."""
+    reading = core.choice.winner.reading if core.choice and core.choice.winner else ""
+    shown = {**op.to_json(reading), "ranked": [[a, n] for a, n in rows]}
+    if core.outcome != "answer":
+        return replace(core, operator=shown)
+    counts = dict(rows)
+    if op.kind == "compare":
+        mine, theirs = counts.get(op.item or "", 0), counts.get(op.other or "", 0)
+        if opener:
+            holds = mine < theirs if op.fewest else mine > theirs
+            return replace(core, answer="yes" if holds else "no", type="yes_no", operator=shown)
+        if mine == theirs:
+            return replace(core, answer=[op.item or "", op.other or ""], operator=shown)
+        pick = op.item if (mine < theirs) == op.fewest else op.other
+        return replace(core, answer=[pick or ""], operator=shown)
+    rows = [(a, n) for a, n in rows if op.item is None or op.item not in a]
+    levels = sorted({n for _, n in rows}, reverse=not op.fewest)
+    if op.top > 1:
+        cut = sorted((n for _, n in rows), reverse=not op.fewest)[: op.top]
+        kept = [a for a, n in rows if cut and (n >= cut[-1] if not op.fewest else n <= cut[-1])]
+    elif op.place <= len(levels):
+        kept = [a for a, n in rows if n == levels[op.place - 1]]
+    else:
+        kept = []
+    if not kept:
+        return uncertain(core, shown, f"there is no {op.shown}: {len(levels)} places in all")
+    return replace(core, answer=sorted(kept), operator=shown)
+
+
+def uncertain(core: Answer, shown: dict[str, Any], why: str) -> Answer:
+    return replace(
+        core,
+        outcome="uncertain",
+        abstain=True,
+        answer=None,
+        citations=[],
+        reason=f"uncertain reading: {why}",
+        proof=None,
+        operator=shown,
+    )

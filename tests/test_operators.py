@@ -1,0 +1,140 @@
+"""The operators people add to a question, composed over the intent that reads the rest of it (kg/qa/operators.py),
+and the word account that keeps a shifted question from being answered as the plain one (kg/qa/reading.py).
+
+Each question is made up in the style of a meaning shift of a dev question (excluding an item, second place, how
+many, yes/no, fewest, a comparison, why), on dev products, on the real store; the expected answer is computed
+from the plain question's answer or from the ranked rows, never written down.
+"""
+
+from __future__ import annotations
+
+from kg.qa.answer import Answer, Answerer
+from kg.qa.plain import reading
+
+PLAIN_MOST = "Which company has the most unresolved bugs in ActionGenie?"
+PLAIN_RESOLVER = "Which engineer resolved the most bugs in AnomalyForce?"
+PLAIN_LEADS = "Find employee IDs of Engineering Leads who reviewed the Market Research Report for ActionGenie?"
+PLAIN_REVIEWERS = "Which employees reviewed the Market Research Report for ActionGenie?"
+
+
+def ranked(answer: Answer) -> dict[str, int]:
+    assert answer.operator is not None
+    return {name: n for name, n in answer.operator["ranked"]}
+
+
+def not_the_plain_answer(answerer: Answerer, shifted: str, plain: str) -> Answer:
+    """The shifted question is never answered with the plain question's answer."""
+    got, base = answerer.ask(shifted), answerer.ask(plain)
+    assert base.outcome == "answer"
+    assert got.outcome == "uncertain" or got.answer != base.answer, shifted
+    return got
+
+
+def test_other_than_a_company_is_the_most_among_the_rest(answerer: Answerer) -> None:
+    got = not_the_plain_answer(
+        answerer, "Which company other than BlueWave has the most unresolved bugs in ActionGenie?", PLAIN_MOST
+    )
+    counts = ranked(got)
+    rest = {c: n for c, n in counts.items() if c != "BlueWave"}
+    assert got.outcome == "answer" and got.operator is not None and got.operator["kind"] == "exclude"
+    assert got.answer == sorted(c for c, n in rest.items() if n == max(rest.values()))
+    assert "BlueWave" not in got.answer and "→ excluding BlueWave" in reading(got)
+
+
+def test_second_most_is_the_second_count_not_the_top(answerer: Answerer) -> None:
+    got = not_the_plain_answer(
+        answerer, "Which engineer resolved the second most bugs in AnomalyForce?", PLAIN_RESOLVER
+    )
+    counts = ranked(got)
+    second = sorted(set(counts.values()), reverse=True)[1]
+    assert got.outcome == "answer" and got.answer == sorted(e for e, n in counts.items() if n == second)
+    assert got.to_json()["operator"]["kind"] == "rank"
+
+
+def test_fewest_is_the_lowest_count(answerer: Answerer) -> None:
+    got = not_the_plain_answer(answerer, "Which company has the fewest unresolved bugs in ActionGenie?", PLAIN_MOST)
+    counts = ranked(got)
+    assert got.answer == sorted(c for c, n in counts.items() if n == min(counts.values()))
+
+
+def test_how_many_counts_the_core_answer_with_its_items_as_evidence(answerer: Answerer) -> None:
+    got = answerer.ask("How many Engineering Leads reviewed the ActionGenie Market Research Report?")
+    items = answerer.ask(PLAIN_LEADS).answer
+    assert isinstance(items, list) and got.outcome == "answer"
+    assert got.answer == str(len(items)) and got.operator is not None and got.operator["items"] == items
+    assert got.citations and "→ how many" in reading(got)
+
+
+def test_how_many_of_nothing_is_zero_with_the_proof(answerer: Answerer) -> None:
+    plain = answerer.ask("Find names of companies that reported no-fix-needed bugs in ActionGenie.")
+    got = answerer.ask("How many companies reported bugs in ActionGenie that needed no fix?")
+    if plain.outcome == "absent":
+        assert got.answer == "0" and got.proof is not None and got.proof["result"] is True
+    else:
+        assert isinstance(plain.answer, list) and got.answer == str(len(plain.answer))
+
+
+def test_yes_no_about_one_person_is_their_membership_in_the_answer(answerer: Answerer) -> None:
+    reviewers = answerer.ask(PLAIN_REVIEWERS).answer
+    assert isinstance(reviewers, list) and reviewers
+    for eid in (reviewers[0], "eid_13fdff84"):
+        got = answerer.ask(f"Did {eid} review the ActionGenie Market Research Report?")
+        assert got.outcome == "answer" and got.answer == ("yes" if eid in reviewers else "no")
+        assert got.answer == "yes" or got.proof is not None
+
+
+def test_is_a_company_among_the_most(answerer: Answerer) -> None:
+    top = answerer.ask(PLAIN_MOST).answer
+    assert isinstance(top, list)
+    for company in ("BlueWave", "CloudSync"):
+        got = answerer.ask(f"Is {company} among the companies with the most unresolved bugs in ActionGenie?")
+        assert got.answer == ("yes" if company in top else "no")
+
+
+def test_two_companies_compared_by_their_counts(answerer: Answerer) -> None:
+    got = answerer.ask("Did BlueWave report more unresolved bugs than DataSolutions in ActionGenie?")
+    counts = ranked(got)
+    assert got.answer == ("yes" if counts.get("BlueWave", 0) > counts.get("DataSolutions", 0) else "no")
+
+
+def test_a_word_no_part_of_the_reading_places_makes_it_uncertain(answerer: Answerer) -> None:
+    """ "QA" narrows the reviewers; no row reads it, so the reading is uncertain and names it, never the
+    unfiltered list."""
+    got = answerer.ask("Who were the QA folks that reviewed ActionGenie's product vision doc?")
+    assert got.outcome == "uncertain" and "'qa'" in (got.reason or "")
+
+
+def test_an_ordinal_on_a_row_that_ranks_nothing_is_uncertain(answerer: Answerer) -> None:
+    got = answerer.ask("Who wrote the second Market Research Report for ActionGenie?")
+    assert got.outcome == "uncertain" and got.answer is None
+
+
+def test_why_is_unsupported_never_a_list_of_people(answerer: Answerer) -> None:
+    got = answerer.ask("Why did the Engineering Leads review the ActionGenie Market Research Report?")
+    assert got.outcome == "unsupported" and got.answer is None
+
+
+def test_a_negated_superlative_and_a_negated_state_read_as_the_plain_question(answerer: Answerer) -> None:
+    plain = answerer.ask(PLAIN_MOST)
+    for wording in (
+        "Which customer is it that no other customer has more unresolved bugs in ActionGenie?",
+        "Which company has the most bugs that still haven't been fixed in ActionGenie?",
+    ):
+        got = answerer.ask(wording)
+        assert (got.outcome, got.intent, got.answer) == ("answer", plain.intent, plain.answer), wording
+
+
+def test_a_time_window_the_reading_cannot_place_is_never_the_plain_answer(answerer: Answerer) -> None:
+    for wording in (
+        "Which company had the most unresolved bugs in ActionGenie before March?",
+        "Which company has the most unresolved bugs in ActionGenie in 2025?",
+    ):
+        not_the_plain_answer(answerer, wording, PLAIN_MOST)
+
+
+def test_a_negation_the_reading_does_not_use_is_never_dropped(answerer: Answerer) -> None:
+    """The complement ("did not review") is no reading of the reviewers: uncertain, naming 'not'."""
+    got = not_the_plain_answer(
+        answerer, "Which Engineering Leads did not review the ActionGenie Market Research Report?", PLAIN_LEADS
+    )
+    assert got.outcome == "uncertain" and "'not'" in (got.reason or "")
