@@ -331,10 +331,13 @@ class Answerer:
         intent, bindings = choice.winner.intent, choice.winner.bindings or {}
         if q.product is None:
             return self._no_product(q, intent)
-        account = choice.winner.account
-        if account is not None and not account.complete:
+        account, resolution = choice.winner.account, choice.winner.resolution
+        unresolved = resolution is not None and not resolution.resolved
+        # words left only inside a phrase that names nothing: say what the phrase failed to name
+        in_phrase = unresolved and account is not None and not account.cues and not account.asked_type
+        in_phrase = in_phrase and set(account.words) <= set(resolution.phrase.split())  # type: ignore[union-attr]
+        if account is not None and not account.complete and not in_phrase:
             return self._uncertain(q, choice, unaccounted(account, choice.tagged, intent.name))
-        resolution = choice.winner.resolution
         if resolution is not None and not resolution.resolved:
             # a phrase that names no label may be a misread as much as an absence: never a proof
             best = ", ".join(f"{c} {s:.2f}" for c, s in resolution.candidates[:3])
