@@ -28,7 +28,7 @@ from kg.namespaces import GRAPH
 
 NORMAL = "SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
 KEEP_ALIVE_GET = (
-    b"GET /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+    b"GET /query HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
     + ALPHA_TOKEN.encode()
     + b"\r\nAccept: text/turtle\r\n\r\n"
 )
@@ -113,7 +113,7 @@ def test_slow_and_idle_connections_give_way_to_a_newcomer(store_dir: Path, acces
         held = []
         for _ in range(20):
             conn = connect(url)
-            conn.sendall(b"GET /query HTTP/1.1\r\nHost: t\r\n")  # headers never finished
+            conn.sendall(b"GET /query HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # headers never finished
             held.append(conn)
         started = time.monotonic()
         assert [normal(url) for _ in range(5)] == [200] * 5
@@ -141,15 +141,16 @@ def test_one_address_holds_at_most_max_per_client(store_dir: Path, access: Path,
 def test_working_connections_are_not_evicted_and_a_full_server_says_503(
     store_dir: Path, access: Path, tmp_path: Path
 ) -> None:
-    """Two runaway queries fill --max-per-client 2: they keep their slots, and a third connection gets 503."""
+    """Two runaway queries running at the workers fill --max-per-client 2: they keep their slots, and a third
+    connection gets 503 (the token's share is 2, so neither waits for its turn: see the F2 test below)."""
     runaway = "SELECT (COUNT(*) AS ?n) WHERE { " + " ".join(f"?s{i} ?p{i} ?o{i} ." for i in range(24)) + " }"
-    for url in serve(store_dir, access, tmp_path / "serve.log", "--max-per-client", "2"):
+    for url in serve(store_dir, access, tmp_path / "serve.log", "--max-per-client", "2", "--max-per-token", "2"):
         body = runaway.encode()
         held = []
         for _ in range(2):
             conn = connect(url)
             conn.sendall(
-                b"POST /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+                b"POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
                 + ALPHA_TOKEN.encode()
                 + b"\r\nContent-Type: application/sparql-query\r\nContent-Length: "
                 + str(len(body)).encode()
@@ -223,16 +224,18 @@ def status_of(url: str, head: bytes) -> int:
 
 
 def ask_request(question: bytes, token: str = ADMIN) -> bytes:
-    return b"GET /ask?q=" + question + b" HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " + token.encode() + b"\r\n"
+    return (
+        b"GET /ask?q=" + question + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token.encode() + b"\r\n"
+    )
 
 
 @pytest.mark.parametrize(
     ("head", "status"),
     [
-        (b"GET /query?query=ASK%7B%7D HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \xff\xfe\r\n", 401),
-        (b"GET /ask?q=who HTTP/1.1\r\nHost: t\r\nCookie: kg_token=\xff\xfe\r\n", 401),
-        (b"GET /artifact/a1 HTTP/1.1\r\nHost: t\r\nCookie: kg_token=\xc3\x28\r\n", 401),
-        (b"GET /query HTTP/1.1\r\nHost: a> <b\r\nAuthorization: Bearer " + ALPHA_TOKEN.encode() + b"\r\n", 400),
+        (b"GET /query?query=ASK%7B%7D HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \xff\xfe\r\n", 401),
+        (b"GET /ask?q=who HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: kg_token=\xff\xfe\r\n", 401),
+        (b"GET /artifact/a1 HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: kg_token=\xc3\x28\r\n", 401),
+        (b"GET /query HTTP/1.1\r\nHost: a> <b\r\nAuthorization: Bearer " + ALPHA_TOKEN.encode() + b"\r\n", 421),
         (ask_request(b"Who+wrote+the+Alpha+and+Beta+design%3F"), 400),
         (ask_request(b"a" * 2100), 400),
         (ask_request(b"who%00wrote"), 400),
@@ -244,7 +247,7 @@ def test_hostile_headers_and_questions_get_4xx_never_500(served: tuple[str, Path
 
 def test_a_newline_in_the_path_cannot_forge_a_log_line(served: tuple[str, Path]) -> None:
     url, log = served
-    status_of(url, b"GET /x%0A2026-01-01%2000:00:00,000%20admin%20GET%20/query%20200 HTTP/1.1\r\nHost: t\r\n")
+    status_of(url, b"GET /x%0A2026-01-01%2000:00:00,000%20admin%20GET%20/query%20200 HTTP/1.1\r\nHost: 127.0.0.1\r\n")
     time.sleep(0.2)
     lines = log.read_text().splitlines()
     assert not any(line.startswith("2026-01-01") for line in lines)
@@ -305,7 +308,7 @@ def raw_post(url: str, query: str, token: str = ALPHA_TOKEN) -> socket.socket:
     conn = connect(url)
     conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     conn.sendall(
-        b"POST /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+        b"POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
         + token.encode()
         + b"\r\nContent-Type: application/sparql-query\r\nContent-Length: "
         + str(len(body)).encode()

@@ -228,11 +228,9 @@ def test_http_sessions_read_what_their_token_grants(http_url: str) -> None:
         assert json.loads(admin.read("ekg://products")) == sorted([ALPHA, BETA])
         assert beta.call("ask", {"question": ANSWERED}).text.endswith(f"not one this token reads; it reads: {BETA}")
         assert not admin.call("ask", {"question": ANSWERED}).value["abstain"]
-    with http_session(http_url, None) as anonymous, http_session(http_url, "not-a-token") as stranger:
-        hostile(refused := anonymous.call("intents"))
-        assert "bearer token is required" in refused.text
-        hostile(refused := stranger.call("query", {"sparql": "ASK {}"}))
-        assert "unknown bearer token" in refused.text
+    for token, says in ((None, "a bearer token is required"), ("not-a-token", "unknown bearer token")):
+        with pytest.raises(RuntimeError, match=says), http_session(http_url, token):
+            pass  # refused before a session is made (issue 36, F8)
 
 
 def beta_only_markers(store: Path) -> set[str]:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kg.cli import add_store_option
+from kg.cli import add_force_option, add_store_option
 from kg.cli.output import phase_printer, show_progress
 from kg.errors import KGError
 from kg.paths import open_output, store_path
@@ -25,6 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="split by product into N N-Quads files balanced by quads, each with the organisation graph, and "
         "write the deployment file that routes them (deployment.yaml) into the --out folder",
     )
+    add_force_option(p)
     p.set_defaults(func=run)
 
 
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         export(path, sys.stdout.buffer, args.format)
     else:
-        with open_output(args.out, binary=True) as fh:
+        with open_output(args.out, binary=True, force=args.force) as fh:
             try:
                 export(path, fh, args.format)
             except OSError as exc:
@@ -56,7 +57,7 @@ def run_shards(args: argparse.Namespace) -> int:
     if args.format != "nquads":
         raise KGError("--shards writes N-Quads (one file per shard); leave out --format")
     out = Path(args.out)
-    placement = export_shards(store_path(args.store), out, args.shards)
+    placement = export_shards(store_path(args.store), out, args.shards, force=args.force)
     for shard in placement.shards:
         count = len(placement.products_of(shard))
         print(f"{out / (shard + '.nq')}: {count} products, {placement.quads[shard]} quads + the organisation graph")

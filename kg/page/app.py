@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from typing import Any
 
 from aiohttp import web
 
-from kg.grants import GRANTS, LOCAL_NAME, TOKEN_NAME, token_key
+from kg.grants import GRANTS, LOCAL_NAME, PAGE_SHARE, TOKEN_NAME, token_key
 from kg.page import html
 from kg.page.examples import Examples
 from kg.page.views import NO_SCOPE, Page, Scope, answer_page, artifact_page, person_page
@@ -69,7 +70,9 @@ def ask_routes(answerer: Answerer) -> web.RouteTableDef:
         scope = scope_of(request, token)
         if isinstance(scope, web.Response):
             return scope
-        page = await asyncio.to_thread(view, scope)
+        share = request.app.get(PAGE_SHARE)
+        async with share(request) if share is not None else nullcontext():
+            page = await asyncio.to_thread(view, scope)
         return respond(page, form_token if page.status != 401 else None)
 
     def ask_view(request: web.Request, question: str) -> Callable[[Scope], Page]:

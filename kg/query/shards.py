@@ -18,6 +18,7 @@ from pyoxigraph import NamedNode, RdfFormat, serialize
 
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, product_graph
+from kg.paths import open_output, output_path
 from kg.query.sparql import EmbeddedStore, known_products, named_query
 
 #: The name of shard i in files and in the deployment file.
@@ -67,18 +68,23 @@ def products(store: EmbeddedStore) -> list[str]:
     return found
 
 
-def export_shards(path: Path, out_dir: Path, n: int) -> Placement:
-    """One N-Quads file per shard (its products' graphs, then the organisation graph) and the deployment file."""
+def export_shards(path: Path, out_dir: Path, n: int, force: bool = False) -> Placement:
+    """One N-Quads file per shard (its products' graphs, then the organisation graph) and the deployment file,
+    each written by kg.paths.open_output: every name is checked before the first is written, so a file there
+    (the operator's deployment file with its replicas) is refused unless `force`, and a link is never followed."""
     store = EmbeddedStore(path)
     placement = place(product_sizes(store), n)
+    targets = [out_dir / f"{shard}.nq" for shard in placement.shards]
+    for target in [*targets, out_dir / DEPLOYMENT_FILE]:
+        output_path(target, force)
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        for shard in placement.shards:
+        for shard, target in zip(placement.shards, targets, strict=True):
             graphs = [product_graph(p) for p in placement.products_of(shard)] + [NamedNode(ORG_GRAPH)]
-            with (out_dir / f"{shard}.nq").open("wb") as fh:
+            with open_output(target, binary=True, force=force) as fh:
                 for graph in graphs:
                     serialize(store.store.quads_for_pattern(None, None, None, graph), fh, RdfFormat.N_QUADS)
-        (out_dir / DEPLOYMENT_FILE).write_text(deployment_yaml(placement), encoding="utf-8")
+        with open_output(out_dir / DEPLOYMENT_FILE, force=force) as fh:
+            fh.write(deployment_yaml(placement))
     except OSError as exc:
         raise KGError(f"cannot write the shards to {out_dir}: {exc}") from exc
     return placement

@@ -24,6 +24,7 @@ from tqdm import tqdm
 from kg.errors import KGError
 from kg.ingest.herb import artifacts, load_product, product_names
 from kg.namespaces import ORG_GRAPH, expand, node, product_graph
+from kg.query.sparql import read_only_store
 from kg.search import dense
 from kg.search.graph import Edge, Label, ProductGraph, graph_of, labels_of, read_edges, read_labels
 from kg.search.lexical import LexicalIndex
@@ -224,10 +225,7 @@ def build_index(
     encoder = dense.Encoder() if report.dense is None else None
     root = index_dir(store_path)
     manifest = read_manifest(root)
-    try:
-        store = Store.read_only(str(store_path))
-    except OSError as exc:
-        raise KGError(f"cannot open the store at {store_path}: {exc}") from exc
+    store = read_only_store(store_path)
     shared = Shared.read(store)
     for product in tqdm(names, desc="kg index", unit="product", disable=not progress):
         count, aliases = build_product(store, herb, product, root / product, encoder, shared)
