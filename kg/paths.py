@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO
 
@@ -84,6 +84,9 @@ def make_folder(folder: Path, purpose: str) -> None:
 
 #: The marker file `kg build` writes into a store (kg/ingest/storepath.py); no output file is written beside it.
 STORE_MARKER = "kg-store.json"
+#: The extended attribute on a file `open_output` wrote: its inode, size and modification time then. A file whose
+#: attribute still matches is kg's own output, untouched since, and is replaced without --force; any other is not.
+WRITTEN = "user.ekg.written"
 #: The largest input file the CLI reads (a query, a batch, an access or rewordings file): 64 MiB.
 MAX_INPUT = 64 << 20
 
@@ -96,7 +99,8 @@ def read_input(flag: str | os.PathLike, what: str, limit: int = MAX_INPUT) -> by
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError as exc:
-        raise KGError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
+        reason = "no such file" if isinstance(exc, FileNotFoundError) else exc.strerror or str(exc)
+        raise KGError(f"cannot read {what} {path}: {reason}") from exc
     with os.fdopen(fd, "rb") as fh:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -128,15 +132,15 @@ def store_holding(folder: Path) -> Path | None:
 
 def output_path(flag: str | os.PathLike, force: bool = False) -> Path:
     """A file the user asked to be written (--out, --results), checked before any work is done: not a folder,
-    not a symbolic link, not inside a store, and not an existing file unless `force`; missing parent folders are
-    created."""
+    not a symbolic link, not inside a store, and not an existing file unless it is kg's own untouched output
+    (`WRITTEN`) or `force`; missing parent folders are created."""
     path = Path(flag)
     if path.is_symlink():
         raise KGError(f"{path} is a symbolic link; refusing to write through it (name the file itself)")
     if path.is_dir():
         raise KGError(f"{path} is a folder, not a file to write; name a file (in it, or elsewhere)")
-    if path.exists() and not force:
-        raise KGError(f"{path} exists; refusing to overwrite it (pass --force to replace it)")
+    if path.exists() and not force and not ours(path):
+        raise KGError(f"{path} exists and is not kg's own untouched output; refusing to overwrite it (--force does)")
     make_folder(path.parent, f"cannot write {path}")
     store = store_holding(path.parent.resolve())
     if store is not None:
@@ -144,12 +148,34 @@ def output_path(flag: str | os.PathLike, force: bool = False) -> Path:
     return path
 
 
+def stamp(fd: int) -> bytes:
+    """What `WRITTEN` holds for the open file: its inode, size and modification time."""
+    info = os.fstat(fd)
+    return f"{info.st_ino} {info.st_size} {info.st_mtime_ns}".encode()
+
+
+def ours(path: Path) -> bool:
+    """Whether `path` is a file `open_output` wrote and no one has changed since (a link never is)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and os.getxattr(fd, WRITTEN) == stamp(fd)
+    except OSError:  # no attribute, or a file system without them
+        return False
+    finally:
+        os.close(fd)
+
+
 @contextmanager
 def open_output(flag: str | os.PathLike, binary: bool = False, force: bool = False) -> Iterator[IO]:
     """The one way the CLI writes a file: `output_path`'s checks, then a new temporary file beside it (never
     through a link), moved into place only once written whole. Without `force` the move refuses a file that
-    appeared meanwhile; with it, an existing file is replaced (a link in its place is refused, not followed)."""
+    appeared meanwhile; with it, or over kg's own untouched output, the file is replaced (a link in its place is
+    refused, not followed). The new file is stamped as kg's (`WRITTEN`)."""
     path = output_path(flag, force)
+    force = force or ours(path)
     part = path.with_name(f".{path.name}.part-{os.getpid()}")
     try:
         fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
@@ -158,6 +184,9 @@ def open_output(flag: str | os.PathLike, binary: bool = False, force: bool = Fal
     try:
         with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as fh:
             yield fh
+            fh.flush()
+            with suppress(OSError):  # a file system without extended attributes: only --force replaces it
+                os.setxattr(fh.fileno(), WRITTEN, stamp(fh.fileno()))
         _put_in_place(part, path, force)
     finally:
         part.unlink(missing_ok=True)
