@@ -139,12 +139,13 @@ def output_path(flag: str | os.PathLike, force: bool = False) -> Path:
         raise KGError(f"{path} is a symbolic link; refusing to write through it (name the file itself)")
     if path.is_dir():
         raise KGError(f"{path} is a folder, not a file to write; name a file (in it, or elsewhere)")
+    existing = next(p for p in (path.parent, *path.parent.parents) if p.exists())
+    store = store_holding(existing.resolve())  # before any folder is made: never one inside a store
+    if store is not None:
+        raise KGError(f"{path} is inside the store {store}; refusing to write there (name a file elsewhere)")
     if path.exists() and not force and not ours(path):
         raise KGError(f"{path} exists and is not kg's own untouched output; refusing to overwrite it (--force does)")
     make_folder(path.parent, f"cannot write {path}")
-    store = store_holding(path.parent.resolve())
-    if store is not None:
-        raise KGError(f"{path} is inside the store {store}; refusing to write there (name a file elsewhere)")
     return path
 
 

@@ -121,8 +121,8 @@ def build_lock(path: Path) -> Iterator[None]:
             if holder.startswith(SERVER_MARK):
                 pid = holder.removeprefix(SERVER_MARK).strip()
                 raise KGError(
-                    f"kg serve (PID {pid}) is serving {path}; stop it before building, so it never serves a mix "
-                    "of the old and the new store"
+                    f"a server (kg serve or kg mcp, PID {pid}) is serving {path}; stop it before building, so it "
+                    "never serves a mix of the old and the new store"
                 ) from exc
             raise KGError(f"another kg build (PID {holder}) is writing {path}; wait for it to finish") from exc
         fh.seek(0)
