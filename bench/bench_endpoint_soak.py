@@ -12,6 +12,9 @@ connection each time, five a second: it is what a newcomer sees. Meanwhile, all 
 - an idle flood: TCP connections that never send a byte;
 - slow readers: admin queries for a ~30 MB result whose reply is never read;
 - runaways: one product token keeps 8 queries that run to the time limit in flight;
+- queued runaways (issue 36, F2): the same token holds 24 more connections, each with a runaway waiting for the
+  token's turn at the workers;
+- an answer-page loop (issue 36, F3): the same token asks `/ask` questions on 4 connections without pause;
 - parse bombs and a deep nesting, in a loop.
 
 Reported per phase (a baseline without attacks first, then the soak): requests, q/s, p50/p99, the success
@@ -220,10 +223,28 @@ def bomb_loop(port: int, token: str, deadline: float, tally: dict) -> None:
         time.sleep(0.2)
 
 
+def ask_loop(port: int, token: str, deadline: float, tally: dict) -> None:
+    """The answer page asked without pause by one token (what a page reloaded in a loop sends)."""
+    question = "/ask?q=Who+authored+the+Market+Research+Report+for+the+ActionGenie+product%3F"
+    while time.monotonic() < deadline:
+        conn = http.client.HTTPConnection(HOST, port, timeout=120)
+        try:
+            conn.request("GET", question, headers={"Authorization": f"Bearer {token}"})
+            response = conn.getresponse()
+            response.read()
+            key = f"/ask loop {response.status}"
+        except (OSError, http.client.HTTPException):
+            key = "/ask loop no reply"
+        finally:
+            conn.close()
+        tally[key] = tally.get(key, 0) + 1
+
+
 def attack_threads(port: int, tokens: dict[str, str], deadline: float, tally: dict) -> list[threading.Thread]:
     admin, attacker = tokens["admin"], tokens["attacker"]
     service = f"GET /query HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Bearer {attacker}\r\n\r\n".encode()
     big = request_bytes(BIG, admin)
+    queued = request_bytes(RUNAWAY, attacker)
 
     def slow_reader(conn: socket.socket) -> None:
         conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -234,6 +255,7 @@ def attack_threads(port: int, tokens: dict[str, str], deadline: float, tally: di
         ("slowloris", 64, lambda c: c.sendall(b"GET /query HTTP/1.1\r\n")),
         ("idle flood", 128, lambda c: None),
         ("slow reader", 8, slow_reader),
+        ("queued runaway", 24, lambda c: c.sendall(queued)),
     ]
     threads = [
         threading.Thread(target=keep, args=(port, count, opening, deadline, tally, name), daemon=True)
@@ -241,6 +263,7 @@ def attack_threads(port: int, tokens: dict[str, str], deadline: float, tally: di
     ]
     threads += [threading.Thread(target=runaway_loop, args=(port, attacker, deadline, tally)) for _ in range(8)]
     threads.append(threading.Thread(target=bomb_loop, args=(port, attacker, deadline, tally)))
+    threads += [threading.Thread(target=ask_loop, args=(port, attacker, deadline, tally)) for _ in range(4)]
     return threads
 
 
