@@ -32,7 +32,7 @@ from kg.endpoint.access import LOCAL, Grant
 from kg.endpoint.engine import SMALL_REPLY, Job, Pool, Reply
 from kg.endpoint.policy import HttpError, Limits, check_iris, check_query, dataset_for, mentions_service
 from kg.endpoint.service_description import described
-from kg.endpoint.shares import ByteBudget, Shares, TokenSlots
+from kg.endpoint.shares import ByteBudget, Shares, TokenSlots, default_share
 from kg.grants import GRANTS, PAGE_SHARE, TOKEN_NAME, token_key
 from kg.namespaces import PREFIXES
 
@@ -69,7 +69,7 @@ class Settings:
 
     @property
     def per_token(self) -> int:
-        return max(1, self.workers // 4) if self.max_per_token is None else self.max_per_token
+        return default_share(self.workers) if self.max_per_token is None else self.max_per_token
 
     @property
     def inflight(self) -> int:
@@ -445,8 +445,9 @@ class Admission:
     A connection over either limit takes the slot of the longest-idle connection in the way (one waiting for
     its headers, on keep-alive or still sending its body) and closes it; only when every connection in the
     way is working on a request does the newcomer get a 503. A request waiting for its token's turn is not
-    working (kg/endpoint/shares.py), so one token's queue cannot hold the slots. Idle and slow clients therefore
-    cannot keep anyone out, and one address cannot hold more than its share. A slot is given back exactly once, whatever
+    working (kg/endpoint/shares.py), so one token's queue cannot hold the slots; it is closed only when no idle
+    connection is in the way. Idle and slow clients therefore cannot keep anyone out, and one address cannot hold
+    more than its share. A slot is given back exactly once, whatever
     closed the connection (aiohttp's force_close() clears `transport` before connection_lost runs).
     """
 
@@ -477,7 +478,12 @@ class Admission:
                 del self.by_peer[handler.peer]
 
     def _evict(self, handlers: Iterable[LimitedHandler]) -> bool:
-        victim = min((h for h in handlers if not h.working), key=lambda h: h.idle_since, default=None)
+        """Close the longest-idle connection in the way; only when none is idle, the one that has waited longest
+        for its token's turn (so a queue never costs an idle-free server its newcomers, and idle connections go
+        first, as before queues were evictable)."""
+        waiting = [h for h in handlers if not h.working]
+        idle = [h for h in waiting if h.queued is None]
+        victim = min(idle or waiting, key=lambda h: h.idle_since, default=None)
         if victim is None:
             return False
         self.release(victim)

@@ -26,12 +26,25 @@ from kg.endpoint.policy import HttpError
 ROOM_WAIT = 2.0
 
 
+def default_share(workers: int) -> int:
+    """A token's default share of `workers`: a quarter, at least 1 (docs/benchmarks.md measured the choice)."""
+    return max(1, workers // 4)
+
+
+#: Requests one token may have waiting for its turn, per request of its share: past it, 503 at once. A queue
+#: holds connections; bounded, one token's flood of requests cannot fill the connection slots it shares with
+#: other tokens (clients behind one address, say), however many it opens.
+WAITING_PER_TURN = 4
+
+
 class TokenSlots:
-    """At most `per_token` queries of one token at the workers; None as a key means no limit (no access file)."""
+    """At most `per_token` requests of one token at work, and `WAITING_PER_TURN` times that many waiting for a
+    turn; None as a key means no limit (no access file)."""
 
     def __init__(self, per_token: int) -> None:
         self.per_token = per_token
         self.slots: dict[str, asyncio.Semaphore] = {}
+        self.waiting: dict[str, int] = {}
 
     @asynccontextmanager
     async def slot(
@@ -43,6 +56,11 @@ class TokenSlots:
             yield
             return
         slots = self.slots.setdefault(key, asyncio.Semaphore(self.per_token))
+        if slots.locked() and self.waiting.get(key, 0) >= WAITING_PER_TURN * self.per_token:
+            raise HttpError(
+                503, f"this token already has {self.per_token} requests running and as many waiting as it may; retry"
+            )
+        self.waiting[key] = self.waiting.get(key, 0) + 1
         if queued is not None:
             queued(True)
         try:
@@ -52,6 +70,7 @@ class TokenSlots:
                 503, f"this token already has {self.per_token} requests running, for {timeout:g} s; try again"
             ) from None
         finally:
+            self.waiting[key] -= 1
             if queued is not None:
                 queued(False)
         try:

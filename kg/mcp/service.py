@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from kg.endpoint.access import LOCAL, Grant, load_access, token_key
 from kg.endpoint.engine import Pool
 from kg.endpoint.policy import Limits
-from kg.endpoint.shares import ByteBudget, Shares, TokenSlots
+from kg.endpoint.shares import ByteBudget, Shares, TokenSlots, default_share
 from kg.errors import KGError
 from kg.ingest.storepath import serve_lock
 from kg.namespaces import product_graph
@@ -70,7 +70,7 @@ class Settings:
     @property
     def per_token(self) -> int:
         """Queries one token may have at the workers at once (as `kg serve`'s default: a quarter, at least 1)."""
-        return max(1, self.workers // 4)
+        return default_share(self.workers)
 
 
 #: The `query` tool's largest result (SPARQL JSON or N-Triples): parsed and sent again as JSON text, a result
