@@ -6,7 +6,7 @@ import importlib.metadata
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import TextIO
+from typing import IO
 
 import curies
 import pandas as pd
@@ -137,7 +137,7 @@ def validation_errors(msdf: MappingSetDataFrame) -> list[str]:
     return [f"{kind.value}: {result.message}" for kind, report in reports.items() for result in report.results]
 
 
-def write(msdf: MappingSetDataFrame, out: Path | TextIO, fmt: str = "tsv") -> None:
+def write(msdf: MappingSetDataFrame, out: Path | IO[str], fmt: str = "tsv") -> None:
     """Write SSSOM/TSV (with its YAML metadata block), SSSOM/JSON or OWL (Turtle) through sssom-py's own writer
     for the format, to a file or an open text stream.
 

@@ -12,6 +12,10 @@ connection each time, five a second: it is what a newcomer sees. Meanwhile, all 
 - an idle flood: TCP connections that never send a byte;
 - slow readers: admin queries for a ~30 MB result whose reply is never read;
 - runaways: one product token keeps 8 queries that run to the time limit in flight;
+- queued runaways (issue 36, F2): the same token, from 8 other client addresses (127.0.0.2 to .9), holds 32
+  connections on each, every one with a runaway waiting for the token's turn at the workers;
+- an answer-page loop (issue 36, F3): the same token asks `/ask` questions on 4 connections without pause, from
+  127.0.0.10;
 - parse bombs and a deep nesting, in a loop.
 
 Reported per phase (a baseline without attacks first, then the soak): requests, q/s, p50/p99, the success
@@ -118,9 +122,14 @@ def normal_client(
     conn.close()
 
 
-def connect(port: int) -> socket.socket | None:
+#: The client addresses of issue 36's attacks (every 127.x address is this machine's loopback).
+QUEUED_FROM = [f"127.0.0.{i}" for i in range(2, 10)]
+ASK_LOOP_FROM = "127.0.0.10"
+
+
+def connect(port: int, source: str = "") -> socket.socket | None:
     try:
-        conn = socket.create_connection((HOST, port), timeout=5)
+        conn = socket.create_connection((HOST, port), timeout=5, source_address=(source, 0))
         conn.setblocking(False)
         return conn
     except OSError:
@@ -140,7 +149,13 @@ def closed(conn: socket.socket) -> bool:
 
 
 def keep(
-    port: int, count: int, opening: Callable[[socket.socket], None], deadline: float, tally: dict, name: str
+    port: int,
+    count: int,
+    opening: Callable[[socket.socket], None],
+    deadline: float,
+    tally: dict,
+    name: str,
+    source: str = "",
 ) -> list[socket.socket]:
     """Hold `count` connections open, each started by `opening`, reopening closed ones at most 20 a second."""
     held: list[socket.socket] = []
@@ -149,7 +164,7 @@ def keep(
             held.remove(conn)
             conn.close()
             tally[f"{name} closed by the server"] = tally.get(f"{name} closed by the server", 0) + 1
-        if len(held) < count and (conn := connect(port)) is not None:
+        if len(held) < count and (conn := connect(port, source)) is not None:
             try:
                 opening(conn)
                 held.append(conn)
@@ -220,10 +235,28 @@ def bomb_loop(port: int, token: str, deadline: float, tally: dict) -> None:
         time.sleep(0.2)
 
 
+def ask_loop(port: int, token: str, deadline: float, tally: dict) -> None:
+    """The answer page asked without pause by one token (what a page reloaded in a loop sends)."""
+    question = "/ask?q=Who+authored+the+Market+Research+Report+for+the+ActionGenie+product%3F"
+    while time.monotonic() < deadline:
+        conn = http.client.HTTPConnection(HOST, port, timeout=120, source_address=(ASK_LOOP_FROM, 0))
+        try:
+            conn.request("GET", question, headers={"Authorization": f"Bearer {token}"})
+            response = conn.getresponse()
+            response.read()
+            key = f"/ask loop {response.status}"
+        except (OSError, http.client.HTTPException):
+            key = "/ask loop no reply"
+        finally:
+            conn.close()
+        tally[key] = tally.get(key, 0) + 1
+
+
 def attack_threads(port: int, tokens: dict[str, str], deadline: float, tally: dict) -> list[threading.Thread]:
     admin, attacker = tokens["admin"], tokens["attacker"]
     service = f"GET /query HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Bearer {attacker}\r\n\r\n".encode()
     big = request_bytes(BIG, admin)
+    queued = request_bytes(RUNAWAY, attacker)
 
     def slow_reader(conn: socket.socket) -> None:
         conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -239,8 +272,17 @@ def attack_threads(port: int, tokens: dict[str, str], deadline: float, tally: di
         threading.Thread(target=keep, args=(port, count, opening, deadline, tally, name), daemon=True)
         for name, count, opening in plans
     ]
+    threads += [
+        threading.Thread(
+            target=keep,
+            args=(port, 32, lambda c: c.sendall(queued), deadline, tally, "queued runaway", source),
+            daemon=True,
+        )
+        for source in QUEUED_FROM
+    ]
     threads += [threading.Thread(target=runaway_loop, args=(port, attacker, deadline, tally)) for _ in range(8)]
     threads.append(threading.Thread(target=bomb_loop, args=(port, attacker, deadline, tally)))
+    threads += [threading.Thread(target=ask_loop, args=(port, attacker, deadline, tally)) for _ in range(4)]
     return threads
 
 

@@ -8,13 +8,18 @@ The key is a typed `web.AppKey`, not a string, so aiohttp can tell it apart from
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from aiohttp import web
 
 #: The endpoint's access table: SHA-256 hex digest of a token -> its grant; None when the endpoint is open.
 GRANTS: web.AppKey[Mapping[str, Any] | None] = web.AppKey("grants")
+
+#: The server's turn-taking for answer-page views (`kg serve` sets it, kg/endpoint/shares.py): `share(request)` is
+#: held while the request's view runs, so one token's looping requests leave other tokens their turns. Unset: none.
+PAGE_SHARE: web.AppKey[Callable[[web.Request], AbstractAsyncContextManager[Any]]] = web.AppKey("page_share")
 
 #: The name a loopback client's grant goes by when no access file is given (in the log and the grant).
 LOCAL_NAME = "local"

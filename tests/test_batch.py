@@ -76,7 +76,16 @@ def test_a_store_that_will_not_open_leaves_the_output_as_it_was(batch_file: Path
     out = tmp_path / "out.jsonl"
     out.write_text("yesterday's answers\n", encoding="utf-8")
     done = kg(
-        "ask", "--batch", str(batch_file), "--out", str(out), "--store", str(tmp_path / "missing"), "--jobs", jobs
+        "ask",
+        "--batch",
+        str(batch_file),
+        "--out",
+        str(out),
+        "--store",
+        str(tmp_path / "missing"),
+        "--jobs",
+        jobs,
+        "--force",  # even when told to replace it: without --force a file kg did not write is refused first
     )
     assert done.returncode == 2 and done.stderr.startswith("kg: error: no store at ")
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1

@@ -6,15 +6,17 @@ most --max-per-client. Every loop is bounded in count and time; the limits are s
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote_plus
 
 import pytest
 import requests
@@ -23,12 +25,15 @@ from test_serve import ADMIN, ALPHA_TOKEN, ROOT, TOKENS, fixture_store, start_se
 
 from kg.cli import main
 from kg.endpoint.access import token_key
+from kg.endpoint.engine import Job, Pool
+from kg.endpoint.policy import Dataset, Limits
+from kg.ingest.build import build
 from kg.ingest.storepath import build_lock
 from kg.namespaces import GRAPH
 
 NORMAL = "SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
 KEEP_ALIVE_GET = (
-    b"GET /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+    b"GET /query HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
     + ALPHA_TOKEN.encode()
     + b"\r\nAccept: text/turtle\r\n\r\n"
 )
@@ -113,7 +118,7 @@ def test_slow_and_idle_connections_give_way_to_a_newcomer(store_dir: Path, acces
         held = []
         for _ in range(20):
             conn = connect(url)
-            conn.sendall(b"GET /query HTTP/1.1\r\nHost: t\r\n")  # headers never finished
+            conn.sendall(b"GET /query HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # headers never finished
             held.append(conn)
         started = time.monotonic()
         assert [normal(url) for _ in range(5)] == [200] * 5
@@ -141,15 +146,16 @@ def test_one_address_holds_at_most_max_per_client(store_dir: Path, access: Path,
 def test_working_connections_are_not_evicted_and_a_full_server_says_503(
     store_dir: Path, access: Path, tmp_path: Path
 ) -> None:
-    """Two runaway queries fill --max-per-client 2: they keep their slots, and a third connection gets 503."""
+    """Two runaway queries running at the workers fill --max-per-client 2: they keep their slots, and a third
+    connection gets 503 (the token's share is 2, so neither waits for its turn: see the F2 test below)."""
     runaway = "SELECT (COUNT(*) AS ?n) WHERE { " + " ".join(f"?s{i} ?p{i} ?o{i} ." for i in range(24)) + " }"
-    for url in serve(store_dir, access, tmp_path / "serve.log", "--max-per-client", "2"):
+    for url in serve(store_dir, access, tmp_path / "serve.log", "--max-per-client", "2", "--max-per-token", "2"):
         body = runaway.encode()
         held = []
         for _ in range(2):
             conn = connect(url)
             conn.sendall(
-                b"POST /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+                b"POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
                 + ALPHA_TOKEN.encode()
                 + b"\r\nContent-Type: application/sparql-query\r\nContent-Length: "
                 + str(len(body)).encode()
@@ -182,7 +188,7 @@ def test_a_build_is_refused_while_the_store_is_served(
     for url in start_server(store, log=tmp_path / "serve.log"):  # open: loopback clients only
         code = main(["build", "--herb", str(layout), "--store", str(store)])
         err = capsys.readouterr().err
-        assert code == 2 and "kg serve (PID" in err and "is serving" in err, err
+        assert code == 2 and "(kg serve or kg mcp, PID" in err and "is serving" in err, err
         assert sorted(p.name for p in store.iterdir()) == before  # the served store was not touched
         assert normal(url) == 200
     assert main(["build", "--herb", str(layout), "--store", str(store)]) == 0  # once the server stopped
@@ -223,16 +229,18 @@ def status_of(url: str, head: bytes) -> int:
 
 
 def ask_request(question: bytes, token: str = ADMIN) -> bytes:
-    return b"GET /ask?q=" + question + b" HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " + token.encode() + b"\r\n"
+    return (
+        b"GET /ask?q=" + question + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token.encode() + b"\r\n"
+    )
 
 
 @pytest.mark.parametrize(
     ("head", "status"),
     [
-        (b"GET /query?query=ASK%7B%7D HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer \xff\xfe\r\n", 401),
-        (b"GET /ask?q=who HTTP/1.1\r\nHost: t\r\nCookie: kg_token=\xff\xfe\r\n", 401),
-        (b"GET /artifact/a1 HTTP/1.1\r\nHost: t\r\nCookie: kg_token=\xc3\x28\r\n", 401),
-        (b"GET /query HTTP/1.1\r\nHost: a> <b\r\nAuthorization: Bearer " + ALPHA_TOKEN.encode() + b"\r\n", 400),
+        (b"GET /query?query=ASK%7B%7D HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \xff\xfe\r\n", 401),
+        (b"GET /ask?q=who HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: kg_token=\xff\xfe\r\n", 401),
+        (b"GET /artifact/a1 HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: kg_token=\xc3\x28\r\n", 401),
+        (b"GET /query HTTP/1.1\r\nHost: a> <b\r\nAuthorization: Bearer " + ALPHA_TOKEN.encode() + b"\r\n", 421),
         (ask_request(b"Who+wrote+the+Alpha+and+Beta+design%3F"), 400),
         (ask_request(b"a" * 2100), 400),
         (ask_request(b"who%00wrote"), 400),
@@ -244,7 +252,7 @@ def test_hostile_headers_and_questions_get_4xx_never_500(served: tuple[str, Path
 
 def test_a_newline_in_the_path_cannot_forge_a_log_line(served: tuple[str, Path]) -> None:
     url, log = served
-    status_of(url, b"GET /x%0A2026-01-01%2000:00:00,000%20admin%20GET%20/query%20200 HTTP/1.1\r\nHost: t\r\n")
+    status_of(url, b"GET /x%0A2026-01-01%2000:00:00,000%20admin%20GET%20/query%20200 HTTP/1.1\r\nHost: 127.0.0.1\r\n")
     time.sleep(0.2)
     lines = log.read_text().splitlines()
     assert not any(line.startswith("2026-01-01") for line in lines)
@@ -305,7 +313,7 @@ def raw_post(url: str, query: str, token: str = ALPHA_TOKEN) -> socket.socket:
     conn = connect(url)
     conn.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     conn.sendall(
-        b"POST /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
+        b"POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
         + token.encode()
         + b"\r\nContent-Type: application/sparql-query\r\nContent-Length: "
         + str(len(body)).encode()
@@ -399,27 +407,211 @@ def test_slow_readers_cannot_grow_the_main_process_past_the_inflight_budget(
     assert peak - before < 80 << 20, f"grew {(peak - before) >> 20} MiB"  # 145 MiB before the budget
 
 
-def test_a_freed_worker_goes_first_to_a_token_with_nothing_running(
+def until(condition: Callable[[], bool], what: str) -> Awaitable[None]:
+    """Wait, polling, until `condition()` holds (a state, not a duration); fail after 60 s."""
+
+    async def wait() -> None:
+        deadline = time.monotonic() + 60
+        while not condition():
+            assert time.monotonic() < deadline, f"never: {what}"
+            await asyncio.sleep(0.01)
+
+    return wait()
+
+
+def test_a_freed_worker_goes_first_to_a_token_with_nothing_running(filled_store: Path) -> None:
+    """Alpha holds both workers (each reply waits for room the test gives only when told) and queues two more
+    jobs; beta queues one after them. The first worker freed goes to beta, whose token has nothing running; first
+    come would give it to alpha's. Driven by the pool's state, so no timing decides it."""
+    large = "SELECT ?o WHERE { ?x <urn:p:0> ?o }"  # some 180 KB: past SMALL_REPLY, so it asks for room
+
+    async def scenario() -> list[str]:
+        pool = Pool(filled_store, 2, Limits(timeout=120))
+        done: list[str] = []
+        try:
+            rooms = [asyncio.Event(), asyncio.Event()]
+
+            async def job(party: str, query: str, room: asyncio.Event | None = None) -> None:
+                async def admit(size: int) -> None:
+                    if room is not None:
+                        await room.wait()
+
+                await pool.run(
+                    Job("application/sparql-results+json", query=query, dataset=Dataset(union=True)), admit, party
+                )
+                done.append(party)
+
+            held = [asyncio.create_task(job("alpha", large, room)) for room in rooms]
+            await until(lambda: not pool.free, "alpha holds both workers")
+            queued = [asyncio.create_task(job("alpha", NORMAL)) for _ in range(2)]
+            await until(lambda: len(pool.waiting) == 2, "alpha queues two more")
+            queued.append(asyncio.create_task(job("beta", NORMAL)))
+            await until(lambda: len(pool.waiting) == 3, "beta queues behind them")
+            rooms[0].set()
+            await until(lambda: len(done) >= 2, "the freed worker ran the next job")
+            rooms[1].set()
+            await asyncio.gather(*held, *queued)
+            return done
+        finally:
+            pool.close()
+
+    assert asyncio.run(scenario())[:2] == ["alpha", "beta"]
+
+
+# --- issue 36: what the third red team found ----------------------------------------------------------------
+
+BETA_TOKEN = "betagamma-token-89"
+
+
+def beta_query(url: str) -> int:
+    """Another token's ordinary query on a new connection: its status."""
+    response = requests.post(
+        f"{url}/query",
+        data=NORMAL.encode(),
+        timeout=60,
+        headers={"Authorization": f"Bearer {BETA_TOKEN}", "Content-Type": "application/sparql-query"},
+    )
+    return response.status_code
+
+
+def test_requests_queued_for_their_tokens_turn_never_lock_another_token_out(
     store_dir: Path, access: Path, tmp_path: Path
 ) -> None:
-    """Both workers run one token's runaways and two more of them wait; another token's query, waiting behind
-    them, still gets the next free worker (first come would give both to the runaways and time it out)."""
+    """F2: one token fills every connection slot with requests waiting for its single turn at the workers. A
+    request waiting for its turn is not working: another token's connection takes a slot (landed: 503)."""
+    extra = ("--workers", "2", "--max-per-token", "1", "--max-connections", "8", "--max-per-client", "8")
     log = tmp_path / "serve.log"
-    for url in start_server(
-        store_dir, "--access", str(access), "--workers", "2", "--max-per-token", "4", timeout=3.0, log=log
-    ):
-        runaways = [raw_post(url, RUNAWAY) for _ in range(2)]  # run until 3 s, then their workers restart
-        time.sleep(1.0)
-        runaways += [raw_post(url, RUNAWAY) for _ in range(2)]  # wait for a worker until 4 s
-        time.sleep(0.5)
-        started = time.monotonic()
-        other = requests.post(
-            f"{url}/query",
-            data=NORMAL.encode(),
-            timeout=30,
-            headers={"Authorization": "Bearer betagamma-token-89", "Content-Type": "application/sparql-query"},
-        )
-        assert other.status_code == 200, other.text  # first come: 503 after its own 3 s of waiting
-        assert time.monotonic() - started < 2.9
-        for conn in runaways:
+    for url in serve(store_dir, access, log, *extra):
+        held = [raw_post(url, RUNAWAY) for _ in range(8)]  # one runs, seven wait for the token's turn
+        time.sleep(1.0)  # for them to arrive; the answers below do not depend on it
+        assert [beta_query(url) for _ in range(3)] == [200, 200, 200]
+        for conn in held:
             conn.close()
+        assert "Traceback" not in log.read_text()
+
+
+@pytest.fixture(scope="module")
+def open_server(store_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """No access file: loopback clients read everything (the DNS-rebinding target)."""
+    yield from start_server(store_dir, log=tmp_path_factory.mktemp("open-log") / "serve.log")
+
+
+ROUTES = [
+    b"/query?query=ASK%7B%7D",
+    b"/query",
+    b"/ask?q=Who+wrote+the+Alpha+design%3F",
+    b"/artifact/alpha-sdd-1",
+    b"/store?graph=" + GRAPH.encode() + b"Alpha",
+    b"/",
+    b"/examples.json",
+]
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("host", [b"evil.com", b"evil.com:80", b"EVIL.com.", b"127.0.0.1.evil.com", b"localhost.evil"])
+def test_a_host_name_the_server_does_not_answer_gets_421_on_every_route(
+    open_server: str, route: bytes, host: bytes
+) -> None:
+    """F1 (DNS rebinding): a page whose name resolves to 127.0.0.1 reads nothing, whatever the route."""
+    assert (
+        status_of(open_server, b"GET " + route + b" HTTP/1.1\r\nHost: " + host + b"\r\nOrigin: http://evil.com\r\n")
+        == 421
+    )
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "localhost", "[::1]:{port}", "{name}"])
+def test_loopback_addresses_localhost_and_the_machines_name_are_answered(open_server: str, host: str) -> None:
+    port = open_server.rsplit(":", 1)[1]
+    header = host.format(port=port, name=socket.gethostname()).encode()
+    assert status_of(open_server, b"GET /query?query=ASK%7B%7D HTTP/1.1\r\nHost: " + header + b"\r\n") == 200
+
+
+def test_allow_host_adds_a_name(store_dir: Path, tmp_path: Path) -> None:
+    for url in start_server(store_dir, "--allow-host", "kg.example.org, other.example", log=tmp_path / "serve.log"):
+        ask = b"GET /query?query=ASK%7B%7D HTTP/1.1\r\nHost: "
+        assert status_of(url, ask + b"KG.example.org:8080\r\n") == 200
+        assert status_of(url, ask + b"evil.com\r\n") == 421
+
+
+@pytest.mark.parametrize(
+    "route",
+    [
+        b"/store?graph=not%20an%20iri",
+        b"/store?graph=relative",
+        b"/query?query=ASK%7B%7D&default-graph-uri=not%20an%20iri",
+        b"/query?query=ASK%7B%7D&named-graph-uri=http://a%20b",
+    ],
+)
+def test_a_graph_name_that_is_not_an_iri_is_400_not_500(served: tuple[str, Path], route: bytes) -> None:
+    """S1: the admin token may name any graph, so the name reached the engine and failed there (500)."""
+    head = b"GET " + route + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + ADMIN.encode() + b"\r\n"
+    assert status_of(served[0], head) == 400
+
+
+@pytest.mark.slow
+def test_one_tokens_answer_page_loop_leaves_other_tokens_their_turn(herb: Path, tmp_path: Path) -> None:
+    """F3: twelve /ask requests of one token at once, then one of another token's, on two HERB products (an answer
+    takes a good fraction of a second there). The page runs one view of a token at a time, so the other token's
+    answer comes while most of the first token's still wait; without a share it queued behind all twelve.
+    Counted in answers, not in seconds."""
+    store = tmp_path / "store"
+    build(herb, store, products=["ActionGenie", "FlowForce"], progress=False)
+    access = tmp_path / "access.json"
+    access.write_text(json.dumps({ALPHA_TOKEN: ["ActionGenie"], BETA_TOKEN: ["FlowForce"]}))
+    asked = "Find employee IDs of the authors and key reviewers of the Market Research Report for the {} product?"
+    request = (
+        f"GET /ask?q={quote_plus(asked.format('ActionGenie'))} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Authorization: Bearer {ALPHA_TOKEN}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    for url in start_server(store, "--access", str(access), timeout=120.0, log=tmp_path / "serve.log"):
+        flood = []
+        for _ in range(12):
+            conn = connect(url)
+            conn.sendall(request)
+            flood.append(conn)
+        flood[0].settimeout(120)
+        assert flood[0].recv(12).startswith(b"HTTP/1.1 200")  # the server is at work on the flood
+        other = requests.get(
+            f"{url}/ask",
+            params={"q": asked.format("FlowForce")},
+            headers={"Authorization": f"Bearer {BETA_TOKEN}"},
+            timeout=120,
+        )
+        answered = sum(has_data(conn) for conn in flood[1:])
+        assert other.status_code == 200
+        assert answered < 6, f"{answered} of the first token's other 11 requests were answered first"
+        for conn in flood:
+            conn.close()
+
+
+def has_data(conn: socket.socket) -> bool:
+    """Whether the server has sent anything on `conn` yet (without waiting)."""
+    conn.setblocking(False)
+    try:
+        return bool(conn.recv(1, socket.MSG_PEEK))
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+    finally:
+        conn.setblocking(True)
+
+
+def test_a_build_through_another_spelling_of_a_served_store_is_refused(
+    herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """F4: served through a link, the store was locked beside the link (.link.lock) while the build locked
+    beside the folder (s2/.store.lock): the two never met, and the build replaced the served store."""
+    real, link = tmp_path / "s2" / "store", tmp_path / "link"
+    layout = herb_layout(tmp_path / "herb", herb, {"Good": small_product(herb, per_kind=2)})
+    assert main(["build", "--herb", str(layout), "--store", str(real)]) == 0
+    link.symlink_to(real, target_is_directory=True)
+    capsys.readouterr()
+    before = sorted(p.name for p in real.iterdir())
+    for url in start_server(link, log=tmp_path / "serve.log"):
+        for spelling in (real, tmp_path / "s2" / ".." / "s2" / "store"):
+            code = main(["build", "--herb", str(layout), "--store", str(spelling)])
+            err = capsys.readouterr().err
+            assert code == 2 and "is serving" in err, err
+        assert sorted(p.name for p in real.iterdir()) == before
+        assert normal(url) == 200

@@ -7,13 +7,16 @@ tests/test_endpoint_breach.py); and the same tools on `kg serve` through `--endp
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import requests
 import yaml
 from endpoints import kg_serve
 from mcpkit import Session, hostile, http_server, http_session, stdio_session
@@ -21,6 +24,7 @@ from mcpkit import Session, hostile, http_server, http_session, stdio_session
 from kg.cli import main
 from kg.cli.ask import EXIT_STATUS
 from kg.ingest.build import build
+from kg.mcp.guard import MAX_SESSIONS
 from kg.namespaces import ORG_GRAPH, product_graph
 from kg.query.sparql import EmbeddedStore
 from kg.search.index import build_index
@@ -234,11 +238,9 @@ def test_http_sessions_read_what_their_token_grants(http_url: str) -> None:
         assert json.loads(admin.read("ekg://products")) == sorted([ALPHA, BETA])
         assert beta.call("ask", {"question": ANSWERED}).text.endswith(f"not one this token reads; it reads: {BETA}")
         assert not admin.call("ask", {"question": ANSWERED}).value["abstain"]
-    with http_session(http_url, None) as anonymous, http_session(http_url, "not-a-token") as stranger:
-        hostile(refused := anonymous.call("intents"))
-        assert "bearer token is required" in refused.text
-        hostile(refused := stranger.call("query", {"sparql": "ASK {}"}))
-        assert "unknown bearer token" in refused.text
+    for token, says in ((None, "a bearer token is required"), ("not-a-token", "unknown bearer token")):
+        with pytest.raises(RuntimeError, match=says), http_session(http_url, token):
+            pass  # refused before a session is made (issue 36, F8)
 
 
 def beta_only_markers(store: Path) -> set[str]:
@@ -416,3 +418,97 @@ def test_the_query_tool_is_cut_off_at_the_time_limit_and_the_session_goes_on(mcp
         hostile(cut := session.call("query", {"sparql": runaway, "product": ALPHA}))
         assert "exceeded the 0.5 s time limit" in cut.text
         assert session.call("query", {"sparql": "ASK { ?s a ekg:Product }"}).value["boolean"] is True
+
+
+# --- issue 36: the serve lock, the result budget, per-token turns, sessions --------------------------------------
+
+RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def initialize(url: str, token: str | None, **headers: str) -> requests.Response:
+    """One raw `initialize` POST, as a client opening a session sends it."""
+    auth = {"Authorization": f"Bearer {token}"} if token else {}
+    return requests.post(url, json=INITIALIZE, headers={**MCP_HEADERS, **auth, **headers}, timeout=60, stream=True)
+
+
+def test_a_build_is_refused_while_kg_mcp_serves_the_store_by_any_spelling(
+    herb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """F5: kg mcp took no lock, so a build replaced the store under it and its tools answered from two stores."""
+    real, link = tmp_path / "s2" / "store", tmp_path / "link"
+    build(herb, real, products=[ALPHA], progress=False)
+    link.symlink_to(real, target_is_directory=True)
+    before = sorted(p.name for p in real.iterdir())
+    with stdio_session("--store", str(link)) as session:
+        assert session.call("query", {"sparql": "ASK { ?s a ekg:Product }"}).value["boolean"] is True
+        capsys.readouterr()
+        assert main(["build", "--herb", str(herb), "--store", str(real), "--product", ALPHA]) == 2
+        assert "kg mcp" in (err := capsys.readouterr().err) and "is serving" in err, err
+        assert sorted(p.name for p in real.iterdir()) == before
+    assert main(["build", "--herb", str(herb), "--store", str(real), "--product", ALPHA]) == 0  # once it stopped
+
+
+def test_a_query_result_past_the_tools_budget_is_refused_not_held(alpha: Session) -> None:
+    """F6: one 50 MB result took the process from 151 to 1,290 MiB (parsed, then sent again as JSON). The tool's
+    results are capped at 4 MiB, and large ones wait for room in a budget of two at once."""
+    hostile(refused := alpha.call("query", {"sparql": "SELECT * WHERE { ?s ?p ?o }", "product": ALPHA}))
+    assert "exceeds 4 MiB" in refused.text and "LIMIT" in refused.text
+    assert alpha.call("query", {"sparql": "SELECT * WHERE { ?s ?p ?o } LIMIT 3"}).value["results"]["bindings"]
+
+
+@pytest.mark.slow
+def test_one_tokens_runaway_queries_leave_other_tokens_a_worker(mcp_store: Path, access: Path, tmp_path: Path) -> None:
+    """F7: four runaways of one token held both workers, and another token's `ASK {}` waited 28.8 s. A token now
+    has a quarter of the workers (at least one): the other token is answered while all its runaways still run or
+    wait. Decided by order (the runaways end only at the 60 s limit), not by a duration."""
+    args = ("--store", str(mcp_store), "--access", str(access), "--workers", "2", "--timeout", "60")
+    with (
+        http_server(tmp_path, *args) as url,
+        http_session(url, ALPHA_TOKEN) as runner,
+        http_session(url, BETA_TOKEN) as other,
+    ):
+        runaways = [
+            asyncio.run_coroutine_threadsafe(runner.client.call_tool("query", {"sparql": RUNAWAY}), runner.loop)
+            for _ in range(3)
+        ]
+        time.sleep(1.0)  # for them to reach the pool; the order below does not depend on it
+        assert other.call("query", {"sparql": "ASK {}"}).value["boolean"] is True
+        assert not any(f.done() for f in runaways), "a runaway ended before the other token was answered"
+
+
+def test_without_a_valid_token_no_session_is_made(http_url: str) -> None:
+    """F8: 10,000 initialize POSTs without a token made 10,000 sessions (the SDK's limit) for 30 minutes."""
+    for token in (None, "not-a-token"):
+        for _ in range(20):
+            refused = initialize(http_url, token)
+            assert refused.status_code == 401 and "mcp-session-id" not in refused.headers
+            assert "bearer token" in refused.json()["error"]["message"]
+
+
+def test_one_client_holds_at_most_its_share_of_sessions(http_url: str) -> None:
+    """F8: opening one more session past a client's share ends that client's oldest; other clients keep theirs."""
+    with http_session(http_url, BETA_TOKEN) as beta:
+        opened = [initialize(http_url, ALPHA_TOKEN).headers["mcp-session-id"] for _ in range(MAX_SESSIONS + 5)]
+        delete = {**MCP_HEADERS, "Authorization": f"Bearer {ALPHA_TOKEN}"}
+        statuses = [
+            requests.delete(http_url, headers={**delete, "mcp-session-id": s}, timeout=60).status_code
+            for s in (opened[0], opened[4], opened[5], opened[-1])
+        ]
+        assert statuses == [404, 404, 200, 200]  # the five oldest were ended, the newer ones live
+        assert json.loads(beta.read("ekg://products")) == [BETA]
+
+
+def test_kg_mcp_refuses_a_host_name_it_does_not_answer(http_url: str) -> None:
+    """F1, the same allow-list as kg serve (kg/hosts.py): checked before the token and the session."""
+    for host in ("evil.com", "evil.com:7879", "localhost.evil"):
+        refused = initialize(http_url, ALPHA_TOKEN, Host=host)
+        assert refused.status_code == 421 and "mcp-session-id" not in refused.headers
+    port = http_url.split(":")[2].split("/")[0]
+    assert initialize(http_url, ALPHA_TOKEN, Host=f"localhost:{port}").status_code == 200

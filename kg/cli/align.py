@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from alignment.defaults import DEFAULT_THRESHOLD
+from kg.cli.options import add_force_option
 from kg.cli.output import show_progress, warn
 from kg.cli.table import format_table
 from kg.errors import KGError
@@ -47,6 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--inventory", action="store_true", help="write the field inventory (TSV) instead")
     p.add_argument("--target", choices=["ontology"], help="also align fields to the project ontology's properties")
     p.add_argument("--reference", metavar="SSSOM", help="score the methods against a reference SSSOM/TSV")
+    add_force_option(p)
     p.set_defaults(func=run)
     steps = p.add_subparsers(dest="step", title="the steward's cycle", metavar="{review,diff}")
     review = steps.add_parser(
@@ -86,9 +88,9 @@ def threshold_value(value: float | None) -> float:
     return value
 
 
-def emit(text: str, out: str | None) -> None:
+def emit(text: str, out: str | None, force: bool) -> None:
     if out:
-        with open_output(out) as fh:
+        with open_output(out, force=force) as fh:
             fh.write(text)
     else:
         sys.stdout.write(text)
@@ -106,12 +108,12 @@ def reference_rows(path: str | None) -> pd.DataFrame | None:
         raise KGError(str(exc)) from exc
 
 
-def run_inventory(erb: Path, sources: list[str] | None, out: str | None) -> int:
+def run_inventory(erb: Path, sources: list[str] | None, out: str | None, force: bool) -> int:
     from alignment.fields import inventory, load_corpus
 
     corpus = load_corpus(erb, sources)
     report_warnings(corpus.warnings)
-    emit(inventory(corpus).to_csv(sep="\t", index=False), out)
+    emit(inventory(corpus).to_csv(sep="\t", index=False), out, force)
     return 0
 
 
@@ -164,10 +166,10 @@ def run(args: argparse.Namespace) -> int:
     erb = erb_path(args.erb)
     sources = source_list(args.sources)
     if args.out:
-        output_path(args.out)
+        output_path(args.out, args.force)
     reference = reference_rows(args.reference)
     if args.inventory:
-        return run_inventory(erb, sources, args.out)
+        return run_inventory(erb, sources, args.out, args.force)
     from tqdm import tqdm
 
     from alignment.pipeline import align
@@ -188,7 +190,11 @@ def run(args: argparse.Namespace) -> int:
         chosen = select_mappings(result, args.method, erb)
     except ValueError as exc:
         raise KGError(str(exc)) from exc
-    write(chosen.mapping_set, output_path(args.out) if args.out else sys.stdout, args.format)
+    if args.out:
+        with open_output(args.out, force=args.force) as fh:
+            write(chosen.mapping_set, fh, args.format)
+    else:
+        write(chosen.mapping_set, sys.stdout, args.format)
     print(summary_table(result.pairs), file=sys.stderr)
     print(mapping_count(chosen.rows, int(result.pairs[args.method].sum()), args.method, args.out), file=sys.stderr)
     if reference is not None:

@@ -14,6 +14,7 @@ from kg.cli import (
     DEFAULT_JOBS,
     add_backend_options,
     add_deployment_option,
+    add_force_option,
     add_jobs_option,
     add_what_if_options,
     open_args_backend,
@@ -72,6 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(needs `kg index`); off by default: without it such questions abstain",
     )
     add_what_if_options(p)
+    add_force_option(p)
     p.set_defaults(func=run)
 
 
@@ -112,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     if args.graph:
         from kg.page.evidence import write_evidence_svg
 
-        write_evidence_svg(answer, answerer.backend, Path(args.graph))
+        write_evidence_svg(answer, answerer.backend, Path(args.graph), args.force)
     if args.json:
         print(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -142,10 +144,10 @@ def run_args_batch(args: argparse.Namespace) -> int:
     the worst outcome's status."""
     from kg.qa.batch import COUNTED, run_batch  # with its worker pool: not for one question
 
-    out = output_path(args.out) if args.out else None
+    out = output_path(args.out, args.force) if args.out else None
 
     def open_out() -> AbstractContextManager[IO[str]]:
-        return open_output(out) if out else nullcontext(sys.stdout)
+        return open_output(out, force=args.force) if out else nullcontext(sys.stdout)
 
     counts = run_batch(partial(open_answerer, args), Path(args.batch), open_out, jobs=args.jobs or DEFAULT_JOBS)
     print(", ".join(f"{v} {k}" for k, v in counts.items()), file=sys.stderr)

@@ -6,8 +6,9 @@ import argparse
 import json
 from pathlib import Path
 
-from kg.cli import add_backend_options, add_deployment_option, add_herb_option, open_args_backend
+from kg.cli import add_backend_options, add_deployment_option, add_force_option, add_herb_option, open_args_backend
 from kg.cli.table import print_table
+from kg.errors import KGError
 from kg.paths import herb_path, open_output, output_path, qa_path
 from kg.qa.answer import Answerer
 from kg.qa.evaluate import COLUMNS, bm25_baseline, evaluate, read_jsonl
@@ -36,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "against HERB's own wording instead: F1 ratio, answerables not answered by outcome, proofs the "
         "original did not give, unanswerables abstaining",
     )
+    add_force_option(p)
     p.set_defaults(func=run)
 
 
@@ -43,9 +45,9 @@ def run(args: argparse.Namespace) -> int:
     qa_dir = qa_path(args.qa, args.herb)
     if args.rewordings:
         return run_rewordings(args, qa_dir)
-    output_path(args.results)
+    output_path(args.results, args.force)
     result = evaluate(Answerer(open_args_backend(args)), qa_dir)
-    with open_output(args.results) as fh:
+    with open_output(args.results, force=args.force) as fh:
         for row in result.rows:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
     n = len(result.rows)
@@ -69,9 +71,12 @@ def run(args: argparse.Namespace) -> int:
 def run_rewordings(args: argparse.Namespace, qa_dir: Path) -> int:
     """`--rewordings FILE`: the batch's figures beside its originals', and one line per reworded question
     whose answer differs in the results file."""
-    output_path(args.results)
-    result = score_rewordings(Answerer(open_args_backend(args)), read_jsonl(Path(args.rewordings)), qa_dir)
-    with open_output(args.results) as fh:
+    batch = read_jsonl(Path(args.rewordings), "rewordings file")
+    if not batch:
+        raise KGError(f"rewordings file {args.rewordings} holds no questions: nothing to score")
+    output_path(args.results, args.force)
+    result = score_rewordings(Answerer(open_args_backend(args)), batch, qa_dir)
+    with open_output(args.results, force=args.force) as fh:
         for row in result["rows"]:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
     outcomes = ", ".join(f"{k} {v}" for k, v in result["answerable_not_answered_by_outcome"].items()) or "-"

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kg.cli import add_store_option
+from kg.cli import add_force_option, add_store_option
 from kg.cli.output import phase_printer, show_progress
 from kg.errors import KGError
 from kg.paths import open_output, store_path
@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="with --shards: the deployment file in use now: keep its products where they are unless balance needs "
         "them elsewhere, and print which products move",
     )
+    add_force_option(p)
     p.set_defaults(func=run)
 
 
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         export(path, sys.stdout.buffer, args.format)
     else:
-        with open_output(args.out, binary=True) as fh:
+        with open_output(args.out, binary=True, force=args.force) as fh:
             try:
                 export(path, fh, args.format)
             except OSError as exc:
@@ -64,7 +65,7 @@ def run_shards(args: argparse.Namespace) -> int:
         raise KGError("--shards writes N-Quads (one file per shard); leave out --format")
     old = load_placement(Path(args.from_deployment)) if args.from_deployment else None
     out = Path(args.out)
-    placement, manifests = export_shards(store_path(args.store), out, args.shards, old)
+    placement, manifests = export_shards(store_path(args.store), out, args.shards, old, force=args.force)
     for shard in placement.shards:
         count = len(placement.products_of(shard))
         print(

@@ -138,5 +138,10 @@ def add_what_if_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_force_option(p: argparse.ArgumentParser) -> None:
+    """--force: the one way to let a command replace a file that exists (kg.paths.open_output)."""
+    p.add_argument("--force", action="store_true", help="replace output files that exist (default: refuse)")
+
+
 def add_herb_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--herb", metavar="PATH", help="HERB data folder (default: $HERB_DATA, else ../shared/herb)")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
-from pathlib import Path
 
 from pyoxigraph import (
     Literal,
@@ -24,6 +23,7 @@ from kg.cli.table import print_table
 from kg.endpoint.policy import HttpError, Limits, check_query
 from kg.errors import KGError
 from kg.namespaces import expand
+from kg.paths import MAX_INPUT, read_input_text
 from kg.query.sparql import Term, check_product, product_dataset
 
 RESULT_FORMATS = {
@@ -65,13 +65,16 @@ CLI_LIMITS = Limits(max_operators=4000)
 
 
 def read_query(name: str) -> str:
+    """The query text: a file through the CLI's one input opener, or standard input (within the same cap)."""
+    if name != "-":
+        return read_input_text(name, "query file")
+    data = sys.stdin.buffer.read(MAX_INPUT + 1)
+    if len(data) > MAX_INPUT:
+        raise KGError(f"standard input is larger than the {MAX_INPUT >> 20} MiB a query may be")
     try:
-        if name == "-":
-            return sys.stdin.buffer.read().decode("utf-8")
-        return Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        where = "standard input" if name == "-" else f"query file {name}"
-        raise KGError(f"cannot read {where}: {exc}") from exc
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KGError(f"cannot read standard input: {exc}") from exc
 
 
 def check_text(text: str, local: bool) -> None:

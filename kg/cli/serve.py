@@ -76,6 +76,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="time a client has to read a whole reply before the connection is closed (default: 60)",
     )
     p.add_argument(
+        "--allow-host",
+        metavar="NAME[,NAME…]",
+        default="",
+        help="host names clients may reach the server by, besides localhost, this machine's name, --host and any IP "
+        "address; other Host headers get 421, a guard against DNS rebinding ('*': any, behind a proxy that checks)",
+    )
+    p.add_argument(
         "--cors",
         metavar="ORIGIN[,ORIGIN…]",
         default="",
@@ -88,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     from kg.endpoint import Settings, serve
 
     cors = tuple(o.strip() for o in args.cors.split(",") if o.strip())
+    allow_hosts = tuple(h.strip() for h in args.allow_host.split(",") if h.strip())
     serve(
         Settings(
             store=store_path(args.store),
@@ -97,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             limits=limits_from(args),
             cors=cors,
+            allow_hosts=allow_hosts,
             client_timeout=args.client_timeout,
             max_connections=args.max_connections,
             max_per_client=args.max_per_client,

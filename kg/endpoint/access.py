@@ -18,7 +18,11 @@ import yaml
 from kg.errors import KGError
 from kg.grants import LOCAL_NAME, token_key
 from kg.namespaces import ORG_GRAPH, product_graph
+from kg.paths import read_input_text
 from kg.text import closest
+
+#: The largest access file (8 MiB: some 100,000 tokens); YAML parsing of more would take the server's start.
+MAX_ACCESS = 8 << 20
 
 
 @dataclass(frozen=True)
@@ -45,8 +49,8 @@ def product_grant(name: str, products: list[str]) -> Grant:
 def load_access(path: Path, known_products: list[str]) -> dict[str, Grant]:
     """The grants of an access file, keyed by token SHA-256; a KGError names any bad entry or unknown product."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, yaml.YAMLError) as exc:  # ValueError: not UTF-8, or an over-long integer
+        data = yaml.safe_load(read_input_text(path, "access file", MAX_ACCESS))
+    except (ValueError, yaml.YAMLError) as exc:  # ValueError: not UTF-8, or an over-long integer
         raise KGError(f"cannot read access file {path}: {exc}") from exc
     except RecursionError:
         raise KGError(f"cannot read access file {path}: nested too deeply") from None

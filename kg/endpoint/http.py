@@ -27,12 +27,13 @@ from aiohttp.abc import AbstractAccessLogger
 from aiohttp.web_protocol import RequestHandler
 from aiohttp.web_server import Server
 
+from kg import hosts
 from kg.endpoint.access import LOCAL, Grant
 from kg.endpoint.engine import SMALL_REPLY, Job, Pool, Reply
-from kg.endpoint.policy import HttpError, Limits, check_query, dataset_for, mentions_service
+from kg.endpoint.policy import HttpError, Limits, check_iris, check_query, dataset_for, mentions_service
 from kg.endpoint.service_description import described
-from kg.endpoint.shares import ByteBudget, Hold, TokenSlots
-from kg.grants import GRANTS, TOKEN_NAME, token_key
+from kg.endpoint.shares import ByteBudget, Shares, TokenSlots, default_share
+from kg.grants import GRANTS, PAGE_SHARE, TOKEN_NAME, token_key
 from kg.namespaces import PREFIXES
 
 access_log = logging.getLogger("kg.endpoint.access")
@@ -63,10 +64,12 @@ class Settings:
     max_per_token: int | None = None  # None: a quarter of the workers, at least 1
     max_inflight: int | None = None  # bytes; None: workers x max_result
     send_timeout: float = 60.0
+    #: Host names answered besides localhost, this machine's name and --host; `*` answers any (kg.hosts).
+    allow_hosts: tuple[str, ...] = ()
 
     @property
     def per_token(self) -> int:
-        return max(1, self.workers // 4) if self.max_per_token is None else self.max_per_token
+        return default_share(self.workers) if self.max_per_token is None else self.max_per_token
 
     @property
     def inflight(self) -> int:
@@ -75,13 +78,10 @@ class Settings:
 
 SETTINGS = web.AppKey("settings", Settings)
 POOL = web.AppKey("pool", Pool)
-SLOTS = web.AppKey("token_slots", TokenSlots)
-BUDGET = web.AppKey("byte_budget", ByteBudget)
+SHARES = web.AppKey("shares", Shares)
 #: Replies up to this size are handed to aiohttp whole (they sit in the socket's buffer, which the memory bound
 #: counts per connection); larger ones are written in chunks of it, each waiting for the client to read.
 CHUNK = SMALL_REPLY
-#: Seconds a large reply may wait for room in the budget; its worker waits with it, so not long.
-ROOM_WAIT = 2.0
 #: Header fields a request may have (aiohttp's default is 128): with 16 KiB a field, 512 KiB a connection at most.
 MAX_HEADERS = 32
 
@@ -116,6 +116,22 @@ def text_response(status: int, message: str) -> web.Response:
     if status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="kg"'
     return response
+
+
+def host_guard(names: frozenset[str] | None) -> Any:
+    """421 for a request whose Host is not a name this server answers (kg/hosts.py), before anything else."""
+
+    @web.middleware
+    async def guard(request: web.Request, handler: Any) -> web.StreamResponse:
+        header = request.headers.get("Host")
+        if hosts.is_allowed(header, names):
+            return await handler(request)
+        response = text_response(hosts.MISDIRECTED, hosts.refusal(header))
+        if request.body_exists:
+            response.force_close()
+        return response
+
+    return guard
 
 
 @web.middleware
@@ -250,28 +266,33 @@ async def params_of(request: web.Request) -> dict[str, list[str]]:
     return params
 
 
-async def run_job(request: web.Request, grant: Grant, job: Job, query: str | None = None) -> web.StreamResponse:
+def share_key(request: web.Request) -> str | None:
+    """Whose turn a request takes: its token's name; None without an access file (one party, no shares)."""
+    return request.get(TOKEN_NAME) if request.app[GRANTS] is not None else None
+
+
+def queued_mark(request: web.Request) -> Any:
+    """While a request waits for its token's turn its connection counts as idle (evictable), not as working;
+    evicting it cancels the wait."""
+    protocol = request.protocol
+
+    def mark(queued: bool) -> None:
+        set_working(request, not queued)
+        if isinstance(protocol, LimitedHandler):
+            protocol.queued = asyncio.current_task() if queued else None
+
+    return mark
+
+
+async def run_job(request: web.Request, job: Job, query: str | None = None) -> web.StreamResponse:
     """Run a job within the token's share of the workers and send its reply. A reply over CHUNK bytes needs
     room in the server's budget of result bytes before it leaves the worker, and holds it until the client has
     read it or the send deadline has passed; smaller ones are counted per connection (docs/endpoint.md)."""
-    settings, pool = request.app[SETTINGS], request.app[POOL]
-    key = grant.name if request.app[GRANTS] is not None else None  # no access file: one party, no shares
-    holds: list[Hold] = []
-
-    async def admit(size: int) -> None:
-        if size > CHUNK:
-            holds.append(await request.app[BUDGET].reserve(size, min(ROOM_WAIT, settings.limits.timeout)))
-
-    try:
-        async with request.app[SLOTS].slot(key, settings.limits.timeout):
-            reply = await pool.run(job, admit, key)
+    async with request.app[SHARES].run(job, share_key(request), queued_mark(request)) as reply:
         if query is not None and reply.status == 500 and mentions_service(query):
             # the network-less engine read a SERVICE call and could not connect: say why, as a refusal
             raise HttpError(403, "SERVICE (federated query) is disabled: the engine has no network")
-        return await send_reply(request, reply, settings.send_timeout)
-    finally:
-        for hold in holds:
-            await hold.release()
+        return await send_reply(request, reply, request.app[SETTINGS].send_timeout)
 
 
 async def send_reply(request: web.Request, reply: Reply, deadline: float) -> web.StreamResponse:
@@ -322,7 +343,7 @@ async def query_route(request: web.Request) -> web.StreamResponse:
     check_query(query, settings.limits, service_by_text=pool.isolation_problem is not None)
     dataset = dataset_for(grant, params.get("default-graph-uri", []), params.get("named-graph-uri", []))
     accept = request.headers.get("Accept") or "application/sparql-results+json"
-    return await run_job(request, grant, Job(accept, query=query, dataset=dataset), query)
+    return await run_job(request, Job(accept, query=query, dataset=dataset), query)
 
 
 async def store_route(request: web.Request) -> web.StreamResponse:
@@ -335,10 +356,11 @@ async def store_route(request: web.Request) -> web.StreamResponse:
         if grant.graphs is not None:
             raise HttpError(403, "a product token may only GET a named graph: /store?graph=IRI")
         raise HttpError(400, "name one graph: /store?graph=IRI (`kg export` dumps the whole store)")
+    check_iris(graphs)
     if forbidden := grant.refused(graphs):
         raise HttpError(403, f"this token may not read graph <{forbidden[0]}>")
     accept = request.headers.get("Accept") or "text/turtle"
-    return await run_job(request, grant, Job(accept, graph=graphs[0]))
+    return await run_job(request, Job(accept, graph=graphs[0]))
 
 
 async def update_route(request: web.Request) -> web.StreamResponse:
@@ -398,11 +420,15 @@ def answer_page_routes(store: Path) -> web.RouteTableDef:
 
 
 def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) -> web.Application:
+    names = hosts.allowed_names(settings.host, settings.allow_hosts)
     app = web.Application(
-        middlewares=[working_marks, cors_middleware(settings.cors), refusals], client_max_size=settings.limits.max_body
+        middlewares=[host_guard(names), working_marks, cors_middleware(settings.cors), refusals],
+        client_max_size=settings.limits.max_body,
     )
     app[SETTINGS], app[GRANTS], app[POOL] = settings, grants, pool
-    app[SLOTS], app[BUDGET] = TokenSlots(settings.per_token), ByteBudget(settings.inflight)
+    app[SHARES] = Shares(pool, TokenSlots(settings.per_token), ByteBudget(settings.inflight), settings.limits.timeout)
+    page_slots = TokenSlots(settings.per_token)  # the answer page's own turns: it runs in this process
+    app[PAGE_SHARE] = lambda request: page_slots.slot(share_key(request), settings.limits.timeout, queued_mark(request))
     app.on_response_prepare.append(cors_headers)
     app.router.add_route("*", "/query", query_route)
     app.router.add_route("*", "/store", store_route)
@@ -420,8 +446,10 @@ class Admission:
 
     A connection over either limit takes the slot of the longest-idle connection in the way (one waiting for
     its headers, on keep-alive or still sending its body) and closes it; only when every connection in the
-    way is working on a request does the newcomer get a 503. Idle and slow clients therefore cannot keep
-    anyone out, and one address cannot hold more than its share. A slot is given back exactly once, whatever
+    way is working on a request does the newcomer get a 503. A request waiting for its token's turn is not
+    working (kg/endpoint/shares.py), so one token's queue cannot hold the slots; it is closed only when no idle
+    connection is in the way. Idle and slow clients therefore cannot keep anyone out, and one address cannot hold
+    more than its share. A slot is given back exactly once, whatever
     closed the connection (aiohttp's force_close() clears `transport` before connection_lost runs).
     """
 
@@ -452,11 +480,18 @@ class Admission:
                 del self.by_peer[handler.peer]
 
     def _evict(self, handlers: Iterable[LimitedHandler]) -> bool:
-        victim = min((h for h in handlers if not h.working), key=lambda h: h.idle_since, default=None)
+        """Close the longest-idle connection in the way; only when none is idle, the one that has waited longest
+        for its token's turn (so a queue never costs an idle-free server its newcomers, and idle connections go
+        first, as before queues were evictable)."""
+        waiting = [h for h in handlers if not h.working]
+        idle = [h for h in waiting if h.queued is None]
+        victim = min(idle or waiting, key=lambda h: h.idle_since, default=None)
         if victim is None:
             return False
         self.release(victim)
         victim.force_close()
+        if victim.queued is not None:  # its request waits for its token's turn: it will never be answered
+            victim.queued.cancel()
         return True
 
 
@@ -468,7 +503,7 @@ class LimitedHandler(RequestHandler):
     body has been read and cleared when its response is sent: only then is the connection safe from eviction.
     """
 
-    __slots__ = ("_admission", "_admitted", "idle_since", "peer", "working")
+    __slots__ = ("_admission", "_admitted", "idle_since", "peer", "queued", "working")
     REFUSAL = (
         b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
         b"Content-Length: 30\r\nConnection: close\r\n\r\ntoo many connections; retry.\r\n"
@@ -478,6 +513,7 @@ class LimitedHandler(RequestHandler):
         super().__init__(server, **kwargs)
         self._admission, self._admitted, self.working = admission, False, False
         self.peer, self.idle_since = "", 0.0
+        self.queued: asyncio.Task | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")

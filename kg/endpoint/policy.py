@@ -98,6 +98,18 @@ def check_query(text: str, limits: Limits, *, service_by_text: bool = True) -> N
         raise HttpError(403, SERVICE_REFUSAL)
 
 
+def check_iris(iris: list[str]) -> None:
+    """400 for a graph name that is not an IRI (the engine would fail on it later, as a 500)."""
+    from pyoxigraph import NamedNode
+
+    for iri in iris:
+        try:
+            NamedNode(iri)
+        except ValueError:
+            shown = iri[:200].encode("unicode_escape").decode()
+            raise HttpError(400, f"not an IRI: {shown!r} (a graph is named by an absolute IRI)") from None
+
+
 @dataclass(frozen=True)
 class Dataset:
     """The engine's dataset for one query: explicit graphs (None: not set) or the union of all graphs."""
@@ -114,6 +126,7 @@ def dataset_for(grant: Grant, default_uris: list[str], named_uris: list[str]) ->
     grant). As the Protocol says, a request naming only default graphs sees no named graphs, and the other
     way round. The admin token reads the union of all graphs by default.
     """
+    check_iris([*default_uris, *named_uris])
     if forbidden := grant.refused([*default_uris, *named_uris]):
         raise HttpError(403, f"this token may not read graph <{forbidden[0]}>")
     if default_uris or named_uris:

@@ -9,6 +9,7 @@ import logging
 import math
 import signal
 import sys
+from dataclasses import replace
 
 from kg.endpoint.access import Grant, load_access
 from kg.endpoint.engine import Pool
@@ -22,12 +23,9 @@ log = logging.getLogger("kg.endpoint")
 
 def store_products(settings: Settings) -> list[str]:
     """The product names the store holds, read from its named graphs."""
-    from pyoxigraph import Store
+    from kg.query.sparql import read_only_store
 
-    try:
-        store = Store.read_only(str(settings.store))
-    except OSError as exc:
-        raise KGError(f"cannot open the store {settings.store} (run `kg build`, or pass --store PATH): {exc}") from exc
+    store = read_only_store(settings.store)
     return sorted(p for g in store.named_graphs() if (p := product_of_graph(g.value)))
 
 
@@ -85,8 +83,10 @@ def configure_logging() -> None:
 
 
 def serve(settings: Settings) -> None:
-    """Run the endpoint until SIGINT or SIGTERM, then stop the workers."""
+    """Run the endpoint until SIGINT or SIGTERM, then stop the workers. The store is locked and opened by its
+    real path, so a link changed meanwhile cannot give the workers and the answer page two stores."""
     check_settings(settings)
+    settings = replace(settings, store=settings.store.resolve())
     with serve_lock(settings.store):  # no build replaces the store while its workers read it
         products = store_products(settings)  # opened here first, so a folder that is no store is one clear line
         grants = load_access(settings.access, products) if settings.access else None

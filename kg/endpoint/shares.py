@@ -1,7 +1,11 @@
 """Shares of the server among clients: query workers per token, and result bytes held by the main process.
 
 A token may have at most `per_token` queries at the workers at once; the rest of its requests wait their turn
-(503 after the time limit), so one token's runaways leave the other tokens the remaining workers. A reply is held
+(503 after the time limit), so one token's runaways leave the other tokens the remaining workers. A request
+waiting for its token's turn is told so (`queued`): `kg serve` then counts its connection as idle, so it can be
+closed to make room for another client's and never holds a connection slot against other tokens. `kg serve`
+(/query, /store and the answer page) and `kg mcp` (its query tool and its library calls) use the same shares.
+A reply is held
 in the main process until the client has read it. A worker announces a reply's size before its bytes; a large
 reply crosses into the main process only once its size fits in the budget, and gives the room back once the
 client has it or the send deadline has passed. The main process so never holds more than `max_inflight` bytes
@@ -11,31 +15,64 @@ of large results, however slowly the clients read, and small replies never wait 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
+from kg.endpoint.engine import SMALL_REPLY, Job, Pool, Reply
 from kg.endpoint.policy import HttpError
+
+#: Seconds a large reply may wait for room in the budget; its worker waits with it, so not long.
+ROOM_WAIT = 2.0
+
+
+def default_share(workers: int) -> int:
+    """A token's default share of `workers`: a quarter, at least 1 (docs/benchmarks.md measured the choice)."""
+    return max(1, workers // 4)
+
+
+#: Requests one token may have waiting for its turn, per request of its share: past it, 503 at once. A queue
+#: holds connections; bounded, one token's flood of requests cannot fill the connection slots it shares with
+#: other tokens (clients behind one address, say), however many it opens.
+WAITING_PER_TURN = 4
 
 
 class TokenSlots:
-    """At most `per_token` queries of one token at the workers; None as a key means no limit (no access file)."""
+    """At most `per_token` requests of one token at work, and `WAITING_PER_TURN` times that many waiting for a
+    turn; None as a key means no limit (no access file)."""
 
     def __init__(self, per_token: int) -> None:
         self.per_token = per_token
         self.slots: dict[str, asyncio.Semaphore] = {}
+        self.waiting: dict[str, int] = {}
 
     @asynccontextmanager
-    async def slot(self, key: str | None, timeout: float) -> AsyncIterator[None]:
+    async def slot(
+        self, key: str | None, timeout: float, queued: Callable[[bool], None] | None = None
+    ) -> AsyncIterator[None]:
+        """A turn for `key` within `timeout` seconds (else 503); `queued(True)` while it waits, `queued(False)`
+        once it has its turn or gave up."""
         if key is None:
             yield
             return
         slots = self.slots.setdefault(key, asyncio.Semaphore(self.per_token))
+        if slots.locked() and self.waiting.get(key, 0) >= WAITING_PER_TURN * self.per_token:
+            raise HttpError(
+                503, f"this token already has {self.per_token} requests running and as many waiting as it may; retry"
+            )
+        self.waiting[key] = self.waiting.get(key, 0) + 1
+        if queued is not None:
+            queued(True)
         try:
             await asyncio.wait_for(slots.acquire(), timeout)
         except TimeoutError:
             raise HttpError(
-                503, f"this token already has {self.per_token} queries running, for {timeout:g} s; try again"
+                503, f"this token already has {self.per_token} requests running, for {timeout:g} s; try again"
             ) from None
+        finally:
+            self.waiting[key] -= 1
+            if queued is not None:
+                queued(False)
         try:
             yield
         finally:
@@ -77,3 +114,33 @@ class Hold:
         size, self.size = self.size, 0
         if size:
             await self.budget._change(-size)
+
+
+@dataclass
+class Shares:
+    """A worker pool shared fairly: a turn per token (`slots`), and room for large results (`budget`)."""
+
+    pool: Pool
+    slots: TokenSlots
+    budget: ByteBudget
+    timeout: float
+
+    @asynccontextmanager
+    async def run(
+        self, job: Job, key: str | None, queued: Callable[[bool], None] | None = None
+    ) -> AsyncIterator[Reply]:
+        """The job's reply, run in `key`'s turn (None: no share, one party). A reply over SMALL_REPLY bytes
+        needs room in the budget before it leaves the worker, and holds it until the caller is done with it."""
+        holds: list[Hold] = []
+
+        async def admit(size: int) -> None:
+            if size > SMALL_REPLY:
+                holds.append(await self.budget.reserve(size, min(ROOM_WAIT, self.timeout)))
+
+        try:
+            async with self.slots.slot(key, self.timeout, queued):
+                reply = await self.pool.run(job, admit, key)
+            yield reply
+        finally:
+            for hold in holds:
+                await hold.release()

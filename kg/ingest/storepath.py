@@ -26,9 +26,9 @@ from pathlib import Path
 
 from kg import __version__
 from kg.errors import KGError
-from kg.paths import make_folder
+from kg.paths import STORE_MARKER, make_folder
 
-MARKER = "kg-store.json"
+MARKER = STORE_MARKER
 TOOL = "ekg-toolkit"
 #: Files RocksDB (hence Oxigraph) keeps in its folder: a folder holding only these is a store.
 ROCKSDB_FILE = re.compile(r"CURRENT|IDENTITY|LOCK|LOG(\.old\.\d+)?|(MANIFEST|OPTIONS)-\d+|\d+\.(sst|log|blob|dbtmp)")
@@ -96,7 +96,10 @@ def prepare_parent(path: Path) -> None:
 
 
 def lock_path(path: Path) -> Path:
-    return path.with_name(f".{path.name}.lock")
+    """The lock file of the store at `path`, beside the folder `path` really names (links resolved), so every
+    spelling of one store (a link, a relative path, `..`) meets at one lock."""
+    real = path.resolve()
+    return real.with_name(f".{real.name}.lock")
 
 
 @contextmanager
@@ -118,8 +121,8 @@ def build_lock(path: Path) -> Iterator[None]:
             if holder.startswith(SERVER_MARK):
                 pid = holder.removeprefix(SERVER_MARK).strip()
                 raise KGError(
-                    f"kg serve (PID {pid}) is serving {path}; stop it before building, so it never serves a mix "
-                    "of the old and the new store"
+                    f"a server (kg serve or kg mcp, PID {pid}) is serving {path}; stop it before building, so it "
+                    "never serves a mix of the old and the new store"
                 ) from exc
             raise KGError(f"another kg build (PID {holder}) is writing {path}; wait for it to finish") from exc
         fh.seek(0)

@@ -2,7 +2,8 @@
 
 Each tool is a thin wrapper: it finds the caller's reader (kg/mcp/service.py) from the request's headers, runs a
 function of kg/mcp/tools.py in a worker thread (one at a time: the answerer's caches are not shared across
-threads) and turns a KGError into a tool error with its one-line message. Anything else is a bug: the model gets
+threads; a token waits for its turn there behind at most one call of each other token's) and turns a KGError
+into a tool error with its one-line message. Anything else is a bug: the model gets
 "internal error" with the exception's type and message, the server's log the traceback. Tools are read-only and
 idempotent, and say so in their annotations; descriptions are written for a model choosing among them.
 """
@@ -24,8 +25,12 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from kg import hosts
+from kg.endpoint.policy import HttpError
+from kg.endpoint.shares import TokenSlots
 from kg.errors import KGError
 from kg.mcp import tools
+from kg.mcp.guard import Guard
 from kg.mcp.service import Service
 from kg.paths import PROJECT
 
@@ -70,6 +75,8 @@ async def guarded(name: str, work: Awaitable[T]) -> T:
         return await work
     except KGError as exc:
         raise ToolError(str(exc)) from None
+    except HttpError as exc:  # a refusal of the shared pool (no turn within the time limit)
+        raise ToolError(exc.message) from None
     except Exception as exc:
         log.exception("kg mcp: %s failed", name)
         raise ToolError(f"internal error: {type(exc).__name__}: {exc}") from None
@@ -80,15 +87,21 @@ def build_server(service: Service) -> MCPServer:
     server = MCPServer("ekg", version=version("ekg-toolkit"), instructions=INSTRUCTIONS, log_level="WARNING")
     server.middleware.append(remember_headers())
     one_at_a_time = anyio.CapacityLimiter(1)
+    turns = TokenSlots(1)  # one call of each token in the line for the thread, so no token queues ahead of others
 
     async def call(fn: Callable[..., T], *args: Any) -> T:
-        """fn(the caller's reader, *args) in a worker thread (the reader too may read an endpoint)."""
+        """fn(the caller's reader, *args) in a worker thread (the reader too may read an endpoint), in the
+        caller's turn."""
         headers = HEADERS.get()
 
         def work() -> T:
             return fn(service.reader(headers), *args)
 
-        return await guarded(fn.__name__, anyio.to_thread.run_sync(work, limiter=one_at_a_time))
+        async def in_turn() -> T:
+            async with turns.slot(service.party(headers), service.settings.limits.timeout):
+                return await anyio.to_thread.run_sync(work, limiter=one_at_a_time)
+
+        return await guarded(fn.__name__, in_turn())
 
     @server.tool(annotations=READ_ONLY)
     async def ask(
@@ -196,17 +209,18 @@ def build_server(service: Service) -> MCPServer:
 
 
 def serve(service: Service, transport: str, port: int) -> None:
-    """Serve until the client closes stdin (stdio) or SIGINT / SIGTERM (HTTP, on 127.0.0.1 only)."""
-    server = build_server(service)
-    listener = loopback_socket(port) if transport == "http" else None
-    service.start_pool()
+    """Serve until the client closes stdin (stdio) or SIGINT / SIGTERM (HTTP, on 127.0.0.1 only); the service
+    (its workers, its lock on the store) is closed however serving ends."""
     try:
+        server = build_server(service)
+        listener = loopback_socket(port) if transport == "http" else None
+        service.start_pool()
         if listener is None:
             anyio.run(server.run_stdio_async)
         else:
             import uvicorn
 
-            app = server.streamable_http_app(host=HOST)
+            app = Guard(server.streamable_http_app(host=HOST), service, hosts.allowed_names(HOST))
             url = f"http://{HOST}:{listener.getsockname()[1]}/mcp"
             print(f"kg mcp: streamable HTTP at {url}", file=sys.stderr, flush=True)
             anyio.run(uvicorn.Server(uvicorn.Config(app, log_level="warning")).serve, [listener])

@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kg.endpoint.access import LOCAL, Grant, load_access, token_key
 from kg.endpoint.engine import Pool
 from kg.endpoint.policy import Limits
+from kg.endpoint.shares import ByteBudget, Shares, TokenSlots, default_share
 from kg.errors import KGError
+from kg.ingest.storepath import serve_lock
 from kg.namespaces import product_graph
 from kg.qa.answer import Answerer
 from kg.query.sparql import EmbeddedStore, known_products
@@ -64,6 +67,18 @@ class Settings:
     workers: int = 2
     limits: Limits = field(default_factory=Limits)
 
+    @property
+    def per_token(self) -> int:
+        """Queries one token may have at the workers at once (as `kg serve`'s default: a quarter, at least 1)."""
+        return default_share(self.workers)
+
+
+#: The `query` tool's largest result (SPARQL JSON or N-Triples): parsed and sent again as JSON text, a result
+#: takes some 20 times its size in memory, and no model reads more than this in one answer anyway.
+MAX_RESULT = 4 << 20
+#: Large results (over 64 KiB) held at once, in units of MAX_RESULT: the tool's memory budget.
+RESULTS_IN_FLIGHT = 2
+
 
 class Service:
     """The data behind `kg mcp`: the store (with `kg serve`'s worker pool for client SPARQL) or an endpoint."""
@@ -71,9 +86,20 @@ class Service:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.pool: Pool | None = None
+        self.shares: Shares | None = None
         self.grants: dict[str, Grant] | None = None
         self._readers: dict[str, Reader] = {}
         self._lock = threading.Lock()
+        self._held = ExitStack()
+        try:
+            self._open(settings)
+        except BaseException:
+            self._held.close()
+            raise
+
+    def _open(self, settings: Settings) -> None:
+        """Check the settings and open what they name; on the store, first take `kg serve`'s lock on its real
+        path, so no build replaces the store while the tools read it."""
         if settings.deployment:
             if settings.endpoint or settings.access or settings.token:
                 raise KGError(
@@ -90,6 +116,8 @@ class Service:
             return
         if not settings.store.is_dir():
             raise KGError(f"no store at {settings.store}: run `kg build` first (or pass --store PATH)")
+        self.settings = settings = replace(settings, store=settings.store.resolve())
+        self._held.enter_context(serve_lock(settings.store))
         self.answerer = Answerer(EmbeddedStore(settings.store))
         self.store_products = known_products(self.answerer.backend)
         if settings.access:
@@ -100,17 +128,28 @@ class Service:
             raise KGError("--token without --endpoint selects a grant of --access FILE; give both")
 
     def start_pool(self) -> None:
-        """The worker processes client SPARQL runs in (as `kg serve`'s): started once, before serving."""
+        """The worker processes client SPARQL runs in (as `kg serve`'s, shared per token the same way): started
+        once, before serving."""
         if self.settings.endpoint is None and self.settings.deployment is None and self.pool is None:
+            limits = replace(self.settings.limits, max_result=min(self.settings.limits.max_result, MAX_RESULT))
             try:
-                self.pool = Pool(self.settings.store, self.settings.workers, self.settings.limits)
+                self.pool = Pool(self.settings.store, self.settings.workers, limits)
             except OSError as exc:
                 raise KGError(str(exc)) from exc
+            budget = ByteBudget(RESULTS_IN_FLIGHT * limits.max_result)
+            self.shares = Shares(self.pool, TokenSlots(self.settings.per_token), budget, limits.timeout)
 
     def close(self) -> None:
         if self.pool is not None:
             self.pool.close()
-            self.pool = None
+            self.pool = self.shares = None
+        self._held.close()
+
+    def party(self, headers: Mapping[str, str] | None) -> str | None:
+        """Whose turn a call takes: its grant's name; None without an access file (every caller alike)."""
+        if self.grants is None:
+            return None
+        return self._grant(headers, bearer(headers) if headers is not None else None).name
 
     def reader(self, headers: Mapping[str, str] | None) -> Reader:
         """The caller's reader: `headers` are an HTTP request's (None over stdio)."""

@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 from pyoxigraph import NamedNode, QueryBoolean, QueryResultsFormat, QuerySolutions, RdfFormat, serialize
 
-from kg.endpoint.engine import Job
+from kg.endpoint.engine import Job, Reply
 from kg.endpoint.policy import HttpError, check_query, dataset_for, mentions_service
 from kg.errors import KGError
 from kg.mcp.service import Reader, Service
@@ -90,21 +90,30 @@ def intent_named(name: str) -> Intent:
 
 async def query(service: Service, reader: Reader, sparql: str, product: str | None) -> dict[str, Any]:
     """A client query's results (SPARQL JSON, or N-Triples text for a graph), read-only, in the caller's products
-    (one of them with `product`), under `kg serve`'s checks, dataset rule and limits."""
+    (one of them with `product`), under `kg serve`'s checks, dataset rule and limits, in the caller's turn at the
+    workers and within the tool's budget of result bytes (kg/mcp/service.py)."""
     if not isinstance(sparql, str) or not sparql.strip():
         raise KGError("the query is empty")
     if product is not None:
         reader.check_product(product)
     if reader.remote:
         return await anyio.to_thread.run_sync(remote_query, reader, sparql, product)
-    assert service.pool is not None
+    shares = service.shares
+    assert shares is not None
     text = prefixed(sparql)  # what is checked is what runs: the text with the project's prefixes
     graphs = [product_graph(product).value, ORG_GRAPH] if product else []
+    party = reader.name if service.grants is not None else None
     try:
-        check_query(text, service.settings.limits, service_by_text=service.pool.isolation_problem is not None)
-        reply = await service.pool.run(Job(ACCEPT, query=text, dataset=dataset_for(reader.grant, graphs, graphs)))
+        check_query(text, service.settings.limits, service_by_text=shares.pool.isolation_problem is not None)
+        job = Job(ACCEPT, query=text, dataset=dataset_for(reader.grant, graphs, graphs))
+        async with shares.run(job, party) as reply:
+            return query_result(reply, text)
     except HttpError as exc:
         raise KGError(exc.message) from exc
+
+
+def query_result(reply: Reply, text: str) -> dict[str, Any]:
+    """The tool's result from the worker's reply, or a KGError saying why there is none."""
     if reply.status == 500 and mentions_service(text):
         raise KGError("SERVICE (federated query) is disabled: the engine has no network")
     body = reply.body.decode("utf-8", "replace")

@@ -12,11 +12,12 @@ import asyncio
 import ipaddress
 import json
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from typing import Any, TypeVar
 
 from aiohttp import web
 
-from kg.grants import GRANTS, LOCAL_NAME, TOKEN_NAME, token_key
+from kg.grants import GRANTS, LOCAL_NAME, PAGE_SHARE, TOKEN_NAME, token_key
 from kg.page import html
 from kg.page.examples import Examples
 from kg.page.views import NO_SCOPE, Page, Refusal, Scope, answer_json, answer_page, artifact_page, person_page
@@ -56,7 +57,9 @@ async def in_scope(request: web.Request, token: str | None, work: Callable[[Scop
     scope = scope_of(request, token)
     if isinstance(scope, Refusal):
         return scope
-    return await asyncio.to_thread(work, scope)
+    share = request.app.get(PAGE_SHARE)  # the token's share of the page's workers (kg serve)
+    async with share(request) if share is not None else nullcontext():
+        return await asyncio.to_thread(work, scope)
 
 
 def json_text(obj: Any) -> str:

@@ -18,7 +18,7 @@ from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError
 from kg.namespaces import EKG, curie
-from kg.paths import resource
+from kg.paths import open_output, output_path, resource
 from kg.qa.answer import Answer, term_text
 from kg.query.sparql import Backend, named_query, product_dataset
 from kg.text import normalise, plural
@@ -375,10 +375,9 @@ def inline_svg(svg: str) -> str:
     return _FIXED_SIZE.sub(lambda m: f'style="--w:{m.group(1)}pt"', svg[start:], count=1)
 
 
-def write_evidence_svg(answer: Answer, backend: Backend, target: Path) -> None:
-    """`kg ask --graph out.svg`: the same drawing the answer page shows."""
+def write_evidence_svg(answer: Answer, backend: Backend, target: Path, force: bool = False) -> None:
+    """`kg ask --graph out.svg`: the same drawing the answer page shows (replacing a file only with `force`)."""
+    output_path(target, force)
     svg = render_svg(evidence_graph(answer, backend, product_dataset(answer.slots.get("product"))))
-    try:
-        target.write_text(svg, encoding="utf-8")
-    except OSError as exc:
-        raise KGError(f"cannot write {target}: {exc}") from exc
+    with open_output(target, force=force) as fh:
+        fh.write(svg)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 from kg.errors import KGError
+from kg.paths import read_input
 from kg.qa.answer import Answerer
 from kg.text import valid_unicode
 
@@ -38,11 +39,8 @@ Outcome = tuple[str, str, str | None]
 
 def read_questions(path: Path) -> list[Line]:
     """(line number, question, problem) per non-blank line; exactly one of question/problem is set."""
-    try:
-        with path.open("rb") as fh:
-            return [(number, *parse_line(raw)) for number, raw in enumerate(fh, start=1) if raw.strip()]
-    except OSError as exc:
-        raise KGError(f"cannot read {path}: {exc}") from exc
+    data = read_input(path, "batch file")
+    return [(number, *parse_line(raw)) for number, raw in enumerate(data.split(b"\n"), start=1) if raw.strip()]
 
 
 def parse_line(raw: bytes) -> tuple[str | None, str | None]:

@@ -15,17 +15,16 @@ from statistics import mean
 from typing import Any
 
 from kg.errors import KGError
+from kg.paths import read_input_text
 from kg.qa.answer import Answerer
 from kg.qa.metrics import recall_precision, set_f1, token_f1
 
 BM25_KS = (10, 100, 500)
 
 
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise KGError(f"cannot read {path}: {exc}") from exc
+def read_jsonl(path: Path, what: str = "JSON lines file") -> list[dict[str, Any]]:
+    """The JSON value of each non-blank line, read through the CLI's one input opener."""
+    lines = read_input_text(path, what).splitlines()
     out = []
     for number, line in enumerate(lines, start=1):
         if line.strip():

@@ -35,6 +35,7 @@ from pyoxigraph import Literal, NamedNode, QueryBoolean, QuerySolutions, Triple
 
 from kg.errors import KGError, ShardDown, Unavailable
 from kg.namespaces import ORG_GRAPH, product_graph
+from kg.paths import read_input_text
 from kg.query.federation import Federation, ShardRun
 from kg.query.remote import RemoteEndpoint
 from kg.query.sparql import Row, Term, named_query
@@ -103,17 +104,7 @@ def load_deployment(path: Path) -> Deployment:
 def read_limited_yaml(path: Path) -> Any:
     """YAML read with limits on size, depth and aliases, checked on the parser's events before any object is
     built: a deep nest or an alias bomb is one line of error, not a RecursionError or gigabytes."""
-    try:
-        with path.open("rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise KGError(f"cannot read the deployment file {path}: {exc.strerror or exc}") from exc
-    if len(data) > MAX_FILE_BYTES:
-        raise KGError(f"the deployment file {path} is larger than {MAX_FILE_BYTES >> 20} MiB: it is not one")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise KGError(f"the deployment file {path} is not UTF-8 text (byte {exc.start})") from exc
+    text = read_input_text(path, "the deployment file", MAX_FILE_BYTES)  # a regular file, capped, UTF-8
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         depth = aliases = 0

@@ -26,6 +26,7 @@ from pyoxigraph import Literal, NamedNode, Quad, RdfFormat, serialize
 
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, product_graph
+from kg.paths import open_output, output_path
 from kg.query.deployment import read_limited_yaml
 from kg.query.sparql import EmbeddedStore, known_products, named_query
 
@@ -129,18 +130,22 @@ def products(store: EmbeddedStore) -> list[str]:
 
 
 def export_shards(
-    path: Path, out_dir: Path, n: int, old: dict[str, str] | None = None
+    path: Path, out_dir: Path, n: int, old: dict[str, str] | None = None, force: bool = False
 ) -> tuple[Placement, dict[str, Manifest]]:
     """One N-Quads file per shard (its products' graphs, the organisation graph, then its manifest graph) and the
-    deployment file with each shard's manifest; `old` is the placement in use, kept where balance allows."""
+    deployment file with each shard's manifest; `old` is the placement in use, kept where balance allows. Each
+    file is written by kg.paths.open_output: every name is checked before the first is written, so a file there
+    (the operator's deployment file with its replicas) is refused unless `force`, and a link is never followed."""
     store = EmbeddedStore(path)
     placement = place(product_sizes(store), n, old)
     manifests: dict[str, Manifest] = {}
+    targets = [out_dir / f"{shard}.nq" for shard in placement.shards]
+    for target in [*targets, out_dir / DEPLOYMENT_FILE]:
+        output_path(target, force)
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        for shard in placement.shards:
+        for shard, target in zip(placement.shards, targets, strict=True):
             graphs = [product_graph(p) for p in placement.products_of(shard)] + [NamedNode(ORG_GRAPH)]
-            with (out_dir / f"{shard}.nq").open("wb") as fh:
+            with open_output(target, binary=True, force=force) as fh:
                 held: dict[str, tuple[int, str]] = {}
                 for graph in graphs:
                     quads = store.store.quads_for_pattern(None, None, None, graph)
@@ -149,7 +154,8 @@ def export_shards(
                     fh.write(body)
                 manifests[shard] = Manifest(build_id(held), held)
                 serialize(manifests[shard].quads(), fh, RdfFormat.N_QUADS)
-        (out_dir / DEPLOYMENT_FILE).write_text(deployment_yaml(placement, manifests), encoding="utf-8")
+        with open_output(out_dir / DEPLOYMENT_FILE, force=force) as fh:
+            fh.write(deployment_yaml(placement, manifests))
     except OSError as exc:
         raise KGError(f"cannot write the shards to {out_dir}: {exc}") from exc
     return placement, manifests

@@ -194,6 +194,17 @@ class RunBackend:
         return boolean(self.run(query, bindings, graphs))
 
 
+def read_only_store(path: Path) -> Store:
+    """The store at `path` opened read-only; a folder that cannot be opened, or a damaged store (RocksDB reports
+    corruption as RuntimeError), is a one-line KGError."""
+    try:
+        return Store.read_only(str(path))
+    except OSError as exc:
+        raise KGError(f"cannot open the store at {path}: {exc}") from exc
+    except RuntimeError as exc:
+        raise KGError(f"the store at {path} is damaged ({exc}); rebuild it with `kg build`") from exc
+
+
 class EmbeddedStore(RunBackend):
     """The on-disk Oxigraph store, opened read-only so queries never block (or damage) a build."""
 
@@ -202,10 +213,7 @@ class EmbeddedStore(RunBackend):
     def __init__(self, path: Path) -> None:
         if not path.exists():
             raise KGError(f"no store at {path}: run `kg build` first (or pass --store PATH / set KG_STORE)")
-        try:
-            self.store = Store.read_only(str(path))
-        except OSError as exc:
-            raise KGError(f"cannot open the store at {path}: {exc}") from exc
+        self.store = read_only_store(path)
         self.location = str(path)
 
     def run(

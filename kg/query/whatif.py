@@ -15,6 +15,7 @@ from pyoxigraph import NamedNode, Quad, RdfFormat, Store, parse
 
 from kg.errors import KGError
 from kg.namespaces import ORG_GRAPH, product_graph
+from kg.paths import read_input
 from kg.query.sparql import EmbeddedStore
 
 #: File name endings -> the RDF syntax read for them.
@@ -34,10 +35,9 @@ def read_triples(path: Path) -> list[tuple]:
     fmt = FORMATS.get(path.suffix.casefold())
     if fmt is None:
         raise KGError(f"cannot read {path}: unknown RDF file type {path.suffix!r} (use one of {', '.join(FORMATS)})")
+    data = read_input(path, "what-if file")
     try:
-        return [(q.subject, q.predicate, q.object) for q in parse(path=str(path), format=fmt)]
-    except FileNotFoundError as exc:
-        raise KGError(f"no such file: {path}") from exc
+        return [(q.subject, q.predicate, q.object) for q in parse(data, format=fmt)]
     except (SyntaxError, OSError, ValueError) as exc:
         raise KGError(f"cannot read {path}: {exc}") from exc
 

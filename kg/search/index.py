@@ -24,7 +24,7 @@ from tqdm import tqdm
 from kg.errors import KGError
 from kg.ingest.herb import artifacts, load_product, product_names
 from kg.namespaces import ORG_GRAPH, expand, node, product_graph
-from kg.query.sparql import named_query, prefixed
+from kg.query.sparql import named_query, prefixed, read_only_store
 from kg.search import dense
 from kg.search.graph import Edge, Label, ProductGraph, graph_of, labels_of, read_edges, read_labels
 from kg.search.lexical import LexicalIndex
@@ -247,10 +247,7 @@ def build_index(
     started = time.perf_counter()
     if not store_path.exists():
         raise KGError(f"no store at {store_path}: run `kg build` first (or pass --store PATH / set KG_STORE)")
-    try:
-        store = Store.read_only(str(store_path))
-    except OSError as exc:
-        raise KGError(f"cannot open the store at {store_path}: {exc}") from exc
+    store = read_only_store(store_path)
     erb = erb_graphs(store)
     built = [p for p in product_names(herb) if store.contains_named_graph(product_graph(p))]
     names = products or [*built, *erb]
