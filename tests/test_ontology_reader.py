@@ -185,3 +185,13 @@ def test_a_word_no_reading_places_leaves_the_question_uncertain(answerer: Answer
     eid = next(iter(managers(herb)))
     answer = answerer.ask(f"who does {eid} report to about lunch")
     assert answer.outcome in ("uncertain", "unsupported") and not answer.answer
+
+
+@pytest.mark.herb
+def test_a_products_competitors_as_its_documents_name_them(answerer: Answerer, herb: Path) -> None:
+    # FlowForce's market research report: "Key competitors include Apigee, AWS API Gateway, and IBM API Connect."
+    report = next(d for d in product_file(herb, "FlowForce")["documents"] if "Key competitors include" in d["content"])
+    answer = answerer.ask("What are the competitors of FlowForce?")
+    assert answer.outcome == "answer", answer.reason
+    assert answer.answer == ["AWS API Gateway", "Apigee", "IBM API Connect"]
+    assert report["id"] in answer.citations

@@ -399,15 +399,11 @@ class Reader:
         intent = f"ontology:{local(reading.prop.iri)}:{reading.how}"
         proof_bindings = {k: v for k, v in bindings.items() if k in proof_q.params}
         if self.backend.ask(proof_q.text, proof_bindings, self.graphs):
-            return Answer(
-                question=self.q.text,
-                type="name",
-                abstain=True,
-                answer=None,
-                citations=[],
-                intent=intent,
+            return self.abstention(
+                f"the graph holds no {reading.prop.label} for {entity.label} ({reading.shown(entity)})",
+                "absent",
                 slots={**slots, **{k: v.value for k, v in proof_bindings.items()}},
-                reason=f"the graph holds no {reading.prop.label} for {entity.label} ({reading.shown(entity)})",
+                intent=intent,
                 proof={
                     "query": proof_q.name,
                     "text": proof_q.text,
@@ -415,8 +411,6 @@ class Reader:
                     "graphs": [g.value for g in self.graphs or []],
                     "result": True,
                 },
-                outcome="absent",
-                queries=[proof_q.text],
             )
         select_q = named_query(reading.query())
         rows = self.backend.select(select_q.text, bindings, self.graphs)
@@ -483,19 +477,11 @@ class Reader:
         noun = s_label(titled[0])
         hint = f"; closest: {'; '.join(close)}" if close else ""
         where = f" in {self.q.product}" if self.q.product else ""
-        return Answer(
-            question=self.q.text,
-            type="name",
-            abstain=True,
-            answer=None,
-            citations=[],
-            intent=None,
-            slots=self.q.slots(),
-            reason=f"unsupported question: no {noun} titled '{title}'{where}{hint}",
-            outcome="unsupported",
-            readings=[{"question": f"What is the state of the {c} bug?", "intent": "ontology"} for c in close]
-            if noun == "bug"
-            else [],
+        readings = [{"question": f"What is the state of the {c} bug?", "intent": "ontology"} for c in close]
+        return self.abstention(
+            f"unsupported question: no {noun} titled '{title}'{where}{hint}",
+            "unsupported",
+            readings=readings if noun == "bug" else [],
         )
 
     def title_beside(self, placed: Placed, left: list[str], noun: str) -> str | None:
@@ -519,16 +505,31 @@ class Reader:
         slots = self.q.slots()
         if candidates:
             slots["candidates"] = [local(c) for c in candidates]
+        return self.abstention(f"uncertain reading: {why}", "uncertain", slots=slots)
+
+    def abstention(
+        self,
+        reason: str,
+        outcome: str,
+        slots: dict[str, Any] | None = None,
+        intent: str | None = None,
+        proof: dict[str, Any] | None = None,
+        readings: list[dict[str, str]] | None = None,
+    ) -> Answer:
+        """An answer that gives no values: absent (with its proof), uncertain or unsupported."""
         return Answer(
             question=self.q.text,
             type="name",
             abstain=True,
             answer=None,
             citations=[],
-            intent=None,
-            slots=slots,
-            reason=f"uncertain reading: {why}",
-            outcome="uncertain",
+            intent=intent,
+            slots=slots if slots is not None else self.q.slots(),
+            reason=reason,
+            proof=proof,
+            outcome=outcome,
+            readings=readings or [],
+            queries=[proof["text"]] if proof else [],
         )
 
 
