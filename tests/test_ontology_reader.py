@@ -195,3 +195,32 @@ def test_a_products_competitors_as_its_documents_name_them(answerer: Answerer, h
     assert answer.outcome == "answer", answer.reason
     assert answer.answer == ["AWS API Gateway", "Apigee", "IBM API Connect"]
     assert report["id"] in answer.citations
+
+
+@pytest.mark.herb
+def test_class_listings_with_a_filter(answerer: Answerer, herb: Path) -> None:
+    flow = product_file(herb, "FlowForce")
+    roles = {e: p["role"] for e, p in json.loads((herb / "metadata" / "employee.json").read_text()).items()}
+    leads = answerer.ask("Who are the Engineering Leads on the FlowForce team?")
+    assert leads.answer == sorted(e for e in flow["team"] if roles.get(e) == "Engineering Lead")
+    reverted = answerer.ask("Which PRs in FlowForce were reverted?")
+    titles = [p["title"] for p in flow["prs"] if p["title"].startswith("Revert PR#")]
+    numbers = {t.split("#")[1].split(":")[0].strip() for t in titles}
+    assert reverted.outcome == "answer", reverted.reason
+    assert {link.rsplit("/", 1)[-1] for link in reverted.answer or []} == numbers
+
+
+def test_kg_intents_lists_a_reading_for_every_labelled_property(capsys: pytest.CaptureFixture[str]) -> None:
+    from kg.cli import main
+
+    assert main(["intents", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["ontology_readings"]
+    assert {r["property"] for r in listed} == set(schema().properties)
+    assert all(r["asks"].startswith("What is the ") for r in listed)
+
+
+def test_an_unsupported_question_is_offered_the_askable_questions_its_words_name(sample: EmbeddedStore) -> None:
+    from kg.qa.ontology_reader import nearest
+
+    offered = nearest(parse("who is the boss around here", Vocabulary({}, {}, {})))
+    assert [o["question"] for o in offered] == ["What is the boss of <employee>?"]

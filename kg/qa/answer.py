@@ -212,9 +212,11 @@ class Answerer:
         the table proved absence, the ontology reader's answer overrides the proof (a bug named by its exact
         title in quotes, which the table's title match does not see), and so does its "no bug titled …": a
         proof that no bug has the words as its title is no proof about the bug the question meant."""
-        from kg.qa.ontology_reader import read_by_ontology
+        from kg.qa.ontology_reader import nearest, read_by_ontology
 
         read = read_by_ontology(q, self.backend)
+        if read is None and table.outcome == "unsupported" and not table.readings:
+            table.readings = nearest(q)  # the askable questions nearest it
         if read is None or (read.outcome in ("uncertain", "unsupported") and table.readings):
             return table
         if table.outcome == "absent" and read.outcome not in ("answer", "unsupported"):

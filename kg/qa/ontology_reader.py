@@ -46,6 +46,7 @@ RDF_REST = "http://www.w3.org/1999/02/22-rdf-syntax-ns#rest"
 ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
 INVERSE = expand("ekg:inverseLabel")
 PERSON = "http://xmlns.com/foaf/0.1/Person"
+XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
 #: A label ending in one of these is a verb phrase: the entity before it is its subject, after it its object.
 PREPOSITIONS = frozenset({"to", "by", "for", "of", "on", "in", "with"})
 #: Stands for a named entity in the question while its words are placed.
@@ -61,6 +62,12 @@ class Prop:
     domain: frozenset[str]
     range: frozenset[str]
     datatype: bool
+    #: the declared domain and range as a reader names them ("pull request review", "employee")
+    subject_kind: str = "thing"
+    object_kind: str = "value"
+    #: the labels as written (`forward` and `inverse` hold them singularised, as questions are matched)
+    names: tuple[str, ...] = ()
+    inverse_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,6 +101,17 @@ def _members(store: Store, node: NamedNode | BlankNode) -> set[str]:
             out |= {term_text(q.object) for q in store.quads_for_pattern(item, NamedNode(RDF_FIRST), None)}
             item = next((q.object for q in store.quads_for_pattern(item, NamedNode(RDF_REST), None)), None)
     return out
+
+
+def kind_name(store: Store, nodes: list[Any], default: str) -> str:
+    """A declared domain or range as a reader names it: its classes' labels, joined by "or"."""
+    labels = [
+        term_text(o)
+        for n in nodes
+        for c in sorted(_members(store, n))
+        for o in (q.object for q in store.quads_for_pattern(NamedNode(c), NamedNode(RDFS + "label"), None))
+    ]
+    return " or ".join(dict.fromkeys(labels)) or default
 
 
 @cache
@@ -150,6 +168,10 @@ def schema() -> Schema:
                 closure(objects(q.subject, RDFS + "domain")),
                 closure(objects(q.subject, RDFS + "range")),
                 kind == "DatatypeProperty",
+                kind_name(store, objects(q.subject, RDFS + "domain"), "thing"),
+                kind_name(store, objects(q.subject, RDFS + "range"), "value"),
+                tuple(forward),
+                tuple(o.value for o in objects(q.subject, INVERSE)),
             )
     words = {_phrase(o.value): c for c in classes for o in objects(NamedNode(c), RDFS + "label")}
     words.update({_phrase(w): expand(c) for w, c in reader_data()["class_words"].items()})
@@ -252,11 +274,13 @@ class Reader:
     def answer(self) -> Answer | None:
         named = self.found
         placed, asked, left = self.place(named)
-        if not any(kind != "class" for kind, _, _ in placed.phrases):
+        if not any(kind != "class" for kind, _, _ in placed.phrases) and not (self.q.roles and not named):
             return None
         if not named:
             if untitled := self.untitled(placed, left):
                 return untitled
+            if listed := self.listing(placed, asked, left):
+                return listed
             named = self.product_mention()  # the product itself, when it is the only thing named
             if not named:
                 return None
@@ -393,36 +417,48 @@ class Reader:
         return out
 
     def run(self, entity: Entity, reading: Reading, asked: str | None) -> Answer:
-        bindings = self.bindings(entity, reading)
-        proof_q = named_query(f"{reading.query()}.ask")
         slots = {**self.q.slots(), "entity": local(entity.iri), "reading": reading.shown(entity)}
         intent = f"ontology:{local(reading.prop.iri)}:{reading.how}"
-        proof_bindings = {k: v for k, v in bindings.items() if k in proof_q.params}
-        if self.backend.ask(proof_q.text, proof_bindings, self.graphs):
-            return self.abstention(
-                f"the graph holds no {reading.prop.label} for {entity.label} ({reading.shown(entity)})",
-                "absent",
-                slots={**slots, **{k: v.value for k, v in proof_bindings.items()}},
-                intent=intent,
-                proof={
-                    "query": proof_q.name,
-                    "text": proof_q.text,
-                    "bindings": {k: v.value for k, v in proof_bindings.items()},
-                    "graphs": [g.value for g in self.graphs or []],
-                    "result": True,
-                },
-            )
-        select_q = named_query(reading.query())
-        rows = self.backend.select(select_q.text, bindings, self.graphs)
-        values = rows_values(rows)
-        cites = row_cites(rows)
-        queries = [proof_q.text, select_q.text]
+        absent = f"the graph holds no {reading.prop.label} for {entity.label} ({reading.shown(entity)})"
+        done = self.execute(reading.query(), self.bindings(entity, reading), intent, slots, absent)
+        if isinstance(done, Answer):
+            return done
+        rows, queries = done
+        values, cites = rows_values(rows), row_cites(rows)
         follow = self.answer_as(reading, asked)
         if follow is not None:
             values, more = self.follow(rows, follow)
             cites = sorted({*cites, *more})
             queries.append(named_query("onto_value").text)
             slots["reading"] = f"{slots['reading']}, then {follow.label}"
+        return self.answered(values, cites, intent, slots, queries)
+
+    def execute(
+        self, name: str, bindings: dict[str, Any], intent: str, slots: dict[str, Any], absent: str
+    ) -> Answer | tuple[list[Row], list[str]]:
+        """The query's proof of absence first (an absent Answer when it holds), then its rows and the queries run."""
+        proof_q, select_q = named_query(f"{name}.ask"), named_query(name)
+        proof_bindings = {k: v for k, v in bindings.items() if k in proof_q.params}
+        shown = {k: term_text(v) for k, v in proof_bindings.items()}
+        if self.backend.ask(proof_q.text, proof_bindings, self.graphs):
+            return self.abstention(
+                absent,
+                "absent",
+                slots={**slots, **shown},
+                intent=intent,
+                proof={
+                    "query": proof_q.name,
+                    "text": proof_q.text,
+                    "bindings": shown,
+                    "graphs": [g.value for g in self.graphs or []],
+                    "result": True,
+                },
+            )
+        return self.backend.select(select_q.text, bindings, self.graphs), [proof_q.text, select_q.text]
+
+    def answered(
+        self, values: list[str], cites: list[str], intent: str, slots: dict[str, Any], queries: list[str]
+    ) -> Answer:
         kind = "person" if values and all(EID.fullmatch(v) for v in values) else "name"
         return Answer(
             question=self.q.text,
@@ -434,6 +470,55 @@ class Reader:
             slots=slots,
             queries=queries,
         )
+
+    def listing(self, placed: Placed, asked: str | None, left: list[str]) -> Answer | None:
+        """A class listing with a filter, in the question's product: the team members with a role ("the
+        Engineering Leads on X's team"), or the instances of the asked class that have a property ("which PRs
+        in X were reverted"; a yes/no property, true: "which PRs were merged")."""
+        if self.q.product is None:
+            return None
+        slots = self.q.slots()
+        if len(self.q.roles) == 1:
+            role_words = set(singular_text(normalise(self.q.roles[0])).split())
+            if [w for w in left if w not in role_words and w != "member"]:
+                return None
+            slots["reading"] = f"members of {self.q.product}'s team with role {self.q.roles[0]}"
+            absent = f"no member of {self.q.product}'s team is a {self.q.roles[0]}"
+            role = {"role": Literal(self.q.roles[0])}
+            done = self.execute("onto_role_members", role, "ontology:hasRole:team", slots, absent)
+            if isinstance(done, Answer):
+                return done
+            return self.answered(rows_values(done[0]), [], "ontology:hasRole:team", slots, done[1])
+        if asked is None or left:
+            return None
+        s = schema()
+        kinds = s.below.get(asked, frozenset({asked}))
+        props = {
+            prop.iri: prop
+            for kind, phrase, _ in placed.phrases
+            if kind == "forward"
+            for prop in s.properties.values()
+            if phrase in prop.forward and prop.domain & kinds
+        }
+        if len(props) != 1 or self.unlisted(placed):
+            return None
+        prop = next(iter(props.values()))
+        bindings: dict[str, Any] = {"class": NamedNode(asked), "property": NamedNode(prop.iri)}
+        if XSD_BOOLEAN in prop.range:
+            bindings["object"] = Literal("true", datatype=NamedNode(XSD_BOOLEAN))
+        noun = s_label(asked)
+        slots["reading"] = f"every {noun} of {self.q.product} with {prop.label}"
+        intent = f"ontology:{local(prop.iri)}:list"
+        done = self.execute("onto_list", bindings, intent, slots, f"no {noun} of {self.q.product} has {prop.label}")
+        if isinstance(done, Answer):
+            return done
+        rows, queries = done
+        return self.answered(rows_values(rows), row_cites(rows), intent, slots, queries)
+
+    def unlisted(self, placed: Placed) -> bool:
+        """Whether the question places a class word besides the listed one, or a chain or inverse word."""
+        classes = [phrase for kind, phrase, _ in placed.phrases if kind == "class"]
+        return len(set(classes)) > 1 or any(kind not in ("class", "forward") for kind, _, _ in placed.phrases)
 
     def answer_as(self, reading: Reading, asked: str | None) -> Prop | None:
         """The property that leads from this reading's values to the asked kind, when they are not of it."""
@@ -582,3 +667,43 @@ def rows_values(rows: list[Row]) -> list[str]:
             )
             out[shown] = None
     return list(out)
+
+
+def askable() -> list[dict[str, str]]:
+    """What the ontology lets people ask, one row per labelled property: its words read forwards and backwards,
+    and a question of each kind in canonical wording (`kg intents`, "unsupported" answers)."""
+    rows = []
+    for prop in sorted(schema().properties.values(), key=lambda p: p.label.casefold()):
+        chains: dict[str, list[str]] = next(
+            (t for c, t in reader_data()["chains"].items() if expand(c) == prop.iri), {}
+        )
+        asks = [f"What is the {noun(prop)} of <{prop.subject_kind}>?"]
+        if not prop.datatype:
+            back = prop.inverse_names[0] if prop.inverse_names else prop.label
+            asks.append(f"Which <{prop.subject_kind}> has {back} <{prop.object_kind}>?")
+        asks += [f"{how}: {words[0]} <{prop.subject_kind}>" for how, words in chains.items() if words]
+        rows.append(
+            {
+                "property": prop.iri,
+                "label": prop.label,
+                "words": ", ".join(dict.fromkeys(prop.names)),
+                "backwards": ", ".join(prop.inverse_names) or "-",
+                "asks": " | ".join(asks),
+            }
+        )
+    return rows
+
+
+def noun(prop: Prop) -> str:
+    """The property's shortest label that reads as a noun ("boss" for ekg:reportsTo), else its label."""
+    nouns = [w for w in prop.names if w.split()[-1] not in PREPOSITIONS and not w.endswith("ed") and " " not in w]
+    return min(nouns, key=lambda w: (len(w), w)) if nouns else prop.label  # the same on every load
+
+
+def nearest(q: Question, n: int = 3) -> list[dict[str, str]]:
+    """The askable questions nearest an unsupported one: those of the properties whose words it uses."""
+    sing = f" {q.sing} "
+    rows = {row["property"]: row for row in askable()}
+    props = schema().properties.values()
+    used = sorted(p.iri for p in props if any(f" {w} " in sing for w in (*p.forward, *p.inverse)))
+    return [{"question": rows[iri]["asks"].split(" | ")[0], "intent": "ontology"} for iri in used[:n]]
