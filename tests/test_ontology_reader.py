@@ -60,7 +60,8 @@ def questions(backend: EmbeddedStore, prop: str) -> list[str]:
 
 
 def read(backend: EmbeddedStore, text: str) -> Answer | None:
-    return read_by_ontology(parse(text, Vocabulary({"demo": "Demo"}, {}, {})), backend)
+    """The question asked about the fixture's product (names and titles are looked up in a product)."""
+    return read_by_ontology(parse(f"{text} in Demo", Vocabulary({"demo": "Demo"}, {}, {})), backend)
 
 
 #: Labelled properties the fixture graph holds no statement of.

@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pyoxigraph import Literal
+from pyoxigraph import Literal, NamedNode
 
+from kg.namespaces import ID
 from kg.query.sparql import Backend, named_query, term_text
 from kg.text import normalise
+from kg.vocab import XSD_ANYURI
 
 #: Ids a question may hold: an employee or customer id, a link, a HERB artifact id (letters, digits, _ and -
 #: with at least one digit or underscore, so ordinary words are not looked up).
@@ -43,14 +45,15 @@ class Mention:
         return len(self.candidates) > 1
 
 
-def mentions(text: str, norm: str, backend: Backend, graphs: list | None) -> list[Mention]:
-    """The entities the question names, id mentions first (read in the text as typed), then titles and names
-    (whole words of its normalised form `norm`), none overlapping."""
+def mentions(text: str, norm: str, backend: Backend, graphs: list | None, by_name: list | None = None) -> list[Mention]:
+    """The entities the question names, id mentions first (read in the text as typed, in `graphs`), then titles
+    and names (whole words of its normalised form `norm`, in `by_name`, else `graphs`), none overlapping."""
     padded = f" {norm} "
     found = id_mentions(text, backend, graphs)
     taken = [m.words for m in found]
     named: dict[str, dict[str, Entity]] = {}
-    rows = backend.select(named_query("onto_entities_named").text, {"text": Literal(padded)}, graphs)
+    query = named_query("onto_entities_named").text
+    rows = backend.select(query, {"text": Literal(padded)}, by_name if by_name is not None else graphs)
     for row in rows:
         words = normalise(term_text(row["label"]))
         entity = row["entity"].value
@@ -66,13 +69,23 @@ def mentions(text: str, norm: str, backend: Backend, graphs: list | None) -> lis
     return found
 
 
+def id_bindings(token: str) -> dict[str, Literal | NamedNode]:
+    """An id as each kind of entity holds it: a HERB id, a link, the IRI of a person or customer."""
+    kind = "customer" if token.casefold().startswith("cust-") else "person"
+    return {
+        "id": Literal(token),
+        "url": Literal(token, datatype=XSD_ANYURI),
+        "iri": NamedNode(f"{ID}{kind}/{token.upper() if kind == 'customer' else token}"),
+    }
+
+
 def id_mentions(text: str, backend: Backend, graphs: list | None) -> list[Mention]:
     """Mentions by id, read from the text as typed (a link's dots and colon, an id's case): each id-like word
     the graph knows as an artifact id, a link or a person's id; its words are its normalised form."""
     found: list[Mention] = []
     for token in dict.fromkeys(ID_TOKEN.findall(text)):
         token = token.rstrip(".,;:?!)'\"")
-        rows = backend.select(named_query("onto_entity_by_id").text, {"id": Literal(token)}, graphs)
+        rows = backend.select(named_query("onto_entity_by_id").text, id_bindings(token), graphs)
         entities: dict[str, set[str]] = {}
         for row in rows:
             entities.setdefault(row["entity"].value, set()).add(row["class"].value)

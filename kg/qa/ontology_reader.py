@@ -27,7 +27,7 @@ from typing import Any
 
 from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store
 
-from kg.namespaces import expand
+from kg.namespaces import ORG_GRAPH, expand
 from kg.paths import resource
 from kg.qa.answer import Answer
 from kg.qa.entities import Entity, Mention, mentions
@@ -239,9 +239,12 @@ def read_by_ontology(q: Question, backend: Backend) -> Answer | None:
     """The question read as a property of an entity it names; None when it is not such a question."""
     graphs = product_dataset(q.product)
     text = question_text(q)
+    # names and titles are looked up in the question's product, else among the organisation's people and
+    # companies only: a title read against every product's would cost a scan of all (ids are found anywhere)
+    by_name = graphs if graphs is not None else [NamedNode(ORG_GRAPH)]
     found = [
         m
-        for m in mentions(q.text, text, backend, graphs)
+        for m in mentions(q.text, text, backend, graphs, by_name)
         if not _is_product(m, q.product) and not _inside_phrase(m, singular_text(text))
     ]
     return Reader(q, backend, graphs, text, found).answer()
@@ -274,7 +277,8 @@ class Reader:
     def answer(self) -> Answer | None:
         named = self.found
         placed, asked, left = self.place(named)
-        if not any(kind != "class" for kind, _, _ in placed.phrases) and not (self.q.roles and not named):
+        asks_property = any(kind not in ("class", "scope") for kind, _, _ in placed.phrases)
+        if not asks_property and not (self.q.roles and not named):
             return None
         if not named:
             if untitled := self.untitled(placed, left):
@@ -351,8 +355,13 @@ class Reader:
     def match(self, placed: Placed) -> str | None:
         """Place chain words, property phrases and class words, longest first; the asked class (the first class
         word: "which company …", "who …"), if any."""
-        for phrase in sorted(phrase_kinds(), key=len, reverse=True):
-            placed.take(phrase, phrase_kinds()[phrase])
+        kinds = dict(phrase_kinds())
+        if self.q.product:  # the product named as the scope, unless a longer phrase holds it ("demo link")
+            kinds[_phrase(self.q.product)] = kinds.get(_phrase(self.q.product), frozenset()) | {"scope"}
+        for phrase in sorted(kinds, key=len, reverse=True):
+            taken = placed.take(phrase, kinds[phrase])
+            if "scope" in taken:
+                placed.phrases = [p for p in placed.phrases if p[1] != phrase or p[0] == "scope"]
         classes = sorted((at, phrase) for kind, phrase, at in placed.phrases if kind == "class")
         return schema().class_words[classes[0][1]] if classes else None
 
@@ -518,7 +527,7 @@ class Reader:
     def unlisted(self, placed: Placed) -> bool:
         """Whether the question places a class word besides the listed one, or a chain or inverse word."""
         classes = [phrase for kind, phrase, _ in placed.phrases if kind == "class"]
-        return len(set(classes)) > 1 or any(kind not in ("class", "forward") for kind, _, _ in placed.phrases)
+        return len(set(classes)) > 1 or any(kind not in ("class", "forward", "scope") for kind, _, _ in placed.phrases)
 
     def answer_as(self, reading: Reading, asked: str | None) -> Prop | None:
         """The property that leads from this reading's values to the asked kind, when they are not of it."""
