@@ -225,3 +225,15 @@ def test_an_unsupported_question_is_offered_the_askable_questions_its_words_name
 
     offered = nearest(parse("who is the boss around here", Vocabulary({}, {}, {})))
     assert [o["question"] for o in offered] == ["What is the boss of <employee>?"]
+
+
+@pytest.mark.herb
+def test_who_approved_a_pr_follows_its_review_records(answerer: Answerer, herb: Path) -> None:
+    prs = product_file(herb, "FlowForce")["prs"]
+    approved = next(p for p in prs if any(r["state"] == "APPROVED" for r in p["reviews"]))
+    answer = answerer.ask(f"who approved {approved['link']}?")
+    assert answer.outcome == "answer", answer.reason
+    assert set(answer.answer or []) == {r["user"]["login"] for r in approved["reviews"] if r["state"] == "APPROVED"}
+    unapproved = next(p for p in prs if p["reviews"] and all(r["state"] != "APPROVED" for r in p["reviews"]))
+    none = answerer.ask(f"who approved {unapproved['link']}?")
+    assert none.outcome == "absent" and none.proof and none.proof["query"] == "onto_value_where.ask"

@@ -49,6 +49,8 @@ PERSON = "http://xmlns.com/foaf/0.1/Person"
 XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
 #: A label ending in one of these is a verb phrase: the entity before it is its subject, after it its object.
 PREPOSITIONS = frozenset({"to", "by", "for", "of", "on", "in", "with"})
+#: Words that introduce an item's title ("the bug titled …").
+TITLE_WORDS = frozenset({"titled", "called", "named"})
 #: Stands for a named entity in the question while its words are placed.
 HOLE = "⟦entity⟧"
 
@@ -79,6 +81,8 @@ class Schema:
     class_words: dict[str, str]
     #: individual declared in the ontology (a state, a kind) -> its label, as answers show it
     labels: dict[str, str]
+    #: individual -> its classes (ekg:Approved -> ekg:ReviewState)
+    kinds: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 @cache
@@ -177,7 +181,13 @@ def schema() -> Schema:
     words.update({_phrase(w): expand(c) for w, c in reader_data()["class_words"].items()})
     individuals = store.quads_for_pattern(None, NamedNode(RDF_TYPE), NamedNode(OWL + "NamedIndividual"))
     shown = {term_text(q.subject): o.value for q in individuals for o in objects(q.subject, RDFS + "label")}
-    return Schema(properties, frozen, words, shown)
+    kinds = {
+        iri: frozenset(
+            term_text(o) for o in objects(NamedNode(iri), RDF_TYPE) if term_text(o) != OWL + "NamedIndividual"
+        )
+        for iri in shown
+    }
+    return Schema(properties, frozen, words, shown, kinds)
 
 
 @dataclass(frozen=True)
@@ -188,11 +198,15 @@ class Reading:
     how: str
     prop: Prop
     link: str | None = None
+    #: a "where" reading: the record's property that must have the value, and the value
+    filter: str | None = None
+    value: str | None = None
 
     def query(self) -> str:
         return {
             "value": "onto_value",
             "via": "onto_value_via",
+            "where": "onto_value_where",
             "subject": "onto_subject",
             "up": "chain_up",
             "down": "chain_down",
@@ -202,6 +216,9 @@ class Reading:
     def shown(self, entity: Entity) -> str:
         arrow = {"subject": "← ", "down": "←+ ", "up": "→+ ", "two": "→→ "}.get(self.how, "→ ")
         via = f" (through the records whose {local(self.link)} is it)" if self.link else ""
+        if self.filter:
+            where = f"{local(self.filter)} is {local(self.value)}"
+            via = f" (through the records whose {local(self.link)} is it and {where})"
         return f"{entity.label} {arrow}{self.prop.label}{via}"
 
 
@@ -299,7 +316,7 @@ class Reader:
                 candidates=[e.iri for e in mention.candidates],
             )
         entity = mention.candidates[0]
-        readings = self.readings(entity, placed)
+        readings = self.readings(entity, placed) or self.where_readings(entity, placed, asked)
         if not readings:
             return None
         if len(readings) == 1:
@@ -384,6 +401,47 @@ class Reader:
         chained = {r.prop.iri for r in found if r.how in ("up", "down", "two")}
         return [r for r in found if r.how in ("up", "down", "two") or r.prop.iri not in chained]
 
+    def where_readings(self, entity: Entity, placed: Placed, asked: str | None) -> list[Reading]:
+        """Readings through the records that link to the entity and hold a value the question names ("who
+        approved <PR>": the PR's reviews whose review state is approved, read for the asked kind, a person)."""
+        s = schema()
+        values = [i for kind, phrase, _ in placed.phrases if kind == "value" for i in individuals(phrase)]
+        if asked is None:
+            return []
+        wanted = s.below.get(asked, frozenset({asked}))
+        out: list[Reading] = []
+        for value in values:
+            for f in s.properties.values():
+                if f.datatype or not f.range & s.kinds.get(value, frozenset()):
+                    continue
+                for link in self.links(f, entity):
+                    answers = [
+                        p
+                        for p in s.properties.values()
+                        if not p.datatype
+                        and p.iri not in (f.iri, link)
+                        and p.domain
+                        and p.domain <= f.domain
+                        and p.range & wanted
+                    ]
+                    out += [Reading("where", p, link, f.iri, value) for p in answers]
+        # where two kinds of record hold the value (a review's state "approved", a PR lifecycle event's), the
+        # answer follows the record made for it: the property whose range is narrowest
+        narrowest = min((len(s.properties[r.filter or ""].range) for r in out), default=0)
+        return [r for r in out if len(s.properties[r.filter or ""].range) == narrowest]
+
+    def links(self, prop: Prop, entity: Entity) -> list[str]:
+        """The properties from the records a property is read on (its domain) to the entity."""
+        return [
+            link.iri
+            for link in schema().properties.values()
+            if not link.datatype
+            and link.iri != prop.iri
+            and link.domain
+            and link.domain <= prop.domain  # a link of the record kind itself, not of every entity
+            and self.fits(entity, link.range)
+        ]
+
     @staticmethod
     def chain_words(prop: Prop, how: str) -> list[str]:
         chains = reader_data()["chains"]
@@ -405,15 +463,7 @@ class Reader:
             return [Reading("value", prop)]
         if in_range:
             return [Reading("subject", prop)]
-        links = [
-            link
-            for link in schema().properties.values()
-            if not link.datatype
-            and link.iri != prop.iri
-            and link.domain
-            and link.domain <= prop.domain  # a link of the record kind itself, not of every entity
-            and self.fits(entity, link.range)
-        ]
+        links = [schema().properties[iri] for iri in self.links(prop, entity)]
         if not links:
             return []
         best = min(links, key=lambda link: len(link.range))  # eventOf over stateEventOf: the same records
@@ -423,6 +473,8 @@ class Reader:
         out = {"entity": NamedNode(entity.iri), "property": NamedNode(reading.prop.iri)}
         if reading.link:
             out["link"] = NamedNode(reading.link)
+        if reading.filter and reading.value:
+            out["filter"], out["object"] = NamedNode(reading.filter), NamedNode(reading.value)
         return out
 
     def run(self, entity: Entity, reading: Reading, asked: str | None) -> Answer:
@@ -491,6 +543,8 @@ class Reader:
             role_words = set(singular_text(normalise(self.q.roles[0])).split())
             if [w for w in left if w not in role_words and w != "member"]:
                 return None
+            if any(kind not in ("class", "scope") for kind, _, _ in placed.phrases):
+                return None  # "the PMs who reviewed the X document" is not the team's PMs
             slots["reading"] = f"members of {self.q.product}'s team with role {self.q.roles[0]}"
             absent = f"no member of {self.q.product}'s team is a {self.q.roles[0]}"
             role = {"role": Literal(self.q.roles[0])}
@@ -527,7 +581,8 @@ class Reader:
     def unlisted(self, placed: Placed) -> bool:
         """Whether the question places a class word besides the listed one, or a chain or inverse word."""
         classes = [phrase for kind, phrase, _ in placed.phrases if kind == "class"]
-        return len(set(classes)) > 1 or any(kind not in ("class", "forward", "scope") for kind, _, _ in placed.phrases)
+        allowed = ("class", "forward", "scope", "value")
+        return len(set(classes)) > 1 or any(kind not in allowed for kind, _, _ in placed.phrases)
 
     def answer_as(self, reading: Reading, asked: str | None) -> Prop | None:
         """The property that leads from this reading's values to the asked kind, when they are not of it."""
@@ -579,9 +634,9 @@ class Reader:
         )
 
     def title_beside(self, placed: Placed, left: list[str], noun: str) -> str | None:
-        """The words left, when they are one run of the question standing right before or after the kind's noun
-        in the singular ("the <words> bug", "bug <words>"): then they are what the question takes for one
-        item's title. Anything else ("bugs that were later …") is not a title at all."""
+        """The words left, when they are one run of the question in the singular "the <words> bug" or "the bug
+        titled <words>": then they are what the question takes for one item's title. Anything else ("bugs that
+        were later …", "engineers most bug fix PRs") is not a title at all."""
         if f" {noun} " not in f" {self.q.norm} ":
             return None
         words = placed.text.split(" ")
@@ -591,9 +646,10 @@ class Reader:
         if any(w not in left and w not in function for w in words[first:last]):
             return None
         nouns = {i for i, w in enumerate(words) if w == "\x00" * len(noun)}
-        if not nouns & {first - 1, last + 1}:
-            return None
-        return " ".join(words[first : last + 1])
+        named = words[first] in TITLE_WORDS and first - 1 in nouns  # "the bug titled <words>"
+        if not (named or (last + 1 in nouns and first > 0 and words[first - 1] in ("the", "a"))):
+            return None  # "the <words> bug" or "the bug titled <words>", nothing looser
+        return " ".join(words[first + 1 if named else first : last + 1])
 
     def uncertain(self, why: str, candidates: list[str] | None = None) -> Answer:
         slots = self.q.slots()
@@ -644,7 +700,14 @@ def phrase_kinds() -> dict[str, frozenset[str]]:
                 kinds.setdefault(_phrase(w), set()).add(how)
     for w in s.class_words:
         kinds.setdefault(w, set()).add("class")
+    for label in s.labels.values():
+        kinds.setdefault(_phrase(label), set()).add("value")
     return {w: frozenset(k) for w, k in kinds.items() if w}
+
+
+def individuals(phrase: str) -> list[str]:
+    """The ontology's individuals a phrase is the label of ("approved": the review state and the PR state)."""
+    return sorted(iri for iri, label in schema().labels.items() if _phrase(label) == phrase)
 
 
 def s_label(iri: str) -> str:
