@@ -237,3 +237,11 @@ def test_who_approved_a_pr_follows_its_review_records(answerer: Answerer, herb: 
     unapproved = next(p for p in prs if p["reviews"] and all(r["state"] != "APPROVED" for r in p["reviews"]))
     none = answerer.ask(f"who approved {unapproved['link']}?")
     assert none.outcome == "absent" and none.proof and none.proof["query"] == "onto_value_where.ask"
+
+
+@pytest.mark.herb
+def test_who_requested_changes_on_a_pr_is_a_review_state_by_its_other_name(answerer: Answerer, herb: Path) -> None:
+    prs = product_file(herb, "FlowForce")["prs"]
+    pr = next(p for p in prs if any(r["state"] == "CHANGES_REQUESTED" for r in p["reviews"]))
+    answer = answerer.ask(f"Who requested changes on {pr['link']}?")
+    assert set(answer.answer or []) == {r["user"]["login"] for r in pr["reviews"] if r["state"] == "CHANGES_REQUESTED"}

@@ -700,14 +700,28 @@ def phrase_kinds() -> dict[str, frozenset[str]]:
                 kinds.setdefault(_phrase(w), set()).add(how)
     for w in s.class_words:
         kinds.setdefault(w, set()).add("class")
-    for label in s.labels.values():
-        kinds.setdefault(_phrase(label), set()).add("value")
+    for phrase in value_words():
+        kinds.setdefault(phrase, set()).add("value")
     return {w: frozenset(k) for w, k in kinds.items() if w}
 
 
+@cache
+def value_words() -> dict[str, tuple[str, ...]]:
+    """The phrases naming the ontology's individuals (rdfs:label, skos:altLabel), each with the individuals it
+    names ("approved": the review state and the PR state)."""
+    store = Store()
+    store.load(path=str(ONTOLOGY), format=RdfFormat.TURTLE)
+    found: dict[str, set[str]] = {}
+    for iri, label in schema().labels.items():
+        found.setdefault(_phrase(label), set()).add(iri)
+        for q in store.quads_for_pattern(NamedNode(iri), NamedNode(ALT), None):
+            found.setdefault(_phrase(term_text(q.object)), set()).add(iri)
+    return {w: tuple(sorted(iris)) for w, iris in found.items()}
+
+
 def individuals(phrase: str) -> list[str]:
-    """The ontology's individuals a phrase is the label of ("approved": the review state and the PR state)."""
-    return sorted(iri for iri, label in schema().labels.items() if _phrase(label) == phrase)
+    """The ontology's individuals a phrase names."""
+    return list(value_words().get(phrase, ()))
 
 
 def s_label(iri: str) -> str:
