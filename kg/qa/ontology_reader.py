@@ -646,7 +646,9 @@ class Reader:
         if any(w not in left and w not in function for w in words[first:last]):
             return None
         nouns = {i for i, w in enumerate(words) if w == "\x00" * len(noun)}
-        named = words[first] in TITLE_WORDS and first - 1 in nouns  # "the bug titled <words>"
+        # "the bug titled <words>", the title right after ("the bug named in this question" names none)
+        named = words[first] in TITLE_WORDS and first - 1 in nouns and words[first + 1 : first + 2] != []
+        named = named and words[first + 1] in left
         if not (named or (last + 1 in nouns and first > 0 and words[first - 1] in ("the", "a"))):
             return None  # "the <words> bug" or "the bug titled <words>", nothing looser
         return " ".join(words[first + 1 if named else first : last + 1])
