@@ -46,6 +46,7 @@ LAZY: dict[tuple[str, str], str] = {
     ("kg.cli.options", "kg.query.backend"): "start-up time (only commands reading a store or endpoint)",
     ("kg.cli.query", "kg.cli.whatif"): "start-up time of kg query",
     ("kg.cli.options", "dataclasses"): "start-up time",
+    ("kg.qa.answer", "kg.qa.ontology_reader"): "the ontology reader builds its Answer from this module (a cycle)",
     ("kg.cli.options", "kg.endpoint.policy"): "start-up time (only kg serve and kg mcp take limits)",
     ("kg.cli.serve", "kg.endpoint"): "start-up time (aiohttp loads only for kg serve)",
     ("kg.endpoint.engine", "pyoxigraph"): "loaded in the worker processes only",

@@ -10,7 +10,7 @@ from rulekit import objects, rule_triples
 
 from kg.ingest.herb import Organisation, Product
 from kg.ingest.rules import Message, RuleContext
-from kg.ingest.rules.competitors import competitor_name, demo_urls, insight_text
+from kg.ingest.rules.competitors import competitor_name, demo_urls, insight_text, named_competitors
 from kg.ingest.rules.messages import conversations as threads
 from kg.namespaces import ID
 
@@ -215,3 +215,17 @@ def test_threads_follow_index_chains_per_day() -> None:
         ["x"],
         ["i"],
     ]
+
+
+def test_named_competitors_are_the_list_after_the_cue_and_stop_where_it_ends() -> None:
+    assert named_competitors("Key competitors include Apigee, AWS API Gateway, and IBM API Connect.") == [
+        "Apigee",
+        "AWS API Gateway",
+        "IBM API Connect",
+    ]
+    assert named_competitors("While competitors like Apigee and AWS API Gateway offer API management, we") == [
+        "Apigee",
+        "AWS API Gateway",
+    ]
+    assert named_competitors("Competitors such as Otter.ai and SummarizeBot lead.") == ["Otter.ai", "SummarizeBot"]
+    assert named_competitors("Our competitors are strong in analytics.") == []

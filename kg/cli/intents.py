@@ -1,6 +1,7 @@
 """`kg intents`: the intent table (kg/qa/intents/table.toml) as its rows say it — answer type, query (and the
 evidence queries read once per product) and proof, the cues each requires and forbids, its slots and free
-phrase, its timed form — then what each state word means (kg/qa/states.py); with --registered, the binders,
+phrase, its timed form — then what each state word means (kg/qa/states.py), then the readings the ontology
+gives (one per labelled property, kg/qa/ontology_reader.py); with --registered, the binders,
 finishers and absences the rows can name (their registries)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 from kg.cli.table import print_table
 from kg.qa.intents import ABSENCES, FINISHERS, Intent, as_of, table
 from kg.qa.intents.binders import BINDERS
+from kg.qa.ontology_reader import askable
 from kg.qa.states import INTENT_STATES, STATE_WORDS
 
 
@@ -84,11 +86,16 @@ def run(args: argparse.Namespace) -> int:
         print_table(["kind", "name", "what it does"], registered())
         return 0
     records = [record(i) for i in table()[1]]
+    readings = askable()
     if getattr(args, "json", False):
-        print(json.dumps({"intents": records, "state_words": STATE_WORDS}, indent=2, ensure_ascii=False))
+        shown = {"intents": records, "state_words": STATE_WORDS, "ontology_readings": readings}
+        print(json.dumps(shown, indent=2, ensure_ascii=False))
         return 0
     print_table([header for header, _ in COLUMNS], [list(r.values()) for r in records])
     print("\nstate words (what the queries test):")
     for word, meaning in STATE_WORDS.items():
         print(f"  {word}: {meaning}")
+    print("\nreadings generated from the ontology (every labelled property; kg/qa/ontology_reader.py):\n")
+    rows = [[r["label"], r["words"], r["backwards"], r["asks"]] for r in readings]
+    print_table(["property", "words", "read backwards", "asks"], rows)
     return 0

@@ -288,7 +288,25 @@ class Answerer:
         choice = choose(q, labels, op.positions, op.cues) if op else choose(q, labels)
         answer = self._answer_choice(q, choice)
         answer.choice = choice
-        return answer
+        return self._by_ontology(q, answer) if answer.outcome != "answer" else answer
+
+    def _by_ontology(self, q: Question, table: Answer) -> Answer:
+        """The reading generated from the ontology (kg/qa/ontology_reader.py) where the intent table has no
+        complete one: its answer or proof; its own doubt only where the table had no reading to offer. Where
+        the table proved absence, the ontology reader's answer overrides the proof (a bug named by its exact
+        title in quotes, which the table's title match does not see), and so does its "no bug titled …": a
+        proof that no bug has the words as its title is no proof about the bug the question meant."""
+        from kg.qa.ontology_reader import nearest, read_by_ontology
+
+        read = read_by_ontology(q, self.backend)
+        if read is None and table.outcome == "unsupported" and not table.readings:
+            table.readings = nearest(q)  # the askable questions nearest it
+        if read is None or (read.outcome in ("uncertain", "unsupported") and table.readings):
+            return table
+        if table.outcome == "absent" and read.outcome not in ("answer", "unsupported"):
+            return table
+        read.choice = table.choice
+        return read
 
     def _respelled(self, q: Question, typed: Answer, op: Operator | None = None) -> Answer:
         """A question with no complete reading as typed, read again with its slips respelled: the respelled

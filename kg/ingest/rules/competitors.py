@@ -152,3 +152,48 @@ def shared_demo(ctx: RuleContext, url: str, msg: Message) -> NamedNode:
     ctx.add(demo, EKG_URL, Literal(url, datatype=XSD_ANYURI))
     ctx.add(demo, SHARED_BY, ctx.agent(msg.author))
     return demo
+
+
+#: "Key competitors include A, B, and C", "competitors like A and B", "competitors such as A": the list that
+#: follows, up to the sentence's end.
+NAMED_COMPETITORS = re.compile(
+    r"\bcompetitors\s+(?:include|including|like|such\s+as|are)\s+(?P<names>(?:[^.;:!?]|\.(?=\w))+)",
+    re.I,
+)
+#: A list item's leading name: capitalised words, a dotted one whole ("AWS API Gateway", "Otter.ai").
+_WORD = r"[A-Z][\w\-]*(?:\.\w+)*"
+LEADING_NAME = re.compile(rf"^((?:{_WORD})(?:\s+(?:{_WORD}|for|of))*)")
+LIST_SEPARATOR = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+
+
+def named_competitors(text: str) -> list[str]:
+    """The competitor names a sentence lists after "competitors include / like / such as"; the list ends at
+    the first item that is not only a name ("… and AWS API Gateway offer API management")."""
+    names: list[str] = []
+    for match in NAMED_COMPETITORS.finditer(text):
+        for item in LIST_SEPARATOR.split(match.group("names").strip()):
+            lead = LEADING_NAME.match(item.strip())
+            if not lead:
+                break
+            names.append(re.sub(r"\s+(?:for|of)$", "", lead.group(1)))
+            if lead.group(0) != item.strip():
+                break
+    return names
+
+
+@rule(
+    "competitors-named",
+    'A document or Slack message that lists "competitors include / like / such as A, B and C" names each as '
+    "an ekg:CompetitorProduct ekg:competitorOf the product, derived from every artifact that names it (the same "
+    "node as a competitor the team discussed by that name).",
+)
+def competitors_named(ctx: RuleContext) -> None:
+    sources: dict[str, dict[str, list[str]]] = {}
+    texts = [(str(d["id"]), str(d.get("content", ""))) for d in ctx.records("documents")]
+    texts += [(m.id, m.text) for m in ctx.messages]
+    for artifact_id, text in texts:
+        for name in named_competitors(text):
+            sources.setdefault(slug(name), {}).setdefault(name, []).append(artifact_id)
+    for names in sources.values():
+        name = min(names)  # one spelling per node, the same on every build
+        competitor_node(ctx, name, [i for ids in names.values() for i in ids])

@@ -1,0 +1,100 @@
+"""The entities a question names: by id (eid_…, CUST-…, a PR or document link, a HERB artifact id) or by
+title or name (a bug's or PR's title, a person's name, a feature, competitor, company, release or product label).
+
+A name several entities share (HERB has 530 employees and 98 distinct names) is kept as one `Mention` with
+every candidate: the reader reports it as uncertain, never picks one. Names are whole words of the question;
+where two overlap the longer wins ("Token Expiry Mismanagement" over a bug titled "Token Expiry").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pyoxigraph import Literal, NamedNode
+
+from kg.namespaces import ID
+from kg.query.sparql import Backend, named_query, term_text
+from kg.text import normalise
+from kg.vocab import XSD_ANYURI
+
+#: Ids a question may hold: an employee or customer id, a link, a HERB artifact id (letters, digits, _ and -
+#: with at least one digit or underscore, so ordinary words are not looked up).
+ID_TOKEN = re.compile(
+    r"\beid_[0-9a-f]{8}\b|\bcust-\d{4}\b|https?://[^\s<>\"']+|\b(?=[\w-]*[\d_])[a-z0-9][\w-]{5,}\b", re.I
+)
+
+
+@dataclass(frozen=True)
+class Entity:
+    iri: str
+    classes: frozenset[str]
+    label: str
+
+
+@dataclass(frozen=True)
+class Mention:
+    """Words of the question (`words`, normalised) and every entity they may name."""
+
+    words: str
+    candidates: tuple[Entity, ...]
+    by_id: bool = False
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.candidates) > 1
+
+
+def mentions(text: str, norm: str, backend: Backend, graphs: list | None, by_name: list | None = None) -> list[Mention]:
+    """The entities the question names, id mentions first (read in the text as typed, in `graphs`), then titles
+    and names (whole words of its normalised form `norm`, in `by_name`, else `graphs`), none overlapping."""
+    padded = f" {norm} "
+    found = id_mentions(text, backend, graphs)
+    taken = [m.words for m in found]
+    named: dict[str, dict[str, Entity]] = {}
+    query = named_query("onto_entities_named").text
+    rows = backend.select(query, {"text": Literal(padded)}, by_name if by_name is not None else graphs)
+    for row in rows:
+        words = normalise(term_text(row["label"]))
+        entity = row["entity"].value
+        by_words = named.setdefault(words, {})
+        old = by_words.get(entity)
+        classes = (old.classes if old else frozenset()) | {row["class"].value}
+        by_words[entity] = Entity(entity, classes, term_text(row["label"]))
+    for words in sorted(named, key=len, reverse=True):
+        if any(words in t for t in taken):
+            continue
+        taken.append(words)
+        found.append(Mention(words, tuple(sorted(named[words].values(), key=lambda e: e.iri))))
+    return found
+
+
+def id_bindings(token: str) -> dict[str, Literal | NamedNode]:
+    """An id as each kind of entity holds it: a HERB id, a link, the IRI of a person or customer."""
+    kind = "customer" if token.casefold().startswith("cust-") else "person"
+    return {
+        "id": Literal(token),
+        "url": Literal(token, datatype=XSD_ANYURI),
+        "iri": NamedNode(f"{ID}{kind}/{token.upper() if kind == 'customer' else token}"),
+    }
+
+
+def id_mentions(text: str, backend: Backend, graphs: list | None) -> list[Mention]:
+    """Mentions by id, read from the text as typed (a link's dots and colon, an id's case): each id-like word
+    the graph knows as an artifact id, a link or a person's id; its words are its normalised form."""
+    found: list[Mention] = []
+    for token in dict.fromkeys(ID_TOKEN.findall(text)):
+        token = token.rstrip(".,;:?!)'\"")
+        rows = backend.select(named_query("onto_entity_by_id").text, id_bindings(token), graphs)
+        entities: dict[str, set[str]] = {}
+        for row in rows:
+            entities.setdefault(row["entity"].value, set()).add(row["class"].value)
+        if entities:
+            found.append(
+                Mention(
+                    normalise(token),
+                    tuple(Entity(iri, frozenset(c), token) for iri, c in sorted(entities.items())),
+                    by_id=True,
+                )
+            )
+    return found

@@ -1,0 +1,797 @@
+"""Readings generated from the ontology: every labelled object or data property of `ontology/ekg.ttl` is a
+question people can ask, without a row per property.
+
+A property's rdfs:label and skos:altLabels name it read forwards ("who is eid_…'s manager", "what is the state
+of <bug title>"), its ekg:inverseLabels read backwards ("eid_…'s direct reports"); a label ending in a
+preposition is read by word order ("who does X report to" forwards, "who reports to X" backwards). Which way a
+property is read, and whether through a record that links to the entity ("who reviewed <PR link>": the PR's
+ekg:PullRequestReview records), follows from the entity's classes and the property's domain and range. Chains
+(kg/qa/ontology_reader.toml) are read with SPARQL property paths (sparql/chain_*.rq).
+
+The reader is the last before "uncertain"/"unsupported" (`Answerer._answer_choice`). It answers only when every
+content word of the question is placed (an entity, a property's label, a class, a function word); a name several
+entities share is "uncertain" with the candidates; a property that fits no named entity, or no property at all,
+is None (not a question this reader takes). A bug named by a title no bug has is "unsupported" with the closest
+titles, never a proof about a bug it did not resolve.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store
+
+from kg.namespaces import ORG_GRAPH, expand
+from kg.paths import resource
+from kg.qa.answer import Answer
+from kg.qa.entities import Entity, Mention, mentions
+from kg.qa.question import Question
+from kg.query.people import EID
+from kg.query.sparql import Backend, Row, named_query, product_dataset, term_text
+from kg.text import normalise, singular_text
+
+ONTOLOGY = resource("ontology") / "ekg.ttl"
+DATA = Path(__file__).with_name("ontology_reader.toml")
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+OWL = "http://www.w3.org/2002/07/owl#"
+RDF_FIRST = "http://www.w3.org/1999/02/22-rdf-syntax-ns#first"
+RDF_REST = "http://www.w3.org/1999/02/22-rdf-syntax-ns#rest"
+ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
+INVERSE = expand("ekg:inverseLabel")
+PERSON = "http://xmlns.com/foaf/0.1/Person"
+XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
+#: A label ending in one of these is a verb phrase: the entity before it is its subject, after it its object.
+PREPOSITIONS = frozenset({"to", "by", "for", "of", "on", "in", "with"})
+#: Words that introduce an item's title ("the bug titled …").
+TITLE_WORDS = frozenset({"titled", "called", "named"})
+#: Stands for a named entity in the question while its words are placed.
+HOLE = "⟦entity⟧"
+
+
+@dataclass(frozen=True)
+class Prop:
+    iri: str
+    label: str
+    forward: tuple[str, ...]
+    inverse: tuple[str, ...]
+    domain: frozenset[str]
+    range: frozenset[str]
+    datatype: bool
+    #: the declared domain and range as a reader names them ("pull request review", "employee")
+    subject_kind: str = "thing"
+    object_kind: str = "value"
+    #: the labels as written (`forward` and `inverse` hold them singularised, as questions are matched)
+    names: tuple[str, ...] = ()
+    inverse_names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Schema:
+    properties: dict[str, Prop]
+    #: class -> itself and every class below it
+    below: dict[str, frozenset[str]]
+    #: singular phrase -> class IRI (class labels and the data file's class words)
+    class_words: dict[str, str]
+    #: individual declared in the ontology (a state, a kind) -> its label, as answers show it
+    labels: dict[str, str]
+    #: individual -> its classes (ekg:Approved -> ekg:ReviewState)
+    kinds: dict[str, frozenset[str]] = field(default_factory=dict)
+
+
+@cache
+def reader_data() -> dict[str, Any]:
+    return tomllib.loads(DATA.read_text(encoding="utf-8"))
+
+
+def _phrase(text: str) -> str:
+    return singular_text(normalise(text))
+
+
+def _members(store: Store, node: NamedNode | BlankNode) -> set[str]:
+    """A class expression's named classes: itself, or the members of its owl:unionOf list."""
+    if isinstance(node, NamedNode):
+        return {node.value}
+    out: set[str] = set()
+    for union in store.quads_for_pattern(node, NamedNode(OWL + "unionOf"), None):
+        item: Any = union.object
+        while isinstance(item, BlankNode):
+            out |= {term_text(q.object) for q in store.quads_for_pattern(item, NamedNode(RDF_FIRST), None)}
+            item = next((q.object for q in store.quads_for_pattern(item, NamedNode(RDF_REST), None)), None)
+    return out
+
+
+def kind_name(store: Store, nodes: list[Any], default: str) -> str:
+    """A declared domain or range as a reader names it: its classes' labels, joined by "or"."""
+    labels = [
+        term_text(o)
+        for n in nodes
+        for c in sorted(_members(store, n))
+        for o in (q.object for q in store.quads_for_pattern(NamedNode(c), NamedNode(RDFS + "label"), None))
+    ]
+    return " or ".join(dict.fromkeys(labels)) or default
+
+
+@cache
+def schema() -> Schema:
+    """The properties, class tree and class words, read from the ontology once."""
+    store = Store()
+    store.load(path=str(ONTOLOGY), format=RdfFormat.TURTLE)
+
+    def objects(s: Any, p: str) -> list[Any]:
+        return [q.object for q in store.quads_for_pattern(s, NamedNode(p), None)]
+
+    parents: dict[str, set[str]] = {}
+    for q in store.quads_for_pattern(None, NamedNode(RDFS + "subClassOf"), None):
+        if isinstance(q.subject, NamedNode) and isinstance(q.object, NamedNode):
+            parents.setdefault(q.subject.value, set()).add(q.object.value)
+    classes = {
+        q.subject.value
+        for q in store.quads_for_pattern(None, NamedNode(RDF_TYPE), NamedNode(OWL + "Class"))
+        if isinstance(q.subject, NamedNode)
+    }
+
+    def ancestors(c: str) -> set[str]:
+        seen, todo = {c}, [c]
+        while todo:
+            for p in parents.get(todo.pop(), ()):
+                if p not in seen:
+                    seen.add(p)
+                    todo.append(p)
+        return seen
+
+    below: dict[str, set[str]] = {}
+    for c in classes | set(parents):
+        for a in ancestors(c):
+            below.setdefault(a, set()).add(c)
+    frozen = {c: frozenset(s) for c, s in below.items()}
+
+    def closure(nodes: list[Any]) -> frozenset[str]:
+        named = set().union(*(_members(store, n) for n in nodes)) if nodes else set()
+        return frozenset().union(*(frozen.get(c, frozenset({c})) for c in named)) if named else frozenset()
+
+    properties: dict[str, Prop] = {}
+    for kind in ("ObjectProperty", "DatatypeProperty"):
+        for q in store.quads_for_pattern(None, NamedNode(RDF_TYPE), NamedNode(OWL + kind)):
+            labels = [o.value for o in objects(q.subject, RDFS + "label")]
+            if not labels:
+                continue
+            iri = term_text(q.subject)
+            forward = [*labels, *(o.value for o in objects(q.subject, ALT))]
+            properties[iri] = Prop(
+                iri,
+                labels[0],
+                tuple(dict.fromkeys(_phrase(w) for w in forward)),
+                tuple(dict.fromkeys(_phrase(o.value) for o in objects(q.subject, INVERSE))),
+                closure(objects(q.subject, RDFS + "domain")),
+                closure(objects(q.subject, RDFS + "range")),
+                kind == "DatatypeProperty",
+                kind_name(store, objects(q.subject, RDFS + "domain"), "thing"),
+                kind_name(store, objects(q.subject, RDFS + "range"), "value"),
+                tuple(forward),
+                tuple(o.value for o in objects(q.subject, INVERSE)),
+            )
+    words = {_phrase(o.value): c for c in classes for o in objects(NamedNode(c), RDFS + "label")}
+    words.update({_phrase(w): expand(c) for w, c in reader_data()["class_words"].items()})
+    individuals = store.quads_for_pattern(None, NamedNode(RDF_TYPE), NamedNode(OWL + "NamedIndividual"))
+    shown = {term_text(q.subject): o.value for q in individuals for o in objects(q.subject, RDFS + "label")}
+    kinds = {
+        iri: frozenset(
+            term_text(o) for o in objects(NamedNode(iri), RDF_TYPE) if term_text(o) != OWL + "NamedIndividual"
+        )
+        for iri in shown
+    }
+    return Schema(properties, frozen, words, shown, kinds)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read the question: `how` is value (entity → property), via (through a record linked by
+    `link`), subject (property⁻¹), up / down / two (a chain above, below, two steps)."""
+
+    how: str
+    prop: Prop
+    link: str | None = None
+    #: a "where" reading: the record's property that must have the value, and the value
+    filter: str | None = None
+    value: str | None = None
+
+    def query(self) -> str:
+        return {
+            "value": "onto_value",
+            "via": "onto_value_via",
+            "where": "onto_value_where",
+            "subject": "onto_subject",
+            "up": "chain_up",
+            "down": "chain_down",
+            "two": "chain_two",
+        }[self.how]
+
+    def shown(self, entity: Entity) -> str:
+        arrow = {"subject": "← ", "down": "←+ ", "up": "→+ ", "two": "→→ "}.get(self.how, "→ ")
+        via = f" (through the records whose {local(self.link)} is it)" if self.link else ""
+        if self.filter:
+            where = f"{local(self.filter)} is {local(self.value)}"
+            via = f" (through the records whose {local(self.link)} is it and {where})"
+        return f"{entity.label} {arrow}{self.prop.label}{via}"
+
+
+def local(iri: str | None) -> str:
+    return (iri or "").rstrip("/").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+
+
+@dataclass
+class Placed:
+    """The question's words with named entities as holes: which phrases placed which words, and what is left."""
+
+    text: str
+    phrases: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, phrase, position)
+
+    def take(self, phrase: str, kinds: frozenset[str]) -> frozenset[str]:
+        """Place every whole-word occurrence of the phrase, as each of its kinds; the kinds, or none if absent."""
+        pattern = re.compile(rf"(?<!\S){re.escape(phrase)}(?!\S)")
+        match = pattern.search(self.text)
+        if not match:
+            return frozenset()
+        self.phrases += [(kind, phrase, match.start()) for kind in sorted(kinds)]
+        self.text = pattern.sub(lambda m: "\x00" * len(m.group(0)), self.text)
+        return kinds
+
+    def left(self, function_words: frozenset[str]) -> list[str]:
+        return [w for w in self.text.replace("\x00", " ").split() if w != HOLE and w not in function_words]
+
+
+def question_text(q: Question) -> str:
+    """The question's normalised text without possessive endings and quotes."""
+    return re.sub(r"\s+", " ", re.sub(r"'s?(?=\s|$)|(?<=\s)'|\"", " ", q.norm)).strip()
+
+
+def read_by_ontology(q: Question, backend: Backend) -> Answer | None:
+    """The question read as a property of an entity it names; None when it is not such a question."""
+    graphs = product_dataset(q.product)
+    text = question_text(q)
+    # names and titles are looked up in the question's product, else among the organisation's people and
+    # companies only: a title read against every product's would cost a scan of all (ids are found anywhere)
+    by_name = graphs if graphs is not None else [NamedNode(ORG_GRAPH)]
+    found = [
+        m
+        for m in mentions(q.text, text, backend, graphs, by_name)
+        if not _is_product(m, q.product) and not _inside_phrase(m, singular_text(text))
+    ]
+    return Reader(q, backend, graphs, text, found).answer()
+
+
+def _inside_phrase(m: Mention, sing: str) -> bool:
+    """A name that is only a word of a property's label the question uses ("demo" in "demo link")."""
+    if m.by_id:
+        return False
+    return any(
+        f" {m.words} " in f" {phrase} " and f" {phrase} " in f" {sing} "
+        for phrase, kinds in phrase_kinds().items()
+        if kinds - {"class"} and len(phrase) > len(m.words)
+    )
+
+
+def _is_product(m: Mention, product: str | None) -> bool:
+    """The question's own product named as its scope (it is the entity only when nothing else is named)."""
+    return product is not None and normalise(product) == m.words and not m.by_id
+
+
+@dataclass
+class Reader:
+    q: Question
+    backend: Backend
+    graphs: list[NamedNode] | None
+    text: str
+    found: list[Mention]
+
+    def answer(self) -> Answer | None:
+        named = self.found
+        placed, asked, left = self.place(named)
+        asks_property = any(kind not in ("class", "scope") for kind, _, _ in placed.phrases)
+        if not asks_property and not (self.q.roles and not named):
+            return None
+        if not named:
+            if untitled := self.untitled(placed, left):
+                return untitled
+            if listed := self.listing(placed, asked, left):
+                return listed
+            named = self.product_mention()  # the product itself, when it is the only thing named
+            if not named:
+                return None
+            placed, asked, left = self.place(named)
+        if len(named) > 1:
+            return None  # two entities: a relation between them is for another reader (or the operators)
+        mention = named[0]
+        if mention.ambiguous:
+            shown = "; ".join(f"{local(e.iri)} ({e.label})" for e in mention.candidates[:12])
+            return self.uncertain(
+                f"'{mention.words}' names {len(mention.candidates)} entities: {shown}; name one by its id",
+                candidates=[e.iri for e in mention.candidates],
+            )
+        entity = mention.candidates[0]
+        readings = self.readings(entity, placed) or self.where_readings(entity, placed, asked)
+        if not readings:
+            return None
+        if len(readings) == 1:
+            left += self.unfit_classes(placed, entity, readings[0], asked)
+        if left:
+            return self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
+        if len(readings) > 1:
+            shown = "; ".join(r.shown(entity) for r in readings)
+            return self.uncertain(f"the question fits {len(readings)} readings: {shown}")
+        return self.run(entity, readings[0], asked)
+
+    def unfit_classes(self, placed: Placed, entity: Entity, reading: Reading, asked: str | None) -> list[str]:
+        """Class words the reading does not explain: each must name the entity's kind ("the X bug") or, the
+        asked one, the kind of the answer ("which company …"); "what demo links do competitors of P share"
+        is not P's demo links."""
+        s = schema()
+        out = []
+        properties = {phrase for kind, phrase, _ in placed.phrases if kind != "class"}
+        for kind, phrase, _ in placed.phrases:
+            if kind != "class" or phrase in properties:
+                continue
+            named = s.below.get(s.class_words[phrase], frozenset({s.class_words[phrase]}))
+            answers = s.class_words[phrase] == asked and (
+                reading.prop.range & named
+                or (reading.how in ("subject", "down") and reading.prop.domain & named)
+                or self.answer_as(reading, asked) is not None
+            )
+            if not (entity.classes & named or answers):
+                out.append(phrase)
+        return out
+
+    def product_mention(self) -> list[Mention]:
+        """The product itself as the entity, when it is the only thing the question names."""
+        if self.q.product is None:
+            return []
+        rows = mentions("", normalise(self.q.product), self.backend, self.graphs)
+        return [m for m in rows if m.words == normalise(self.q.product)]
+
+    def place(self, named: list[Mention]) -> tuple[Placed, str | None, list[str]]:
+        """The question's words placed around the named entities: the placement, the asked class, the words
+        left unplaced."""
+        placed = self.placed(named)
+        asked = self.match(placed)
+        scope = normalise(self.q.product).split() if self.q.product else []  # the product asked about
+        return placed, asked, placed.left(frozenset([*reader_data()["function_words"], *scope]))
+
+    def placed(self, named: list[Mention]) -> Placed:
+        text = f" {self.text} "
+        for m in sorted(named, key=lambda m: len(m.words), reverse=True):
+            text = text.replace(f" {m.words} ", f" {HOLE} ")
+        return Placed(singular_text(text.strip()))
+
+    def match(self, placed: Placed) -> str | None:
+        """Place chain words, property phrases and class words, longest first; the asked class (the first class
+        word: "which company …", "who …"), if any."""
+        kinds = dict(phrase_kinds())
+        if self.q.product:  # the product named as the scope, unless a longer phrase holds it ("demo link")
+            kinds[_phrase(self.q.product)] = kinds.get(_phrase(self.q.product), frozenset()) | {"scope"}
+        for phrase in sorted(kinds, key=len, reverse=True):
+            taken = placed.take(phrase, kinds[phrase])
+            if "scope" in taken:
+                placed.phrases = [p for p in placed.phrases if p[1] != phrase or p[0] == "scope"]
+        classes = sorted((at, phrase) for kind, phrase, at in placed.phrases if kind == "class")
+        return schema().class_words[classes[0][1]] if classes else None
+
+    def readings(self, entity: Entity, placed: Placed) -> list[Reading]:
+        s = schema()
+        hole = placed.text.find(HOLE)
+        out: dict[tuple[str, str, str | None], Reading] = {}
+        for kind, phrase, at in placed.phrases:
+            for prop in s.properties.values():
+                if kind == "forward" and phrase in prop.forward:
+                    for r in self.forward(prop, entity, phrase, at, hole):
+                        out[(r.how, r.prop.iri, r.link)] = r
+                elif kind == "inverse" and phrase in prop.inverse and self.fits(entity, prop.range):
+                    out[("subject", prop.iri, None)] = Reading("subject", prop)
+                elif kind in ("up", "down", "two") and phrase in self.chain_words(prop, kind):
+                    fits = prop.domain if kind in ("up", "two") else prop.range
+                    if self.fits(entity, fits):
+                        out[(kind, prop.iri, None)] = Reading(kind, prop)
+        found = list(out.values())
+        chained = {r.prop.iri for r in found if r.how in ("up", "down", "two")}
+        return [r for r in found if r.how in ("up", "down", "two") or r.prop.iri not in chained]
+
+    def where_readings(self, entity: Entity, placed: Placed, asked: str | None) -> list[Reading]:
+        """Readings through the records that link to the entity and hold a value the question names ("who
+        approved <PR>": the PR's reviews whose review state is approved, read for the asked kind, a person)."""
+        s = schema()
+        values = [i for kind, phrase, _ in placed.phrases if kind == "value" for i in individuals(phrase)]
+        if asked is None:
+            return []
+        wanted = s.below.get(asked, frozenset({asked}))
+        out: list[Reading] = []
+        for value in values:
+            for f in s.properties.values():
+                if f.datatype or not f.range & s.kinds.get(value, frozenset()):
+                    continue
+                for link in self.links(f, entity):
+                    answers = [
+                        p
+                        for p in s.properties.values()
+                        if not p.datatype
+                        and p.iri not in (f.iri, link)
+                        and p.domain
+                        and p.domain <= f.domain
+                        and p.range & wanted
+                    ]
+                    out += [Reading("where", p, link, f.iri, value) for p in answers]
+        # where two kinds of record hold the value (a review's state "approved", a PR lifecycle event's), the
+        # answer follows the record made for it: the property whose range is narrowest
+        narrowest = min((len(s.properties[r.filter or ""].range) for r in out), default=0)
+        return [r for r in out if len(s.properties[r.filter or ""].range) == narrowest]
+
+    def links(self, prop: Prop, entity: Entity) -> list[str]:
+        """The properties from the records a property is read on (its domain) to the entity."""
+        return [
+            link.iri
+            for link in schema().properties.values()
+            if not link.datatype
+            and link.iri != prop.iri
+            and link.domain
+            and link.domain <= prop.domain  # a link of the record kind itself, not of every entity
+            and self.fits(entity, link.range)
+        ]
+
+    @staticmethod
+    def chain_words(prop: Prop, how: str) -> list[str]:
+        chains = reader_data()["chains"]
+        for curie, table in chains.items():
+            if expand(curie) == prop.iri:
+                return [_phrase(w) for w in table.get(how, [])]
+        return []
+
+    def fits(self, entity: Entity, classes: frozenset[str]) -> bool:
+        """Whether the entity is of one of the classes; a property with no domain (range) fits everything."""
+        return not classes or bool(entity.classes & classes)
+
+    def forward(self, prop: Prop, entity: Entity, phrase: str, at: int, hole: int) -> list[Reading]:
+        in_domain, in_range = self.fits(entity, prop.domain), self.fits(entity, prop.range) and not prop.datatype
+        verb = phrase.split()[-1] in PREPOSITIONS
+        if in_domain and in_range and verb:
+            return [Reading("value" if hole < at else "subject", prop)]
+        if in_domain:
+            return [Reading("value", prop)]
+        if in_range:
+            return [Reading("subject", prop)]
+        links = [schema().properties[iri] for iri in self.links(prop, entity)]
+        if not links:
+            return []
+        best = min(links, key=lambda link: len(link.range))  # eventOf over stateEventOf: the same records
+        return [Reading("via", prop, best.iri)]
+
+    def bindings(self, entity: Entity, reading: Reading) -> dict[str, NamedNode]:
+        out = {"entity": NamedNode(entity.iri), "property": NamedNode(reading.prop.iri)}
+        if reading.link:
+            out["link"] = NamedNode(reading.link)
+        if reading.filter and reading.value:
+            out["filter"], out["object"] = NamedNode(reading.filter), NamedNode(reading.value)
+        return out
+
+    def run(self, entity: Entity, reading: Reading, asked: str | None) -> Answer:
+        slots = {**self.q.slots(), "entity": local(entity.iri), "reading": reading.shown(entity)}
+        intent = f"ontology:{local(reading.prop.iri)}:{reading.how}"
+        absent = f"the graph holds no {reading.prop.label} for {entity.label} ({reading.shown(entity)})"
+        done = self.execute(reading.query(), self.bindings(entity, reading), intent, slots, absent)
+        if isinstance(done, Answer):
+            return done
+        rows, queries = done
+        values, cites = rows_values(rows), row_cites(rows)
+        follow = self.answer_as(reading, asked)
+        if follow is not None:
+            values, more = self.follow(rows, follow)
+            cites = sorted({*cites, *more})
+            queries.append(named_query("onto_value").text)
+            slots["reading"] = f"{slots['reading']}, then {follow.label}"
+        return self.answered(values, cites, intent, slots, queries)
+
+    def execute(
+        self, name: str, bindings: dict[str, Any], intent: str, slots: dict[str, Any], absent: str
+    ) -> Answer | tuple[list[Row], list[str]]:
+        """The query's proof of absence first (an absent Answer when it holds), then its rows and the queries run."""
+        proof_q, select_q = named_query(f"{name}.ask"), named_query(name)
+        proof_bindings = {k: v for k, v in bindings.items() if k in proof_q.params}
+        shown = {k: term_text(v) for k, v in proof_bindings.items()}
+        if self.backend.ask(proof_q.text, proof_bindings, self.graphs):
+            return self.abstention(
+                absent,
+                "absent",
+                slots={**slots, **shown},
+                intent=intent,
+                proof={
+                    "query": proof_q.name,
+                    "text": proof_q.text,
+                    "bindings": shown,
+                    "graphs": [g.value for g in self.graphs or []],
+                    "result": True,
+                },
+            )
+        return self.backend.select(select_q.text, bindings, self.graphs), [proof_q.text, select_q.text]
+
+    def answered(
+        self, values: list[str], cites: list[str], intent: str, slots: dict[str, Any], queries: list[str]
+    ) -> Answer:
+        kind = "person" if values and all(EID.fullmatch(v) for v in values) else "name"
+        return Answer(
+            question=self.q.text,
+            type=kind,
+            abstain=False,
+            answer=sorted(values),
+            citations=cites,
+            intent=intent,
+            slots=slots,
+            queries=queries,
+        )
+
+    def listing(self, placed: Placed, asked: str | None, left: list[str]) -> Answer | None:
+        """A class listing with a filter, in the question's product: the team members with a role ("the
+        Engineering Leads on X's team"), or the instances of the asked class that have a property ("which PRs
+        in X were reverted"; a yes/no property, true: "which PRs were merged")."""
+        if self.q.product is None:
+            return None
+        slots = self.q.slots()
+        if len(self.q.roles) == 1:
+            role_words = set(singular_text(normalise(self.q.roles[0])).split())
+            if [w for w in left if w not in role_words and w != "member"]:
+                return None
+            if any(kind not in ("class", "scope") for kind, _, _ in placed.phrases):
+                return None  # "the PMs who reviewed the X document" is not the team's PMs
+            slots["reading"] = f"members of {self.q.product}'s team with role {self.q.roles[0]}"
+            absent = f"no member of {self.q.product}'s team is a {self.q.roles[0]}"
+            role = {"role": Literal(self.q.roles[0])}
+            done = self.execute("onto_role_members", role, "ontology:hasRole:team", slots, absent)
+            if isinstance(done, Answer):
+                return done
+            return self.answered(rows_values(done[0]), [], "ontology:hasRole:team", slots, done[1])
+        if asked is None or left:
+            return None
+        s = schema()
+        kinds = s.below.get(asked, frozenset({asked}))
+        props = {
+            prop.iri: prop
+            for kind, phrase, _ in placed.phrases
+            if kind == "forward"
+            for prop in s.properties.values()
+            if phrase in prop.forward and prop.domain & kinds
+        }
+        if len(props) != 1 or self.unlisted(placed):
+            return None
+        prop = next(iter(props.values()))
+        bindings: dict[str, Any] = {"class": NamedNode(asked), "property": NamedNode(prop.iri)}
+        if XSD_BOOLEAN in prop.range:
+            bindings["object"] = Literal("true", datatype=NamedNode(XSD_BOOLEAN))
+        noun = s_label(asked)
+        slots["reading"] = f"every {noun} of {self.q.product} with {prop.label}"
+        intent = f"ontology:{local(prop.iri)}:list"
+        done = self.execute("onto_list", bindings, intent, slots, f"no {noun} of {self.q.product} has {prop.label}")
+        if isinstance(done, Answer):
+            return done
+        rows, queries = done
+        return self.answered(rows_values(rows), row_cites(rows), intent, slots, queries)
+
+    def unlisted(self, placed: Placed) -> bool:
+        """Whether the question places a class word besides the listed one, or a chain or inverse word."""
+        classes = [phrase for kind, phrase, _ in placed.phrases if kind == "class"]
+        allowed = ("class", "forward", "scope", "value")
+        return len(set(classes)) > 1 or any(kind not in allowed for kind, _, _ in placed.phrases)
+
+    def answer_as(self, reading: Reading, asked: str | None) -> Prop | None:
+        """The property that leads from this reading's values to the asked kind, when they are not of it."""
+        if asked is None or reading.how in ("subject", "down"):
+            return None
+        s = schema()
+        wanted = s.below.get(asked, frozenset({asked}))
+        values = reading.prop.range
+        if values & wanted or reading.prop.datatype:
+            return None
+        leads = [p for p in s.properties.values() if p.domain & values and p.range & wanted and not p.datatype]
+        if len(leads) == 1:
+            return leads[0]
+        default = reader_data()["answer_as"].get(local(asked).casefold())
+        return s.properties.get(expand(default)) if default else None
+
+    def follow(self, rows: list[Row], prop: Prop) -> tuple[list[str], list[str]]:
+        query = named_query("onto_value").text
+        values: set[str] = set()
+        cites: set[str] = set()
+        for iri in {r["value"].value for r in rows if isinstance(r["value"], NamedNode)}:
+            more = self.backend.select(query, {"entity": NamedNode(iri), "property": NamedNode(prop.iri)}, self.graphs)
+            values |= set(rows_values(more))
+            cites |= set(row_cites(more))
+        return sorted(values), sorted(cites)
+
+    def untitled(self, placed: Placed, left: list[str]) -> Answer | None:
+        """A question about a titled kind (a bug) naming no title the graph holds: unsupported, with the closest
+        titles, when a property of that kind was named and words are left to be the title."""
+        s = schema()
+        kinds = [c for kind, phrase, _ in placed.phrases if kind == "class" and (c := s.class_words.get(phrase))]
+        titled = [c for c in kinds if c in (expand("ekg:Bug"), expand("ekg:PullRequest"), expand("ekg:Feature"))]
+        if not titled or not left or not any(k in ("forward", "inverse") for k, _, _ in placed.phrases):
+            return None
+        title = self.title_beside(placed, left, s_label(titled[0]))
+        if title is None:
+            return None
+        rows = self.backend.select(named_query("onto_titles").text, {"class": NamedNode(titled[0])}, self.graphs)
+        titles = {term_text(r["label"]).casefold(): term_text(r["label"]) for r in rows}
+        close = [titles[t] for t in difflib.get_close_matches(title, list(titles), n=3, cutoff=0.4)]
+        noun = s_label(titled[0])
+        hint = f"; closest: {'; '.join(close)}" if close else ""
+        where = f" in {self.q.product}" if self.q.product else ""
+        readings = [{"question": f"What is the state of the {c} bug?", "intent": "ontology"} for c in close]
+        return self.abstention(
+            f"unsupported question: no {noun} titled '{title}'{where}{hint}",
+            "unsupported",
+            readings=readings if noun == "bug" else [],
+        )
+
+    def title_beside(self, placed: Placed, left: list[str], noun: str) -> str | None:
+        """The words left, when they are one run of the question in the singular "the <words> bug" or "the bug
+        titled <words>": then they are what the question takes for one item's title. Anything else ("bugs that
+        were later …", "engineers most bug fix PRs") is not a title at all."""
+        if f" {noun} " not in f" {self.q.norm} ":
+            return None
+        words = placed.text.split(" ")
+        function = frozenset(reader_data()["function_words"])
+        spots = [i for i, w in enumerate(words) if w in left]
+        first, last = spots[0], spots[-1]
+        if any(w not in left and w not in function for w in words[first:last]):
+            return None
+        nouns = {i for i, w in enumerate(words) if w == "\x00" * len(noun)}
+        # "the bug titled <words>", the title right after ("the bug named in this question" names none)
+        named = words[first] in TITLE_WORDS and first - 1 in nouns and words[first + 1 : first + 2] != []
+        named = named and words[first + 1] in left
+        if not (named or (last + 1 in nouns and first > 0 and words[first - 1] in ("the", "a"))):
+            return None  # "the <words> bug" or "the bug titled <words>", nothing looser
+        return " ".join(words[first + 1 if named else first : last + 1])
+
+    def uncertain(self, why: str, candidates: list[str] | None = None) -> Answer:
+        slots = self.q.slots()
+        if candidates:
+            slots["candidates"] = [local(c) for c in candidates]
+        return self.abstention(f"uncertain reading: {why}", "uncertain", slots=slots)
+
+    def abstention(
+        self,
+        reason: str,
+        outcome: str,
+        slots: dict[str, Any] | None = None,
+        intent: str | None = None,
+        proof: dict[str, Any] | None = None,
+        readings: list[dict[str, str]] | None = None,
+    ) -> Answer:
+        """An answer that gives no values: absent (with its proof), uncertain or unsupported."""
+        return Answer(
+            question=self.q.text,
+            type="name",
+            abstain=True,
+            answer=None,
+            citations=[],
+            intent=intent,
+            slots=slots if slots is not None else self.q.slots(),
+            reason=reason,
+            proof=proof,
+            outcome=outcome,
+            readings=readings or [],
+            queries=[proof["text"]] if proof else [],
+        )
+
+
+@cache
+def phrase_kinds() -> dict[str, frozenset[str]]:
+    """Every phrase the reader places, with what it names: forward / inverse (a property's labels), up / down /
+    two (a chain's words), class (a kind of entity)."""
+    s = schema()
+    kinds: dict[str, set[str]] = {}
+    for prop in s.properties.values():
+        for w in prop.forward:
+            kinds.setdefault(w, set()).add("forward")
+        for w in prop.inverse:
+            kinds.setdefault(w, set()).add("inverse")
+    for chains in reader_data()["chains"].values():
+        for how, words in chains.items():
+            for w in words:
+                kinds.setdefault(_phrase(w), set()).add(how)
+    for w in s.class_words:
+        kinds.setdefault(w, set()).add("class")
+    for phrase in value_words():
+        kinds.setdefault(phrase, set()).add("value")
+    return {w: frozenset(k) for w, k in kinds.items() if w}
+
+
+@cache
+def value_words() -> dict[str, tuple[str, ...]]:
+    """The phrases naming the ontology's individuals (rdfs:label, skos:altLabel), each with the individuals it
+    names ("approved": the review state and the PR state)."""
+    store = Store()
+    store.load(path=str(ONTOLOGY), format=RdfFormat.TURTLE)
+    found: dict[str, set[str]] = {}
+    for iri, label in schema().labels.items():
+        found.setdefault(_phrase(label), set()).add(iri)
+        for q in store.quads_for_pattern(NamedNode(iri), NamedNode(ALT), None):
+            found.setdefault(_phrase(term_text(q.object)), set()).add(iri)
+    return {w: tuple(sorted(iris)) for w, iris in found.items()}
+
+
+def individuals(phrase: str) -> list[str]:
+    """The ontology's individuals a phrase names."""
+    return list(value_words().get(phrase, ()))
+
+
+def s_label(iri: str) -> str:
+    return next((w for w, c in schema().class_words.items() if c == iri), local(iri))
+
+
+#: The columns of an ontology reading's rows that hold artifact ids: the value's own, the derived records'
+#: sources, the entity's own.
+CITE_COLUMNS = ("id", "derived", "source")
+
+
+def row_cites(rows: list[Row]) -> list[str]:
+    return sorted({term_text(r[c]) for r in rows for c in CITE_COLUMNS if c in r})
+
+
+def rows_values(rows: list[Row]) -> list[str]:
+    """Each value as a reader knows it: an employee's eid, a link, a title, a label, an artifact id, a literal."""
+    out: dict[str, None] = {}
+    for r in rows:
+        value = r["value"]
+        if isinstance(value, Literal):
+            out[value.value] = None
+        elif "/person/" in value.value:
+            out[local(value.value)] = None
+        else:
+            shown = next(
+                (term_text(r[k]) for k in ("url", "title", "label", "id") if k in r),
+                schema().labels.get(value.value, local(value.value)),
+            )
+            out[shown] = None
+    return list(out)
+
+
+def askable() -> list[dict[str, str]]:
+    """What the ontology lets people ask, one row per labelled property: its words read forwards and backwards,
+    and a question of each kind in canonical wording (`kg intents`, "unsupported" answers)."""
+    rows = []
+    for prop in sorted(schema().properties.values(), key=lambda p: p.label.casefold()):
+        chains: dict[str, list[str]] = next(
+            (t for c, t in reader_data()["chains"].items() if expand(c) == prop.iri), {}
+        )
+        asks = [f"What is the {noun(prop)} of <{prop.subject_kind}>?"]
+        if not prop.datatype:
+            back = prop.inverse_names[0] if prop.inverse_names else prop.label
+            asks.append(f"Which <{prop.subject_kind}> has {back} <{prop.object_kind}>?")
+        asks += [f"{how}: {words[0]} <{prop.subject_kind}>" for how, words in chains.items() if words]
+        rows.append(
+            {
+                "property": prop.iri,
+                "label": prop.label,
+                "words": ", ".join(dict.fromkeys(prop.names)),
+                "backwards": ", ".join(prop.inverse_names) or "-",
+                "asks": " | ".join(asks),
+            }
+        )
+    return rows
+
+
+def noun(prop: Prop) -> str:
+    """The property's shortest label that reads as a noun ("boss" for ekg:reportsTo), else its label."""
+    nouns = [w for w in prop.names if w.split()[-1] not in PREPOSITIONS and not w.endswith("ed") and " " not in w]
+    return min(nouns, key=lambda w: (len(w), w)) if nouns else prop.label  # the same on every load
+
+
+def nearest(q: Question, n: int = 3) -> list[dict[str, str]]:
+    """The askable questions nearest an unsupported one: those of the properties whose words it uses."""
+    sing = f" {q.sing} "
+    rows = {row["property"]: row for row in askable()}
+    props = schema().properties.values()
+    used = sorted(p.iri for p in props if any(f" {w} " in sing for w in (*p.forward, *p.inverse)))
+    return [{"question": rows[iri]["asks"].split(" | ")[0], "intent": "ontology"} for iri in used[:n]]

@@ -1,0 +1,247 @@
+"""The reader generated from the ontology (kg/qa/ontology_reader.py): every labelled property answers on the
+hand-written fixture graph, and questions made up about the raw artifacts of dev products are answered with
+what the artifacts say (the expected answers are read from ../shared/herb, never from the graph)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pyoxigraph import NamedNode, RdfFormat, Store
+
+from kg.qa.answer import Answer, Answerer
+from kg.qa.ontology_reader import local, read_by_ontology, schema
+from kg.qa.question import Vocabulary, parse
+from kg.query.sparql import EmbeddedStore
+
+FIXTURE = Path(__file__).parent / "fixtures" / "ekg_sample.trig"
+NAMES = (
+    "http://xmlns.com/foaf/0.1/name",
+    "http://purl.org/dc/terms/title",
+    "http://www.w3.org/2000/01/rdf-schema#label",
+)
+ID = "http://purl.org/dc/terms/identifier"
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedStore:
+    path = tmp_path_factory.mktemp("sample") / "store"
+    store = Store(str(path))
+    store.load(path=str(FIXTURE), format=RdfFormat.TRIG)
+    store.flush()
+    del store
+    return EmbeddedStore(path)
+
+
+def names(backend: EmbeddedStore, iri: str) -> list[str]:
+    """How a question may name the node: its id, its name or title, or an employee's or customer's id."""
+    node = NamedNode(iri)
+    found = [q.object.value for p in (ID, *NAMES) for q in backend.store.quads_for_pattern(node, NamedNode(p), None)]
+    if "/person/" in iri or "/customer/" in iri:
+        found.append(local(iri))
+    return found
+
+
+def questions(backend: EmbeddedStore, prop: str) -> list[str]:
+    """Questions asking for the property of a named subject, of a named record's neighbour, or backwards."""
+    label = next(iter(schema().properties[prop].forward))
+    out: list[str] = []
+    for quad in backend.store.quads_for_pattern(None, NamedNode(prop), None):
+        subject, obj = quad.subject.value, quad.object
+        out += [f"what is the {label} of {n}" for n in names(backend, subject)]
+        for link in backend.store.quads_for_pattern(quad.subject, None, None):
+            if isinstance(link.object, NamedNode):
+                out += [f"what is the {label} of {n}" for n in names(backend, link.object.value)]
+        out += [f"what is {n} {label}" for n in names(backend, subject)]  # a verb phrase: "… discussed in"
+        if isinstance(obj, NamedNode):
+            out += [f"what {label} {n}" for n in names(backend, obj.value)]
+    return list(dict.fromkeys(out))
+
+
+def read(backend: EmbeddedStore, text: str) -> Answer | None:
+    """The question asked about the fixture's product (names and titles are looked up in a product)."""
+    return read_by_ontology(parse(f"{text} in Demo", Vocabulary({"demo": "Demo"}, {}, {})), backend)
+
+
+#: Labelled properties the fixture graph holds no statement of.
+NOT_IN_FIXTURE = {"https://w3id.org/ekg/ont#mentionsURL"}
+
+
+def test_every_labelled_property_has_a_reading_that_answers_on_the_fixture(sample: EmbeddedStore) -> None:
+    unanswered = []
+    for prop in sorted(schema().properties):
+        if prop in NOT_IN_FIXTURE or not any(sample.store.quads_for_pattern(None, NamedNode(prop), None)):
+            continue
+        asked = questions(sample, prop)
+        answers = [a for q in asked if (a := read(sample, q)) is not None and a.outcome == "answer"]
+        if not any(a.intent and a.intent.split(":")[1] == local(prop) for a in answers):
+            unanswered.append((local(prop), asked[:3]))
+    assert not unanswered, unanswered
+
+
+# ---- dev products: questions made up about the raw artifacts, answers read from them ----
+
+
+def product_file(herb: Path, product: str) -> dict:
+    return json.loads((herb / "products" / f"{product}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.herb
+def test_who_reviewed_a_pr_by_its_link_is_read_from_its_review_records(answerer: Answerer, herb: Path) -> None:
+    prs = [pr for pr in product_file(herb, "FlowForce")["prs"] if pr.get("reviews")][:3]
+    for pr in prs:
+        answer = answerer.ask(f"Who reviewed {pr['link']}?")
+        assert answer.outcome == "answer", answer.reason
+        assert set(answer.answer or []) == {r["user"]["login"] for r in pr["reviews"]}
+        assert pr["id"] in answer.citations
+
+
+@pytest.mark.herb
+def test_who_attended_a_meeting_is_its_participant_list(answerer: Answerer, herb: Path) -> None:
+    meeting = product_file(herb, "FlowForce")["meeting_transcripts"][0]
+    answer = answerer.ask(f"who attended {meeting['id']}?")
+    assert answer.outcome == "answer", answer.reason
+    listed = meeting["participants"]  # a list, or a string that looks like one
+    listed = listed if isinstance(listed, list) else json.loads(listed.replace("'", '"'))
+    assert set(answer.answer or []) == set(listed)
+    assert answer.citations == [meeting["id"]]
+
+
+def managers(herb: Path) -> dict[str, str]:
+    """eid -> the eid of the person above it in salesforce_team.json's tree."""
+    out: dict[str, str] = {}
+
+    def walk(node: dict, boss: str | None) -> None:
+        if boss:
+            out[node["employee_id"]] = boss
+        for value in node.values():
+            if isinstance(value, list):
+                for child in value:
+                    if isinstance(child, dict) and "employee_id" in child:
+                        walk(child, node["employee_id"])
+
+    for top in json.loads((herb / "metadata" / "salesforce_team.json").read_text(encoding="utf-8")):
+        walk(top, None)
+    return out
+
+
+@pytest.mark.herb
+def test_reporting_lines_forwards_backwards_and_along_the_chain(answerer: Answerer, herb: Path) -> None:
+    above = managers(herb)
+    eid = next(e for e in above if above[e] in above)  # someone with a skip-level manager
+    boss = above[eid]
+    assert answerer.ask(f"Who does {eid} report to?").answer == [boss]
+    assert answerer.ask(f"who is {eid}'s manager").answer == [boss]
+    assert answerer.ask(f"who is {eid}'s skip-level manager?").answer == [above[boss]]
+    assert set(answerer.ask(f"who reports to {boss}?").answer or []) == {e for e, b in above.items() if b == boss}
+    chain = [boss]
+    while chain[-1] in above:
+        chain.append(above[chain[-1]])
+    assert answerer.ask(f"what is the management chain above {eid}").answer == sorted(chain)
+    top = chain[-1]
+    under = {e for e in above if top in walk_up(above, e)}
+    assert set(answerer.ask(f"who is under {top}").answer or []) == under
+
+
+def walk_up(above: dict[str, str], eid: str) -> list[str]:
+    out = []
+    while eid in above:
+        eid = above[eid]
+        out.append(eid)
+    return out
+
+
+@pytest.mark.herb
+def test_a_name_several_employees_share_is_uncertain_with_every_candidate(answerer: Answerer, herb: Path) -> None:
+    people = json.loads((herb / "metadata" / "employee.json").read_text(encoding="utf-8")).values()
+    by_name: dict[str, set[str]] = {}
+    for p in people:
+        by_name.setdefault(p["name"], set()).add(p["employee_id"])
+    name, eids = max(by_name.items(), key=lambda kv: len(kv[1]))
+    answer = answerer.ask(f"Who is {name}'s manager?")
+    assert answer.outcome == "uncertain"
+    assert set(answer.slots["candidates"]) == eids
+
+
+@pytest.mark.herb
+def test_a_bug_named_by_its_title_in_quotes(answerer: Answerer) -> None:
+    answer = answerer.ask("What is the state of the 'Incorrect Load Balancing Recommendations' bug in FlowForce?")
+    assert answer.outcome == "answer" and answer.answer == ["resolved"]
+    company = answerer.ask("Which company reported the Incorrect Load Balancing Recommendations bug in FlowForce?")
+    assert company.outcome == "answer" and company.answer
+
+
+@pytest.mark.herb
+def test_a_title_no_bug_has_is_unsupported_with_the_closest_titles(answerer: Answerer) -> None:
+    answer = answerer.ask("Who is the Incorrect Load Balancer Recommendation bug in FlowForce assigned to?")
+    assert answer.outcome == "unsupported"
+    reason = answer.reason or ""
+    assert "no bug titled" in reason and "Incorrect Load Balancing Recommendations" in reason
+    assert answer.proof is None
+
+
+@pytest.mark.herb
+def test_a_word_no_reading_places_leaves_the_question_uncertain(answerer: Answerer, herb: Path) -> None:
+    eid = next(iter(managers(herb)))
+    answer = answerer.ask(f"who does {eid} report to about lunch")
+    assert answer.outcome in ("uncertain", "unsupported") and not answer.answer
+
+
+@pytest.mark.herb
+def test_a_products_competitors_as_its_documents_name_them(answerer: Answerer, herb: Path) -> None:
+    # FlowForce's market research report: "Key competitors include Apigee, AWS API Gateway, and IBM API Connect."
+    report = next(d for d in product_file(herb, "FlowForce")["documents"] if "Key competitors include" in d["content"])
+    answer = answerer.ask("What are the competitors of FlowForce?")
+    assert answer.outcome == "answer", answer.reason
+    assert answer.answer == ["AWS API Gateway", "Apigee", "IBM API Connect"]
+    assert report["id"] in answer.citations
+
+
+@pytest.mark.herb
+def test_class_listings_with_a_filter(answerer: Answerer, herb: Path) -> None:
+    flow = product_file(herb, "FlowForce")
+    roles = {e: p["role"] for e, p in json.loads((herb / "metadata" / "employee.json").read_text()).items()}
+    leads = answerer.ask("Who are the Engineering Leads on the FlowForce team?")
+    assert leads.answer == sorted(e for e in flow["team"] if roles.get(e) == "Engineering Lead")
+    reverted = answerer.ask("Which PRs in FlowForce were reverted?")
+    titles = [p["title"] for p in flow["prs"] if p["title"].startswith("Revert PR#")]
+    numbers = {t.split("#")[1].split(":")[0].strip() for t in titles}
+    assert reverted.outcome == "answer", reverted.reason
+    assert {link.rsplit("/", 1)[-1] for link in reverted.answer or []} == numbers
+
+
+def test_kg_intents_lists_a_reading_for_every_labelled_property(capsys: pytest.CaptureFixture[str]) -> None:
+    from kg.cli import main
+
+    assert main(["intents", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["ontology_readings"]
+    assert {r["property"] for r in listed} == set(schema().properties)
+    assert all(r["asks"].startswith("What is the ") for r in listed)
+
+
+def test_an_unsupported_question_is_offered_the_askable_questions_its_words_name(sample: EmbeddedStore) -> None:
+    from kg.qa.ontology_reader import nearest
+
+    offered = nearest(parse("who is the boss around here", Vocabulary({}, {}, {})))
+    assert [o["question"] for o in offered] == ["What is the boss of <employee>?"]
+
+
+@pytest.mark.herb
+def test_who_approved_a_pr_follows_its_review_records(answerer: Answerer, herb: Path) -> None:
+    prs = product_file(herb, "FlowForce")["prs"]
+    approved = next(p for p in prs if any(r["state"] == "APPROVED" for r in p["reviews"]))
+    answer = answerer.ask(f"who approved {approved['link']}?")
+    assert answer.outcome == "answer", answer.reason
+    assert set(answer.answer or []) == {r["user"]["login"] for r in approved["reviews"] if r["state"] == "APPROVED"}
+    unapproved = next(p for p in prs if p["reviews"] and all(r["state"] != "APPROVED" for r in p["reviews"]))
+    none = answerer.ask(f"who approved {unapproved['link']}?")
+    assert none.outcome == "absent" and none.proof and none.proof["query"] == "onto_value_where.ask"
+
+
+@pytest.mark.herb
+def test_who_requested_changes_on_a_pr_is_a_review_state_by_its_other_name(answerer: Answerer, herb: Path) -> None:
+    prs = product_file(herb, "FlowForce")["prs"]
+    pr = next(p for p in prs if any(r["state"] == "CHANGES_REQUESTED" for r in p["reviews"]))
+    answer = answerer.ask(f"Who requested changes on {pr['link']}?")
+    assert set(answer.answer or []) == {r["user"]["login"] for r in pr["reviews"] if r["state"] == "CHANGES_REQUESTED"}
