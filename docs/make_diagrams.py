@@ -581,7 +581,11 @@ def unit_imports(base: set[str]) -> set[tuple[str, str]]:
                     imported = [a.name for a in node.names]
                 else:
                     continue
-                edges |= {(source, named(m)) for m in imported if m.split(".")[0] in ("kg", "alignment") and named(m) != source}
+                edges |= {
+                    (source, named(m))
+                    for m in imported
+                    if m.split(".")[0] in ("kg", "alignment") and named(m) != source
+                }
     return edges
 
 
