@@ -350,6 +350,7 @@ def fuzz_one(
     return response.status_code, leaked(response, forbidden, query), query
 
 
+@pytest.mark.slow
 @pytest.mark.herb
 def test_differential_fuzz_never_returns_another_products_terms(fuzz_store: Path, tmp_path: Path) -> None:
     forbidden = only_elsewhere(fuzz_store)

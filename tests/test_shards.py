@@ -33,7 +33,7 @@ from kg.query.deployment import open_deployment
 from kg.query.federation import LOCAL_COMUNICA
 from kg.query.sparql import EmbeddedStore
 
-pytestmark = pytest.mark.herb
+pytestmark = [pytest.mark.herb, pytest.mark.slow]
 
 KG = [sys.executable, "-m", "kg"]
 #: Replicas per shard: shard-0 has two, so one can die; shard-1 one, so the whole shard can.
