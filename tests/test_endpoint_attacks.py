@@ -26,6 +26,8 @@ from kg.endpoint.access import token_key
 from kg.ingest.storepath import build_lock
 from kg.namespaces import GRAPH
 
+pytestmark = pytest.mark.slow
+
 NORMAL = "SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
 KEEP_ALIVE_GET = (
     b"GET /query HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer "
@@ -399,7 +401,6 @@ def test_slow_readers_cannot_grow_the_main_process_past_the_inflight_budget(
     assert peak - before < 80 << 20, f"grew {(peak - before) >> 20} MiB"  # 145 MiB before the budget
 
 
-@pytest.mark.slow
 def test_a_freed_worker_goes_first_to_a_token_with_nothing_running(
     store_dir: Path, access: Path, tmp_path: Path
 ) -> None:

@@ -28,6 +28,8 @@ from kg.endpoint.engine import isolate_network
 from kg.ingest.build import build
 from kg.namespaces import GRAPH, ORG_GRAPH
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
