@@ -38,6 +38,17 @@ def test_every_relative_link_in_the_readme_resolves() -> None:
     assert [t for t in local if not (ROOT / t).exists()] == []
 
 
+def test_every_relative_link_in_the_docs_resolves() -> None:
+    """The detail moved out of the README keeps its links: each docs page's relative links resolve."""
+    broken = [
+        f"{page.name}: {target}"
+        for page in sorted((ROOT / "docs").glob("*.md"))
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8"))
+        if not target.startswith(("http://", "https://", "mailto:")) and not (page.parent / target).exists()
+    ]
+    assert broken == []
+
+
 def test_the_readme_test_commands_use_the_registered_slow_marker() -> None:
     assert '.venv/bin/pytest -q -m "not slow"' in README and ".venv/bin/pytest -q" in README
     assert '"slow: ' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
