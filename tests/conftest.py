@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import pytest
+from hypothesis import settings
 
 from kg.ingest.build import build
 from kg.paths import ERB_URL, HERB_URL
@@ -15,6 +16,11 @@ from kg.qa.answer import Answerer
 from kg.query.sparql import EmbeddedStore
 
 ROOT = Path(__file__).resolve().parent.parent
+
+#: No per-example deadline for property-based tests: hypothesis's default (200 ms) measures the machine, and a
+#: test must pass on one eight times slower than a quiet one. The number of examples stays each test's own.
+settings.register_profile("ekg", deadline=None)
+settings.load_profile("ekg")
 
 
 #: Set to 1 by `.ci/run`: a test that needs the data and cannot find it fails instead of skipping, so CI cannot

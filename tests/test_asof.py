@@ -96,6 +96,7 @@ def model_state(events: list[tuple[int, str, str]], at: str) -> str | None:
     return max(seen)[2] if seen else None
 
 
+@pytest.mark.slow
 def test_state_changes_exactly_at_event_dates(backend: EmbeddedStore, products: list[str]) -> None:
     """At every sampled event time t the query's state is the model's, and one second before t it is the
     state before that event: the state changes at the events the rules wrote and nowhere else."""

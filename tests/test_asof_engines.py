@@ -16,7 +16,7 @@ from kg.namespaces import ORG_GRAPH, product_graph, term
 from kg.query.remote import RemoteEndpoint
 from kg.query.sparql import EmbeddedStore, named_query, product_dataset
 
-pytestmark = pytest.mark.herb
+pytestmark = [pytest.mark.herb, pytest.mark.slow]
 PRODUCT = "ConnectForce"
 
 

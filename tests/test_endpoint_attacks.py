@@ -31,6 +31,8 @@ from kg.ingest.build import build
 from kg.ingest.storepath import build_lock
 from kg.namespaces import GRAPH
 
+pytestmark = pytest.mark.slow
+
 NORMAL = "SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
 KEEP_ALIVE_GET = (
     b"GET /query HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "

@@ -29,6 +29,8 @@ from kg.endpoint.engine import isolate_network
 from kg.ingest.build import build
 from kg.namespaces import GRAPH, ORG_GRAPH
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -360,6 +362,7 @@ def fuzz_one(
     return response.status_code, leaked(response, forbidden, query), query
 
 
+@pytest.mark.slow
 @pytest.mark.herb
 def test_differential_fuzz_never_returns_another_products_terms(fuzz_store: Path, tmp_path: Path) -> None:
     forbidden = only_elsewhere(fuzz_store)

@@ -11,6 +11,8 @@ from browser import ARTIFACTS, headless_chromium
 from test_serve import ALPHA_TOKEN, TOKENS, start_server
 from test_serve import store_dir as store_dir  # the fixture
 
+pytestmark = pytest.mark.slow
+
 QUERY = "SELECT ?label WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?label } ORDER BY ?label"
 
 

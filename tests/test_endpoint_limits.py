@@ -17,6 +17,8 @@ import requests
 from pyoxigraph import RdfFormat, Store
 from test_serve import ADMIN, ALPHA_TOKEN, FIXTURE, TOKENS, start_server
 
+pytestmark = pytest.mark.slow
+
 CLIENT_TIMEOUT = 2.0
 NORMAL = "SELECT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
 JOIN = "{ " + " ".join(f"?s{i} ?p{i} ?o{i} ." for i in range(8)) + " }"

@@ -88,6 +88,7 @@ def mutations(draw: st.DrawFn, product: dict[str, Any]) -> list[tuple[str, int, 
     return out
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.data())
 def test_mutated_product_builds_without_traceback_and_valid_records_land(

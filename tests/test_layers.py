@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -91,7 +92,12 @@ def modules() -> dict[str, Path]:
 
 
 MODULES = modules()
-TREES = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in MODULES.items()}
+
+
+@functools.cache
+def trees() -> dict[str, ast.Module]:
+    """Every module parsed, once, when a test first asks (not at collection)."""
+    return {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in MODULES.items()}
 
 
 def unit(module: str) -> str:
@@ -143,7 +149,7 @@ def targets(module: str, names: list[str]) -> list[str]:
 
 
 def project_imports(lazy: bool) -> Iterator[tuple[str, str]]:
-    for name, tree in TREES.items():
+    for name, tree in trees().items():
         for module, names, in_function in runtime_imports(tree, name=name):
             if in_function == lazy:
                 for target in targets(module, names):
@@ -153,7 +159,7 @@ def project_imports(lazy: bool) -> Iterator[tuple[str, str]]:
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_a_module_imports_only_its_own_package_and_the_layers_below(name: str) -> None:
     mine = unit(name)
-    for module, names, _ in runtime_imports(TREES[name], name=name):
+    for module, names, _ in runtime_imports(trees()[name], name=name):
         for target in targets(module, names):
             theirs = unit(target)
             if theirs == mine or (layer(mine) == layer(theirs) == 0):
@@ -185,14 +191,14 @@ def test_the_module_import_graph_has_no_cycle() -> None:
 
 def test_imports_inside_functions_are_the_listed_lazy_ones() -> None:
     found = {
-        (name, module) for name, tree in TREES.items() for module, _, lazy in runtime_imports(tree, name=name) if lazy
+        (name, module) for name, tree in trees().items() for module, _, lazy in runtime_imports(tree, name=name) if lazy
     }
     assert found - set(LAZY) == set(), "an import inside a function that LAZY does not list (say why, or move it up)"
     assert set(LAZY) - found == set(), "LAZY lists an import that is no longer there"
 
 
 def test_herb_records_are_read_in_the_ingest_layer_and_slack_shapes_in_herb_py() -> None:
-    for name, tree in TREES.items():
+    for name, tree in trees().items():
         for node in ast.walk(tree):
             if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
                 key = node.slice.value
@@ -211,7 +217,7 @@ def test_herb_records_are_read_in_the_ingest_layer_and_slack_shapes_in_herb_py()
 
 @pytest.mark.parametrize("name", sorted(n for n, p in MODULES.items() if p.name == "__init__.py"))
 def test_an_init_file_holds_only_a_docstring_and_re_exports(name: str) -> None:
-    for i, node in enumerate(TREES[name].body):
+    for i, node in enumerate(trees()[name].body):
         docstring = i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
         names = [getattr(t, "id", "") for t in node.targets] if isinstance(node, ast.Assign) else []
         exports = len(names) == 1 and names[0].startswith("__") and names[0].endswith("__")  # __all__, __version__
@@ -230,7 +236,7 @@ def test_a_relative_import_is_resolved_and_held_to_the_layers() -> None:
 
 def test_alignment_imports_nothing_from_kg() -> None:
     """The card's two packages: `alignment` stands alone (the CLI in kg uses it, never the other way round)."""
-    for name, tree in TREES.items():
+    for name, tree in trees().items():
         if name.split(".")[0] == "alignment":
             for module, _, _ in runtime_imports(tree, name=name):
                 assert module.split(".")[0] != "kg", f"{name} imports {module}"

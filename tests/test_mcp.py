@@ -29,7 +29,7 @@ from kg.namespaces import ORG_GRAPH, product_graph
 from kg.query.sparql import EmbeddedStore
 from kg.search.index import build_index
 
-pytestmark = pytest.mark.herb
+pytestmark = [pytest.mark.herb, pytest.mark.slow]
 
 ALPHA, BETA = "FlowForce", "CollaborationForce"
 ADMIN, ALPHA_TOKEN, BETA_TOKEN = "admin-token-0123", "alpha-token-4567", "beta-token-89ab"

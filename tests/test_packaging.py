@@ -25,7 +25,7 @@ QUESTION = (
     "Find employee IDs of the authors and key reviewers of the Market Research Report for the ActionGenie product?"
 )
 
-pytestmark = pytest.mark.herb
+pytestmark = [pytest.mark.herb, pytest.mark.slow]
 
 
 def run(*cmd: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -231,6 +231,7 @@ def drawn_artifacts(driver) -> int:
 
 
 @needs_dot
+@pytest.mark.slow
 def test_browser_starts_from_examples_asks_and_follows_people_and_citations(server: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     with headless_chromium(window="1200,1400") as driver:
@@ -285,6 +286,7 @@ def test_browser_starts_from_examples_asks_and_follows_people_and_citations(serv
 
 
 @needs_dot
+@pytest.mark.slow
 def test_browser_many_citations_abstention_and_slack_links(server: str) -> None:
     with headless_chromium(window="1200,1400") as driver:
         from selenium.webdriver.common.by import By

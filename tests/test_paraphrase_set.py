@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from kg.qa.answer import Answer, Answerer
 
 PAIRS = Path(__file__).parent / "data" / "paraphrases.jsonl"
@@ -79,6 +81,7 @@ def test_sixth_blind_batch_holds_its_first_run_score(answerer: Answerer) -> None
     assert rate >= BLIND_6_FLOOR, f"pass rate {rate:.3f} < {BLIND_6_FLOOR}:\n" + "\n".join(failed)
 
 
+@pytest.mark.slow
 def test_canonical_questions_are_answered(answerer: Answerer) -> None:
     """A paraphrase is only a fair test of a canonical wording the system answers."""
     abstained = {

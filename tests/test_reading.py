@@ -99,6 +99,7 @@ def test_abbreviations_are_spelled_out(answerer: Answerer) -> None:
     assert short.outcome == "answer" and short.answer == full.answer
 
 
+@pytest.mark.slow
 def test_every_answered_dev_question_reads_back_from_its_canonical_wording(answerer: Answerer, herb: Path) -> None:
     """The reading an uncertain answer offers is the row's `ask` wording filled in; asked again, it must reach
     the same intent and answer, or a user picking it would get another question answered."""
@@ -121,6 +122,7 @@ RECORDED = json.loads((DATA / "rewordings_recorded.json").read_text(encoding="ut
 TOLERANCE = 0.01
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("batch", sorted(RECORDED))
 def test_blind_batches_keep_their_recorded_figures_and_prove_nothing_their_originals_answer(
     answerer: Answerer, herb: Path, batch: str
@@ -289,6 +291,7 @@ def test_a_person_word_after_an_auxiliary_is_the_subject_not_the_asked_type(answ
     assert people.intent == "feature_discussed_people"
 
 
+@pytest.mark.slow
 def test_every_row_reads_back_its_canonical_wording_on_every_product(answerer: Answerer) -> None:
     """Each row's `ask` wording, filled with values of each of the 30 products (its components and features,
     document kinds, roles, companies, states, reasons), reaches that row and answers or proves: the readings an
@@ -354,6 +357,7 @@ def test_a_possessive_or_a_feedback_verb_is_not_a_customer_asked_for(answerer: A
     assert answerer.ask("which company's got the most reopened bugs in TrendForce?").intent == "bug_company_max_state"
 
 
+@pytest.mark.slow
 def test_rewordings_moved_to_other_products_prove_nothing_their_originals_do_not(
     answerer: Answerer, herb: Path
 ) -> None:

@@ -267,6 +267,7 @@ def test_fallback_abstains_when_nothing_clears_the_structural_check(searcher):
     assert fallback_answer(searcher, tiny_question("What is the plan for ingestion latency?")) is None  # no product
 
 
+@pytest.mark.slow
 def test_each_product_index_holds_its_whole_dataset_with_the_organisation_read_once(
     store: Path, herb: Path, tmp_path: Path
 ) -> None:

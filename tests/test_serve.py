@@ -39,6 +39,8 @@ from kg.qa.answer import Answerer
 from kg.query.remote import RemoteEndpoint
 from kg.query.sparql import EmbeddedStore, library, product_dataset
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 ALPHA, BETA, GAMMA, ORG = GRAPH + "Alpha", GRAPH + "Beta", GRAPH + "Gamma", ORG_GRAPH
 SECRETS = ("BETA-SECRET", "GAMMA-SECRET")

@@ -32,7 +32,7 @@ from kg.qa.answer import Answerer
 from kg.query.deployment import open_deployment
 from kg.query.sparql import EmbeddedStore, product_dataset
 
-pytestmark = pytest.mark.herb
+pytestmark = [pytest.mark.herb, pytest.mark.slow]
 
 KG = [sys.executable, "-m", "kg"]
 #: Replicas per shard: shard-0 has two, so one can die; shard-1 one, so the whole shard can.

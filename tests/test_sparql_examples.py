@@ -59,6 +59,14 @@ def ids(pairs: list[tuple[NamedQuery, str]]) -> list[str]:
     return [q.name for q, _ in pairs]
 
 
+#: Examples whose run takes over ~10 s (an index of the whole store, a validation of it): out of the quick loop.
+SLOW = {"search_graph_edges", "validate_focus_nodes"}
+
+
+def params(pairs: list[tuple[NamedQuery, str]]) -> list[object]:
+    return [pytest.param(q, e, id=q.name, marks=[pytest.mark.slow] if q.name in SLOW else []) for q, e in pairs]
+
+
 def test_every_example_has_a_form_this_module_runs() -> None:
     kinds = {kind_of(e) for _, e in EXAMPLES}
     assert kinds <= {"ASK", "kg ask", "kg query", "kg search", "kg validate"}, kinds
@@ -96,7 +104,7 @@ def intent_rows() -> dict[str, Intent]:
 QUERIED = of_kind("kg query")
 
 
-@pytest.mark.parametrize(("query", "example"), QUERIED, ids=ids(QUERIED))
+@pytest.mark.parametrize(("query", "example"), params(QUERIED))
 def test_a_kg_query_example_prints_rows(
     query: NamedQuery,
     example: str,
@@ -124,7 +132,7 @@ def indexed(store: Path, herb: Path, tmp_path_factory: pytest.TempPathFactory) -
 OTHER = of_kind("kg search") + of_kind("kg validate")
 
 
-@pytest.mark.parametrize(("query", "example"), OTHER, ids=ids(OTHER))
+@pytest.mark.parametrize(("query", "example"), params(OTHER))
 def test_a_kg_search_or_validate_example_runs(
     query: NamedQuery, example: str, store: Path, request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
 ) -> None:

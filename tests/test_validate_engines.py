@@ -83,6 +83,7 @@ def test_engines_report_the_same_rows(tmp_path: Path, node: URIRef, mutate: Call
     assert sparql == reference
 
 
+@pytest.mark.slow
 def test_the_defects_cover_every_component_the_shapes_use(tmp_path: Path) -> None:
     used = {c.component + "ConstraintComponent" for s in node_shapes(SHAPES_FILE) for c in s.constraints}
     used |= {"OrConstraintComponent" for s in node_shapes(SHAPES_FILE) if s.alternatives}

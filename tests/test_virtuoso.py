@@ -25,7 +25,7 @@ from kg.query.remote import RemoteEndpoint
 from kg.query.sparql import EmbeddedStore
 from kg.query.store import export
 
-pytestmark = pytest.mark.herb
+pytestmark = [pytest.mark.herb, pytest.mark.slow]
 
 
 def dev_questions(herb: Path) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+@pytest.mark.slow
 def test_what_if_answers_mark_scratch_items_and_leave_the_store_alone(
     store: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

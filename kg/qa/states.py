@@ -1,7 +1,7 @@
 """What each state word a question may use means in the graph, and which intents read it.
 
-Read from the intent table (table.toml's `[states]` and each row's `states`), so `kg intents`, the README's
-state table (`markdown_table()`; `python -m kg.qa.states` prints it, a test keeps the README equal to it) and
+Read from the intent table (table.toml's `[states]` and each row's `states`), so `kg intents`, docs/questions.md's
+state table (`markdown_table()`; `python -m kg.qa.states` prints it, a test keeps the page equal to it) and
 the rows themselves share one definition.
 """
 
@@ -17,7 +17,7 @@ INTENT_STATES: dict[str, tuple[str, ...]] = {i.name: i.states for i in table()[1
 
 
 def markdown_table() -> str:
-    """The README's table of state words."""
+    """The table of state words in docs/questions.md."""
     lines = ["| state word | meaning |", "|---|---|", *(f"| {w} | {m} |" for w, m in STATE_WORDS.items())]
     return "\n".join(lines) + "\n"
 
