@@ -303,6 +303,8 @@ class Answerer:
             table.readings = nearest(q)  # the askable questions nearest it
         if read is None or (read.outcome in ("uncertain", "unsupported") and table.readings):
             return table
+        if read.outcome == "uncertain" and table.outcome == "uncertain" and table.choice and table.choice.winner:
+            return table  # a row read the question and says what it could not resolve: the more telling doubt
         if table.outcome == "absent" and read.outcome not in ("answer", "unsupported"):
             return table
         read.choice = table.choice
