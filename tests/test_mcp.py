@@ -125,7 +125,12 @@ def test_every_tool_answers_good_arguments(alpha: Session) -> None:
         "run_intent",
         {"intent": "doc_meeting_attendees", "slots": {"product": ALPHA, "doc_kind": "ProductRequirementsDocument"}},
     ).value
-    assert proof["abstain"] and proof["proof"] == absent["proof"]
+
+    # the same proof; its text check differs only as far as the question's words do (run_intent has none)
+    def no_textcheck(shown: dict) -> dict:
+        return {k: v for k, v in shown.items() if k != "textcheck"}
+
+    assert proof["abstain"] and no_textcheck(proof["proof"]) == no_textcheck(absent["proof"])
 
     rows = alpha.call(
         "query", {"sparql": "SELECT ?t WHERE { ?b a ekg:Bug ; dct:title ?t } ORDER BY ?t LIMIT 1", "product": ALPHA}
