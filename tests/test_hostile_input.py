@@ -135,7 +135,9 @@ def test_an_output_naming_a_folder_is_an_error_and_a_missing_folder_is_created(
         )
         + "\n"
     )
-    (tmp_path / "in.jsonl").write_text('{"question": "hello"}\n')
+    (tmp_path / "in.jsonl").write_text(
+        json.dumps({"question": f"Who wrote the Market Research Report for {SOURCE}?"}) + "\n"
+    )
     erb = erb_sample(tmp_path)
     argv = {
         "ask": ["ask", "--batch", tmp_path / "in.jsonl", "--store", small_store, "--out"],

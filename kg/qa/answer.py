@@ -477,7 +477,8 @@ def offer_slips(answer: Answer, text: str, names: Iterable[str]) -> None:
         return
     offered = " or ".join(dict.fromkeys(name.split("'")[0] for name in slips.values()))
     answer.reason = f"{answer.reason}; did you mean {offered}?"
-    answer.readings += [{"question": respelled(text, {k: v}), "intent": answer.intent or ""} for k, v in slips.items()]
+    righted = [{"question": respelled(text, {k: v}), "intent": answer.intent or ""} for k, v in slips.items()]
+    answer.readings = [*righted, *answer.readings]  # the name put right first: the likeliest meaning
 
 
 def unaccounted(account: Account, tagged: Tagged, intent: str) -> str:
