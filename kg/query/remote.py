@@ -352,6 +352,9 @@ class RemoteEndpoint:
     def ask(
         self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None
     ) -> bool:
+        evidence = evidence_of_proof(query)
+        if evidence is not None:  # Virtuoso 7.2 answers true to ASK { FILTER NOT EXISTS { … } } whatever it holds
+            return not self.ask(evidence, bindings, graphs)
         body = self._post(query, bindings, graphs, SPARQL_JSON)
         result = self._results(body)
         if isinstance(result, QueryBoolean):
@@ -503,6 +506,20 @@ def _cut_off(connection: http.client.HTTPConnection, cut: threading.Event) -> No
     if connection.sock is not None:
         with contextlib.suppress(OSError):
             connection.sock.shutdown(socket.SHUT_RDWR)
+
+
+#: A proof of absence in the library's form: ASK { [VALUES … UNDEF …] FILTER NOT EXISTS { <evidence> } }.
+PROOF = re.compile(
+    r"^(?P<head>.*?\bASK\s*\{(?:\s*VALUES[^\n]*UNDEF[^\n]*\n)?)\s*FILTER\s+NOT\s+EXISTS\s*\{(?P<body>.*)\}\s*\}\s*$",
+    re.S,
+)
+
+
+def evidence_of_proof(query: str) -> str | None:
+    """A proof's evidence as a plain ASK (the same prologue and parameters): its negation is the proof's answer,
+    on engines that mis-evaluate a group holding only FILTER NOT EXISTS. None for any other query."""
+    m = PROOF.match(query)
+    return f"{m['head']}\n{m['body']}\n}}" if m else None
 
 
 def ask_retval(body: bytes) -> bool | None:
