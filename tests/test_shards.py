@@ -226,4 +226,6 @@ def comparable_record(record: dict) -> dict:
     if isinstance(record["answer"], list):
         record["answer"] = sorted(record["answer"])
     record["citations"] = sorted(record["citations"])
+    if record.get("proof"):  # as `comparable`: the text check reads the search index beside a store
+        record["proof"] = {k: v for k, v in record["proof"].items() if k != "textcheck"}
     return record
