@@ -182,6 +182,15 @@ def test_a_title_no_bug_has_is_unsupported_with_the_closest_titles(answerer: Ans
 
 
 @pytest.mark.herb
+def test_a_property_asked_at_a_time_is_never_answered_with_its_value_now(answerer: Answerer, herb: Path) -> None:
+    """The ontology's properties hold as of now: "at the end of July" is no word to drop."""
+    eid = next(iter(managers(herb)))
+    answer = answerer.ask(f"who did {eid} report to at the end of July 2026?")
+    assert answer.outcome == "uncertain" and "'at the end of july 2026'" in (answer.reason or "")
+    assert not answer.answer
+
+
+@pytest.mark.herb
 def test_a_word_no_reading_places_leaves_the_question_uncertain(answerer: Answerer, herb: Path) -> None:
     eid = next(iter(managers(herb)))
     answer = answerer.ask(f"who does {eid} report to about lunch")

@@ -5,15 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pyoxigraph import Literal, NamedNode
 
 from kg.qa.answer import Answerer
 from kg.qa.intents import choose
 from kg.qa.question import parse
-from kg.qa.textcheck import Slots, TextChecker, speaks_of
+from kg.qa.textcheck import Slots, TextChecker, slots_of, speaks_of
 from kg.query.sparql import EmbeddedStore
 from kg.search.index import build_index
 
 PRODUCT = "ActionGenie"
+XSD_DT = NamedNode("http://www.w3.org/2001/XMLSchema#dateTime")
 
 
 @pytest.fixture(scope="module")
@@ -79,3 +81,30 @@ def test_without_an_index_the_proof_says_the_check_could_not_run(answerer: Answe
     assert got.outcome == "absent" and got.proof is not None
     assert got.proof["textcheck"]["ran"] is False
     assert "could not run" in got.proof["textcheck"]["check"] and "kg index" in got.proof["textcheck"]["check"]
+
+
+@pytest.mark.slow
+def test_a_proof_at_a_time_reads_only_the_artifacts_written_by_then(indexed: Path) -> None:
+    """What an artifact says was not yet so before it was written: the same reading's matches all fall away
+    for a time before the product's first artifact, and all stay for a time after its last."""
+    answerer = Answerer(EmbeddedStore(indexed))
+    q = parse(
+        f"Find the name of company that has the maximum number of unresolved bugs in {PRODUCT}?", answerer.vocabulary
+    )
+    winner = choose(q, answerer.labels(PRODUCT)).winner
+    assert winner is not None
+    checker = TextChecker(indexed, EmbeddedStore(indexed))
+    now = checker.check(q, winner.bindings or {})
+    after = checker.check(q, {**(winner.bindings or {}), "asOf": Literal("2100-01-01T00:00:00", datatype=XSD_DT)})
+    before = checker.check(q, {**(winner.bindings or {}), "asOf": Literal("2000-01-01T00:00:00", datatype=XSD_DT)})
+    assert after.matches == now.matches and now.matches
+    assert before.stands and before.ran and "were all written after 2000-01-01T00:00:00" in before.check
+
+
+def test_a_named_bug_is_the_subject_not_a_bug_introduced(answerer: Answerer) -> None:
+    """ "the state of the X bug" asks for a state of a bug, not for bugs some change introduced: the text check
+    has no evidence cue to look for (the word "bug" alone is in every bug thread)."""
+    q = parse("What is the state of the Token Expiry Mismanagement bug in ConnectForce?", answerer.vocabulary)
+    assert slots_of(q, {}).cues == frozenset()
+    q = parse("Which features were dropped because they introduced bugs in ConnectForce?", answerer.vocabulary)
+    assert "introduced_bugs" in slots_of(q, {}).cues

@@ -297,6 +297,8 @@ class Reader:
         asks_property = any(kind not in ("class", "scope") for kind, _, _ in placed.phrases)
         if not asks_property and not (self.q.roles and not named):
             return None
+        if self.q.time is not None:  # the ontology's properties hold as of now: an answer for then is a guess
+            return self.uncertain(f"'{self.q.slots().get('time')}': the properties read here have no time")
         if not named:
             if untitled := self.untitled(placed, left):
                 return untitled

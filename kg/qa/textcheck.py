@@ -20,10 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pyoxigraph import Literal
+
 from kg.errors import KGError
 from kg.qa.cues import cue_words, lexicon, tag
 from kg.qa.question import Question
-from kg.query.sparql import Backend, EmbeddedStore, Term
+from kg.query.sparql import Backend, EmbeddedStore, Term, named_query, product_dataset, term_text
 from kg.text import feature_tokens, normalise, singular_text, stem
 
 if TYPE_CHECKING:
@@ -93,8 +95,8 @@ class Slots:
 
 def slots_of(q: Question, bindings: dict[str, Term]) -> Slots:
     """The reading's evidence: the question's evidence cues but those inside the bound feature or component's
-    words ("user feedback mechanisms" asks for no review), the bound topic or component, its roles and
-    companies."""
+    words ("user feedback mechanisms" asks for no review) or a subject's ("the X bug" says no bug was
+    introduced), the bound topic or component, its roles and companies."""
     topic = bindings.get("topic")
     phrase = bindings.get("phrase")
     words = frozenset(topic.value.split()) if topic is not None else frozenset()
@@ -104,7 +106,8 @@ def slots_of(q: Question, bindings: dict[str, Term]) -> Slots:
     def named(i: int) -> bool:
         return bool(set(feature_tokens(tagged.words[i])) & words or stem(tagged.words[i]) in component)
 
-    cues = {c for c in tagged.found & EVIDENCE_CUES if not all(named(i) for i in tagged.covered({c}))}
+    subject = tagged.covered(tagged.found & SUBJECT_CUES)  # "bug" is a subject first, not a bug introduced
+    cues = {c for c in tagged.found & EVIDENCE_CUES if not all(named(i) or i in subject for i in tagged.covered({c}))}
     cues |= tagged.found & SUBJECT_CUES if cues else set()
     return Slots(frozenset(cues), words, component, tuple(normalise(n) for n in [*q.roles, *q.companies]))
 
@@ -136,15 +139,16 @@ def speaks_of(text: str, slots: Slots) -> bool:
 class TextChecker:
     """Checks proofs against one store's search index, opened on the first proof that needs it."""
 
-    def __init__(self, store: Path | None) -> None:
+    def __init__(self, store: Path | None, backend: Backend | None = None) -> None:
         self.store = store
+        self.backend = backend  # reads the artifacts' dates for a proof at a time
         self._searcher: Searcher | None = None
         self._missing: str | None = None if store else "no search index: the backend is not a local store"
 
     @classmethod
     def for_backend(cls, backend: Backend) -> TextChecker:
         """The index beside an on-disk store; an endpoint has none here."""
-        return cls(Path(backend.location) if isinstance(backend, EmbeddedStore) else None)
+        return cls(backend.index_dir, backend) if isinstance(backend, EmbeddedStore) else cls(None)
 
     def searcher(self) -> Searcher | None:
         if self._searcher is None and self._missing is None and self.store is not None:
@@ -155,6 +159,19 @@ class TextChecker:
             except KGError as exc:
                 self._missing = str(exc)
         return self._searcher
+
+    def written_after(self, ids: list[str], product: str, as_of: Term) -> set[str]:
+        """The artifacts written after the time a proof is about: what they say was not yet so then. An
+        artifact with no date is kept (it may have been written in time)."""
+        if self.backend is None:
+            return set()
+        query, graphs = named_query("artifact_created").text, product_dataset(product)
+        when = str(as_of.value)
+        return {
+            i
+            for i in ids
+            if any(term_text(r["created"]) > when for r in self.backend.select(query, {"id": Literal(i)}, graphs))
+        }
 
     def check(self, q: Question, bindings: dict[str, Term]) -> TextCheck:
         """Search the product's artifacts for the reading's evidence; the strong matches, best first."""
@@ -170,6 +187,13 @@ class TextChecker:
         texts = searcher.product_index(q.product)
         matches = [h.id for h in result.hits if speaks_of(texts.texts[texts.row[h.id]], slots)]
         searched = f"the {len(result.hits)} best search hits in {q.product}"
+        as_of = bindings.get("asOf")
+        if matches and as_of is not None:
+            later = self.written_after(matches, q.product, as_of)
+            matches = [m for m in matches if m not in later]
+            if later and not matches:
+                after = f"were all written after {as_of.value}"
+                return TextCheck(True, f"passed: the {len(later)} of {searched} that carry {slots.describe()} {after}")
         if matches:
             return TextCheck(True, f"{searched}: {len(matches)} carry {slots.describe()}", matches[:CITED])
         return TextCheck(True, f"passed: none of {searched} carries {slots.describe()} in one passage")

@@ -215,6 +215,7 @@ class EmbeddedStore(RunBackend):
             raise KGError(f"no store at {path}: run `kg build` first (or pass --store PATH / set KG_STORE)")
         self.store = read_only_store(path)
         self.location = str(path)
+        self.index_dir: Path | None = path  # the search index `kg index` writes beside the store
 
     def run(
         self, query: str, bindings: Mapping[str, Term] | None = None, graphs: list[NamedNode] | None = None

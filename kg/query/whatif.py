@@ -47,6 +47,8 @@ class ScratchStore(EmbeddedStore):
 
     def __init__(self, real: EmbeddedStore, product: str, with_files: list[Path], without_files: list[Path]):
         self.product = product
+        self.location = f"{real.location} (what-if)"
+        self.index_dir = None  # the real artifacts' text knows nothing of scratch facts: proofs stay unchecked
         self.graph = product_graph(product)
         self.store = Store()
         graphs = [self.graph, NamedNode(ORG_GRAPH)]
