@@ -131,7 +131,7 @@ class Answerer:
         """The slot vocabularies, read from datasets the library names: the product graphs found, a chunk at
         a time, each with the organisation graph. Nothing depends on an engine's default graph (a union or an
         empty one). The rows of all chunks are taken in the query's ORDER BY, as one query's would be."""
-        found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}}
+        found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}, "location": {}}
         query = named_query("qa_vocabulary").text
         rows: set[tuple[str, str]] = set()
         for g in self.vocabulary_datasets():
@@ -141,7 +141,7 @@ class Answerer:
                 rows |= {("product", p) for p in exc.products}
         for kind, label in sorted(rows):
             found[kind][normalise(label)] = label
-        return Vocabulary(found["product"], found["role"], found["company"])
+        return Vocabulary(found["product"], found["role"], found["company"], found["location"])
 
     def vocabulary_datasets(self) -> list[list[NamedNode]]:
         """The named graphs holding a product under the graph name `kg build` gives it, VOCABULARY_CHUNK at a
@@ -303,7 +303,7 @@ class Answerer:
             table.readings = nearest(q)  # the askable questions nearest it
         if read is None or (read.outcome in ("uncertain", "unsupported") and table.readings):
             return table
-        if read.outcome == "uncertain" and table.outcome == "uncertain" and table.choice and table.choice.winner:
+        if read.outcome == "uncertain" and table.outcome != "absent" and table.choice and table.choice.winner:
             return table  # a row read the question and says what it could not resolve: the more telling doubt
         if table.outcome == "absent" and read.outcome not in ("answer", "unsupported"):
             return table
@@ -371,7 +371,8 @@ class Answerer:
         if q.time is not None:
             routed = route_as_of(q, intent, bindings, self.backend)
             if isinstance(routed, Refusal):
-                return self._abstain(q, intent, routed.reason, bindings, proof=routed.proof)
+                outcome = "absent" if routed.proof else "unsupported"  # no query decided it: no proof
+                return self._abstain(q, intent, routed.reason, bindings, proof=routed.proof, outcome=outcome)
             intent, bindings = routed
         return self.answer_intent(q, intent, bindings)
 

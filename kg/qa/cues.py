@@ -280,8 +280,8 @@ def occupied(names: list[str], tokens: list[str]) -> set[int]:
 
 
 def name_tokens(q: Question, tokens: list[str]) -> set[int]:
-    """Where the question names a product, a company or an id: words that are names, not cues."""
-    return occupied([q.product or "", *q.companies, *q.eids, *q.customer_ids], tokens)
+    """Where the question names a product, a company, an id or a place: words that are names, not cues."""
+    return occupied([q.product or "", *q.companies, *q.eids, *q.customer_ids, *q.locations], tokens)
 
 
 def residue_positions(tagged: Tagged, used: set[str]) -> list[int]:

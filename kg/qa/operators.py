@@ -12,6 +12,7 @@ reading is uncertain and names them, never answered as the plain question.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -80,6 +81,7 @@ def phrases() -> dict[str, tuple[tuple[str, ...], ...]]:
             )
         )
         for kind, ps in table.items()
+        if kind != "exclude_around"
     }
 
 
@@ -97,10 +99,18 @@ def find(tokens: list[str], kind: str) -> tuple[int, int] | None:
     return None
 
 
+#: A link as typed in a question (a PR's or a demo's): answers list links whole.
+LINK = re.compile(r"https?://[^\s,;!?()<>\"']+")
+
+
+def links_in(text: str) -> list[str]:
+    return list(dict.fromkeys(m.group(0).rstrip(".:/") for m in LINK.finditer(text)))
+
+
 def named_items(q: Question, tokens: list[str]) -> list[tuple[int, str, str, set[int]]]:
-    """The companies and employees the question names: (first position, name, slot kind, positions)."""
+    """The companies, employees and links the question names: (first position, name, slot kind, positions)."""
     out = []
-    for slot, names in (("company", q.companies), ("eid", q.eids)):
+    for slot, names in (("company", q.companies), ("eid", q.eids), ("url", links_in(q.text))):
         for name in names:
             at = occupied([name], tokens)
             if at:
@@ -127,8 +137,8 @@ def detect(q: Question) -> Operator | None:
     items = named_items(q, tokens)
     if (span := find(tokens, "unsupported")) is not None and opens_clause(q, span[0]):
         return Operator("unsupported", frozenset(range(*span)), " ".join(tokens[span[0] : span[1]]))
-    if (span := find(tokens, "exclude")) is not None:
-        after = [it for it in items if span[1] <= it[0] <= span[1] + 1]
+    if (span := find(tokens, "exclude")) is not None or (span := around(tokens, items)) is not None:
+        after = [it for it in items if span[1] <= it[0] <= span[1] + 1 or span[0] < it[0] < span[1]]
         if len(after) == 1:
             _, name, slot, at = after[0]
             return Operator("exclude", frozenset(range(*span)) | at, f"excluding {name}", name, slot)
@@ -147,6 +157,22 @@ def detect(q: Question) -> Operator | None:
     return None
 
 
+def around(tokens: list[str], items: list[tuple[int, str, str, set[int]]]) -> tuple[int, int] | None:
+    """An exclusion said around the item ("leave X out", "keep X off the list"): the span from the opening
+    word to the closing one, the item between them."""
+    for opening, closing in lexicon_data()["operators"]["exclude_around"]:
+        for _, _, _, at in items:
+            before, after = min(at) - 1, max(at) + 1
+            if (
+                before >= 0
+                and after < len(tokens)
+                and tokens[before] in opening.split("|")
+                and tokens[after] == closing
+            ):
+                return before, after + 1
+    return None
+
+
 def places() -> dict[str, int]:
     return {singular_text(k): v for k, v in lexicon_data()["places"].items()}
 
@@ -159,6 +185,9 @@ def ranking(tokens: list[str]) -> Operator | None:
         fewest = None  # "at least one": no ranking
     words = set(range(*fewest)) if fewest else set()
     place, top = 1, 1
+    if behind := find(tokens, "behind_first"):
+        place = 2
+        words |= set(range(*behind))
     for i, token in enumerate(tokens):
         number = places().get(token) or (int(token) if token.isdigit() and int(token) < 100 else None)
         if number is None or i in words:
@@ -167,7 +196,7 @@ def ranking(tokens: list[str]) -> Operator | None:
             top = number
         elif token.isdigit() or token in ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"):
             continue  # a number that is no place ("3 bugs")
-        elif RANK_WORDS & set(tokens[i + 1 : i + 3]):
+        elif RANK_WORDS & set(tokens[i + 1 : i + 4]):
             place = number
         else:
             continue  # an ordinal that ranks nothing ("third-party"): left to the word account
@@ -175,7 +204,11 @@ def ranking(tokens: list[str]) -> Operator | None:
     if not words:
         return None
     order = "fewest" if fewest else "most"
-    shown = f"top {top}" if top > 1 else ("fewest" if place == 1 and fewest else f"place {place} by {order}")
+    shown = (
+        f"top {top}"
+        if top > 1
+        else ("fewest, of those with any" if place == 1 and fewest else f"place {place} by {order}")
+    )
     implied = frozenset({"most"}) if fewest else frozenset()
     return Operator("rank", frozenset(words), shown, cues=implied, place=place, top=top, fewest=bool(fewest))
 
@@ -221,7 +254,7 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
             return uncertain(core, shown, f"excluding {op.item} from the most needs the ranked list, which it has not")
         if core.outcome == "absent":
             return replace(core, operator=shown)
-        kept = [x for x in items if str(op.item) not in x]
+        kept = [x for x in items if not names(x, op)]
         return replace(core, answer=kept, operator={**shown, "excluded": len(items) - len(kept)})
     if op.kind == "count":
         if core.type not in ITEM_TYPES:
@@ -237,7 +270,7 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
             operator={**shown, "items": items},
         )
     # yes_no: an answer's items name the item, or the core binds it and answers at all
-    found = core.outcome == "answer" and (reads_item or any(str(op.item) in x for x in items))
+    found = core.outcome == "answer" and (reads_item or any(names(x, op) for x in items))
     if found:
         return replace(core, answer="yes", type="yes_no", operator={**shown, "items": items})
     if core.outcome == "absent" or (core.type in ITEM_TYPES and not reads_item):
@@ -257,6 +290,14 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
             operator={**shown, "items": items},
         )
     return uncertain(core, shown, f"the answer is prose: whether {op.item} is in it is not read")
+
+
+def names(item: str, op: Operator) -> bool:
+    """The answer item is the operator's item: a link whole (pull/2 is not pull/20), a company or an employee
+    anywhere in the item as shown ("BlueWave", "Ana Lee (eid_…)")."""
+    if op.slot == "url":
+        return item.rstrip("/") == str(op.item).rstrip("/")
+    return str(op.item) in item
 
 
 def ranked(op: Operator, core: Answer, rows: list[tuple[str, int]], opener: bool) -> Answer:

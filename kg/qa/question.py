@@ -33,6 +33,8 @@ class Vocabulary:
     products: dict[str, str]
     roles: dict[str, str]
     companies: dict[str, str]
+    #: Where people work ("Seattle", "New York"), matched as written with capitals: "remote" is a word too.
+    locations: dict[str, str] = field(default_factory=dict)
 
     @cached_property
     def singular_roles(self) -> dict[str, str]:
@@ -66,6 +68,7 @@ class Question:
     companies: list[str] = field(default_factory=list)
     eids: list[str] = field(default_factory=list)
     customer_ids: list[str] = field(default_factory=list)
+    locations: list[str] = field(default_factory=list)
     time: TimeSlot | None = None  # "on 2026-08-01", "when P's previous release shipped": removed from norm / sing
 
     def slots(self) -> dict[str, object]:
@@ -78,6 +81,7 @@ class Question:
                 "companies": self.companies,
                 "eids": self.eids,
                 "customer_ids": self.customer_ids,
+                "locations": self.locations,
                 "time": self.time.phrase if self.time else None,
             }.items()
             if v
@@ -167,4 +171,5 @@ def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     q.eids = list(dict.fromkeys(re.findall(r"\beid_[0-9a-f]{8}\b", norm)))
     q.customer_ids = list(dict.fromkeys(re.findall(r"\bcust-\d{4}\b", norm)))
     q.customer_ids = [c.upper() for c in q.customer_ids]
+    q.locations = [v for v in vocab.locations.values() if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", text)]
     return q

@@ -144,7 +144,7 @@ def account(
 
 
 #: Slot kinds, and the names each one puts in the question (a role also by its initials: "UXR").
-SLOT_KINDS = ("product", "doc_kind", "role", "company", "eid", "customer_id")
+SLOT_KINDS = ("product", "doc_kind", "role", "company", "eid", "customer_id", "location")
 
 
 def slot_positions(q: Question, tagged: Tagged, kinds: frozenset[str]) -> set[int]:
@@ -156,6 +156,7 @@ def slot_positions(q: Question, tagged: Tagged, kinds: frozenset[str]) -> set[in
         "company": q.companies,
         "eid": q.eids,
         "customer_id": q.customer_ids,
+        "location": q.locations,
     }
     return occupied([n for k in kinds for n in names[k]], tagged.tokens) & tagged.slots
 

@@ -1,5 +1,5 @@
 """The time slot of a question: "on 2026-08-01", "as of August 1, 2026", "before July 2026", "at the end of July
-2026", "when ConnectForce's previous release shipped", "at the time of the previous release".
+2026", "before 2025", "when ConnectForce's previous release shipped", "at the time of the previous release".
 
 The expression is found in the question's normalised text, removed from it (so the intents match the rest
 of the wording exactly as they do today), and kept as a `TimeSlot`. An absolute date becomes an instant right
@@ -50,6 +50,11 @@ DATE_SHAPES = (
     rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<m>{_MONTH}) (?P<y>\d{{4}})",
     rf"(?P<m>{_MONTH}) (?P<y>\d{{4}})",
 )
+#: A year alone is a point only after a cue that names one ("before 2025", "as of 2026", "by the end of
+#: 2026"): "in 2027" or "during 2027" asks for a window of events, which no as-of reading answers.
+YEAR_SHAPE = r"(?P<y>(?:19|20)\d{2})"
+YEAR_CUES = frozenset({"end", "start", "before"})
+YEAR_POINT_CUE = r"as of|as at"
 
 
 @dataclass(frozen=True)
@@ -77,20 +82,24 @@ def shift(instant: str, mode: str) -> str:
     return (t - timedelta(seconds=1) if mode == "before" else t).isoformat(timespec="seconds")
 
 
-def span_instant(year: int, month: int, day: int | None, mode: str) -> str:
-    """The instant of a day or month read in the cue's mode."""
-    last_day = calendar.monthrange(year, month)[1]
-    first = datetime(year, month, day or 1)
-    last = datetime(year, month, day or last_day, 23, 59, 59)
+def span_instant(year: int, month: int | None, day: int | None, mode: str) -> str:
+    """The instant of a day, a month or a year read in the cue's mode."""
+    last_day = calendar.monthrange(year, month or 12)[1]
+    first = datetime(year, month or 1, day or 1)
+    last = datetime(year, month or 12, day or last_day, 23, 59, 59)
     chosen = {"end": last, "start": first, "before": first - timedelta(seconds=1)}[mode]
     return chosen.isoformat(timespec="seconds")
 
 
 def _date_pattern(cue: str, shape: str) -> re.Pattern[str]:
-    return re.compile(rf"(?:^|\s)(?:{cue}) (?:the )?{shape}(?=\s|$)")
+    return re.compile(rf"(?:^|\s)(?:{cue}) (?:the )?{shape}(?=[\s,;:?!.]|$)")
 
 
-_DATE_PATTERNS = [(_date_pattern(cue, shape), mode) for cue, mode in DATE_CUES for shape in DATE_SHAPES]
+_DATE_PATTERNS = [(_date_pattern(cue, shape), mode) for cue, mode in DATE_CUES for shape in DATE_SHAPES] + [
+    (_date_pattern(cue, YEAR_SHAPE), mode)
+    for cue, mode in [*DATE_CUES[:3], (YEAR_POINT_CUE, "end")]
+    if mode in YEAR_CUES
+]
 _NAMED_PATTERNS = [
     (re.compile(rf"(?:^|\s)(?P<before>(?:{BEFORE_POINT}) )?{phrase.format(item=_ITEM)}(?=\s|$)"), key)
     for phrase, key in NAMED_POINTS
@@ -112,8 +121,8 @@ def find_time(norm: str) -> tuple[TimeSlot | None, str]:
 
 
 def _date_slot(found: re.Match[str], mode: str) -> TimeSlot:
-    month = found.group("m")
-    month_number = int(month) if month.isdigit() else MONTH_WORDS[month]
+    month = found.groupdict().get("m")
+    month_number = None if month is None else int(month) if month.isdigit() else MONTH_WORDS[month]
     day = found.groupdict().get("d")
     phrase = found.group(0).strip()
     try:
