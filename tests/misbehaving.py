@@ -75,7 +75,7 @@ def serving(handler: Handler) -> Iterator[Server]:
 
     app = web.Application()
     app.router.add_route("*", "/{tail:.*}", counted)
-    runner = web.AppRunner(app, handle_signals=False)
+    runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=1.0)  # a slow handler is cancelled, not awaited
     loop.run_until_complete(runner.setup())
     site = web.TCPSite(runner, "127.0.0.1", 0)
     loop.run_until_complete(site.start())

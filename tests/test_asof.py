@@ -22,7 +22,7 @@ XSD_DATETIME = NamedNode("http://www.w3.org/2001/XMLSchema#dateTime")
 KINDS = ("ekg:Bug", "ekg:PullRequest", "ekg:Feature")
 LONG_AGO, FAR_AHEAD = "1900-01-01T00:00:00", "9999-12-31T23:59:59"
 #: How many event times per product and kind the change-point test checks (evenly spread; all when fewer).
-SAMPLED_TIMES = 8
+SAMPLED_TIMES = 4
 pytestmark = pytest.mark.herb
 
 

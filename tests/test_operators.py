@@ -138,3 +138,59 @@ def test_a_negation_the_reading_does_not_use_is_never_dropped(answerer: Answerer
         answerer, "Which Engineering Leads did not review the ActionGenie Market Research Report?", PLAIN_LEADS
     )
     assert got.outcome == "uncertain" and "'not'" in (got.reason or "")
+
+
+def test_a_link_is_an_item_excluded_whole_and_looked_up_whole(answerer: Answerer) -> None:
+    """Links are answer items: "other than <link>" drops that link only (pull/2 is not pull/20), and "was <link>
+    one of them" looks it up."""
+    plain = answerer.ask("Which demo URLs did team members share for AnomalyForce's competitor products?")
+    assert plain.outcome == "answer" and isinstance(plain.answer, list) and len(plain.answer) > 1
+    link = plain.answer[0]
+    got = answerer.ask(
+        f"Other than {link}, what demo URLs did team members share for AnomalyForce's competitor products?"
+    )
+    assert got.outcome == "answer" and got.answer == plain.answer[1:]
+    around = answerer.ask(
+        f"List the demo URLs team members shared for AnomalyForce's competitor products, but leave {link} out."
+    )
+    assert around.answer == plain.answer[1:]
+    asked = answerer.ask(f"Was {link} one of the demo URLs shared for AnomalyForce's competitor products?")
+    assert asked.answer == "yes"
+    assert (
+        answerer.ask(f"Was {link}x one of the demo URLs shared for AnomalyForce's competitor products?").answer == "no"
+    )
+
+
+def test_a_place_people_work_is_a_filter_no_reading_drops(answerer: Answerer) -> None:
+    plain = "Which engineer resolved the most bugs in AnomalyForce?"
+    got = not_the_plain_answer(
+        answerer, "Which engineer based in Seattle resolved the most bugs in AnomalyForce?", plain
+    )
+    assert got.outcome == "uncertain" and "'seattle'" in (got.reason or "")
+
+
+def test_the_place_after_the_top_said_without_an_ordinal(answerer: Answerer) -> None:
+    for wording in (
+        "Which company has the next-highest number of unresolved bugs in ActionGenie?",
+        "Right after the top one, which company has the most unresolved bugs in ActionGenie?",
+    ):
+        got = not_the_plain_answer(answerer, wording, PLAIN_MOST)
+        counts = ranked(got)
+        second = sorted(set(counts.values()), reverse=True)[1]
+        assert got.answer == sorted(c for c, n in counts.items() if n == second), wording
+
+
+def test_whats_the_number_of_counts(answerer: Answerer) -> None:
+    got = answerer.ask(
+        "What's the number of Engineering Leads who reviewed the Market Research Report for ActionGenie?"
+    )
+    base = answerer.ask(PLAIN_LEADS)
+    assert base.outcome == "answer" and got.type == "count" and got.answer == str(len(base.answer or []))
+
+
+def test_more_of_one_or_the_other_is_never_a_list(answerer: Answerer) -> None:
+    got = answerer.ask(
+        "In AnomalyForce, were more PRs approved for integrating predictive analytics "
+        "or for expanding security measures?"
+    )
+    assert got.outcome == "uncertain" and "'more'" in (got.reason or "")

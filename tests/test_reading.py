@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.qa.answer import Answerer
+from kg.qa.answer import Answer, Answerer
 from kg.qa.evaluate import read_jsonl
 from kg.qa.rewordings import score_rewordings
 
@@ -362,28 +362,36 @@ def test_rewordings_moved_to_other_products_prove_nothing_their_originals_do_not
     answerer: Answerer, herb: Path
 ) -> None:
     """Each blind rewording whose original names no product-specific thing (no feature, component, company or
-    employee), moved with its original to three other products: where the rewording proves absence, the moved
-    original proves the same intent's absence; and nearly all read the same. A stand-in for products and
-    writers nobody here has seen."""
+    employee), moved with its original to another product (one of three, in turn): where the rewording proves
+    absence, the moved original proves the same intent's absence; and nearly all read the same. A stand-in for
+    products and writers nobody here has seen."""
     source = {(s, n): q for s in ("answerable", "unanswerable")
               for n, q in enumerate(read_jsonl(herb / "qa" / "dev" / f"{s}.jsonl"), start=1)}  # fmt: skip
     products = sorted(answerer.vocabulary.products.values())[::10]
     misread, differ, pairs = [], 0, 0
+    asked: dict[str, Answer] = {}
+
+    def ask(question: str) -> Answer:  # an original has many rewordings: asked once
+        if question not in asked:
+            asked[question] = answerer.ask(question)
+        return asked[question]
+
     for path in sorted(DATA.glob("rewordings_blind_*.jsonl")):
-        for line in read_jsonl(path):
+        for number, line in enumerate(read_jsonl(path)):
             original = source[line["split"], line["line"]]
             home = original["product"]
-            base = answerer.ask(original["question"])
+            base = ask(original["question"])
             specific = {"topic", "phrase", "companies", "eids", "company", "customer_ids"} & set(base.slots)
             if home not in line["question"] or base.outcome not in ("answer", "absent") or specific:
                 continue
-            for other in (p for p in products if p != home):
-                moved = answerer.ask(original["question"].replace(home, other))
+            others = [p for p in products if p != home]
+            for other in [others[number % len(others)]]:
+                moved = ask(original["question"].replace(home, other))
                 got, pairs = answerer.ask(line["question"].replace(home, other)), pairs + 1
                 differ += (got.outcome, got.intent, got.answer) != (moved.outcome, moved.intent, moved.answer)
                 if got.outcome == "absent" and (moved.outcome, moved.intent) != ("absent", got.intent):
                     misread.append(f"{line['question'].replace(home, other)}: {got.intent} / {moved.intent}")
-    assert pairs > 8000 and not misread, "\n".join(misread)
+    assert pairs > 3000 and not misread, "\n".join(misread)
     # 1.5 % on 2026-12-06 (was under 1 %): the word account leaves a rewording uncertain where a word it cannot
     # place stands, an honest outcome; a misread proof above stays the failure
     assert differ / pairs < 0.02, f"{differ} of {pairs} read otherwise than their originals"

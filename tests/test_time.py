@@ -38,6 +38,8 @@ VOCAB = Vocabulary({"connectforce": "ConnectForce"}, {}, {"techcorp": "TechCorp"
         ("Which bugs were open before March 2026?", "before march 2026", "2026-02-28T23:59:59", "which bugs were open"),
         ("Open bugs at the start of Feb 2024?", "at the start of feb 2024", "2024-02-01T00:00:00", "open bugs"),
         ("Open bugs on the 3rd of September 2026", "on the 3rd of september 2026", "2026-09-03T23:59:59", "open bugs"),
+        ("Before 2025, which bugs were open?", "before 2025", "2024-12-31T23:59:59", "which bugs were open"),
+        ("Open bugs by the end of 2026", "by the end of 2026", "2026-12-31T23:59:59", "open bugs"),
     ],
 )
 def test_dates_are_read_at_their_instant_and_removed(question: str, phrase: str, instant: str, rest: str) -> None:
@@ -67,6 +69,8 @@ def test_named_points_wait_for_the_graph(question: str, mode: str) -> None:
         "Which customers reported issues with the previous release of ConnectForce?",
         "Who may review the market research report in May?",  # a month needs its year
         "Find PR links submitted by eid_86052026 for bugs on ConnectForce",
+        "Which PRs were opened in 2027?",  # a year after "in" or "during" is a window of events, not a point
+        "Which company had the most active bugs during 2027?",
     ],
 )
 def test_no_time_expression_leaves_the_text_alone(question: str) -> None:

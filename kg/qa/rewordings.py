@@ -59,9 +59,12 @@ def score_rewordings(answerer: Answerer, batch: list[dict[str, Any]], qa_dir: Pa
     """The batch's figures (see the module docstring) and its per-line rows."""
     source = originals(qa_dir)
     rows = []
+    asked: dict[str, dict[str, Any]] = {}  # an original has several rewordings: asked once
     for number, line in enumerate(batch, start=1):
         orig = original_of(source, line, number)
-        got, base = answers_of(answerer, line["question"]), answers_of(answerer, orig["question"])
+        if orig["question"] not in asked:
+            asked[orig["question"]] = answers_of(answerer, orig["question"])
+        got, base = answers_of(answerer, line["question"]), asked[orig["question"]]
         row = {
             "question": line["question"],
             "original": orig["question"],
