@@ -6,7 +6,11 @@ Every loop here is bounded in count and time, and every target is the 127.0.0.1 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -366,3 +370,34 @@ def test_the_page_and_its_assets_come_from_the_package(served: tuple[str, Path])
         assert response.status_code == 200 and len(response.content) > 100
     assert requests.get(f"{url}/static/..%2F..%2Fengine.py", timeout=10).status_code == 404
     assert requests.get(f"{url}/static/LICENSE", timeout=10).status_code == 404
+
+
+def alive(pid: int) -> bool:
+    """The process runs (a zombie waiting for its reaper has ended)."""
+    try:
+        return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+
+
+def test_a_worker_ends_with_its_server_even_when_the_server_is_killed(store_dir: Path) -> None:
+    """A server killed outright (SIGKILL: no shutdown runs) while its worker runs a runaway query leaves no
+    worker behind: the query ignores the closed pipe, and an orphan would hold a core for ever."""
+    runaway = f"SELECT (COUNT(*) AS ?n) WHERE {JOIN}"
+    script = (
+        "import time\nfrom pathlib import Path\nfrom kg.endpoint.engine import Job, Worker\n"
+        "from kg.endpoint.policy import Dataset, Limits\n"
+        f"worker = Worker(Path({str(store_dir)!r}), Limits())\n"
+        f"worker.conn.send(Job('application/sparql-results+json', {runaway!r}, Dataset(union=True)))\n"
+        "print(worker.process.pid, flush=True)\ntime.sleep(600)\n"
+    )
+    server = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    pid = int(server.stdout.readline())
+    assert alive(pid)
+    os.kill(server.pid, signal.SIGKILL)
+    server.wait()
+    deadline = time.monotonic() + 15
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not alive(pid), f"the worker {pid} outlived its server"

@@ -17,6 +17,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import signal
 import socket
 import threading
 import time
@@ -204,7 +205,9 @@ def dataset_arguments(dataset: Dataset) -> dict:
 
 def worker_main(conn: Connection, store_path: str, max_result: int) -> None:
     """A worker's life: isolate, open the store, then answer jobs one by one on a large-stack thread."""
+    parent = os.getppid()
     problem = isolate_network()  # first: unshare(CLONE_NEWUSER) needs a single-threaded process
+    die_with_parent(parent)
     from pyoxigraph import Store
 
     try:
@@ -229,6 +232,19 @@ def worker_main(conn: Connection, store_path: str, max_result: int) -> None:
     thread = threading.Thread(target=serve, name="query")
     thread.start()
     thread.join()
+
+
+#: prctl(2) option: the signal the kernel sends this process when the thread that started it ends.
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Have the kernel kill the worker when its server ends (killed outright, or ended without stopping it): a
+    runaway query holds the interpreter, ignores the closed pipe, and would run on, orphaned, for ever. Set after
+    the namespace change, which clears it; a server already gone ends the worker here."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0 or os.getppid() != parent:
+        os._exit(1)
 
 
 # --- the supervisor ----------------------------------------------------------------------------------------

@@ -168,7 +168,8 @@ def compile_phrase(phrase: str, filler: str) -> re.Pattern[str]:
             lookahead += rf"(?! {_word_pattern(word[1:])}(?!\w))"
         elif word in ("~", "_"):
             words = r"\S+" if word == "~" else f"(?:{filler})"
-            out += rf" (?:{words} ){{0,{GAP_WORDS}}}"
+            gap = rf"(?:{words} ){{0,{GAP_WORDS}}}"
+            out += gap if out.endswith(f" ){{0,{GAP_WORDS}}}") else " " + gap  # "~ ~": a longer gap
             space = False
         else:
             out += (" " if space else "") + _word_pattern(word)

@@ -223,7 +223,7 @@ def reading(
         candidate.resolution = resolve(intent.residue, phrase, labels)
         bindings |= candidate.resolution.bindings
         explained = explained_by_phrase(tagged, positions, candidate.resolution)
-        explained |= effect_positions(tagged, explained)
+        explained |= effect_positions(tagged, explained) | described_negations(tagged, explained)
         phrase_words = set(positions) if candidate.resolution.resolved else set()
         if not candidate.resolution.resolved:  # an unresolved phrase is a constraint not met
             candidate.score = (candidate.score[0] - 1, *candidate.score[1:])
@@ -269,6 +269,29 @@ def effect_positions(tagged: Tagged, named: set[int]) -> set[int]:
             clause = {j for j in range(i, len(words)) if tagged.clauses[j] == tagged.clauses[i]}
             return clause & tagged.covered(set(EFFECT_CUES))
     return set()
+
+
+#: Words that open a clause describing the named component ("... issues *where* developers couldn't rely on ...").
+DESCRIBING_OPENERS = frozenset({"that", "which", "where"})
+#: Negations a describing clause may hold as part of its description ("optimizations they didn't need").
+NEGATIONS = frozenset({"not", "never", "no"})
+
+
+def described_negations(tagged: Tagged, named: set[int]) -> set[int]:
+    """The negations inside the clause that describes the named component or feature, from "that|which|where"
+    after its words to the clause's end: they describe what the issues did ("API optimizations that weren't
+    necessary"), and ask nothing, unless a constraint cue follows within three words ("that were not resolved",
+    "never merged"): a negated state is the reading's to use, never placed this way."""
+    if not named:
+        return set()
+    words, clauses = tagged.words, tagged.clauses
+    last = max(named)
+    opener = next((i for i in range(last + 1, len(words)) if words[i] in DESCRIBING_OPENERS), None)
+    if opener is None or clauses[opener] != clauses[last]:
+        return set()
+    clause = {j for j in range(opener, len(words)) if clauses[j] == clauses[opener]}
+    constrained = tagged.covered((tagged.found & constraints()) - EFFECT_CUES)
+    return {j for j in clause if tagged.tokens[j] in NEGATIONS and not constrained & set(range(j, j + 4))}
 
 
 def text_read(intent: Intent, tagged: Tagged) -> set[int]:
