@@ -70,12 +70,13 @@ class Operator:
 
 @cache
 def phrases() -> dict[str, tuple[tuple[str, ...], ...]]:
-    """Each operator kind's word sequences, as cue-text tokens (singularised), longest first."""
+    """Each operator kind's word sequences, as cue-text tokens (singularised), longest first; a phrase written
+    with a leading "^" starts with the token "^": it is said only at the start of the question."""
     table = lexicon_data()["operators"]
     return {
         kind: tuple(
             sorted(
-                (tuple(singular_text(w) for w in cue_words(p)) for p in ps),
+                (("^",) * p.startswith("^") + tuple(singular_text(w) for w in cue_words(p)) for p in ps),
                 key=len,
                 reverse=True,
             )
@@ -94,7 +95,10 @@ def find(tokens: list[str], kind: str) -> tuple[int, int] | None:
     """The first span of the tokens saying one of the kind's phrases."""
     for i in range(len(tokens)):
         for seq in phrases()[kind]:
-            if tuple(tokens[i : i + len(seq)]) == seq:
+            if seq[0] == "^":
+                if i == 0 and tuple(tokens[: len(seq) - 1]) == seq[1:]:
+                    return 0, len(seq) - 1
+            elif tuple(tokens[i : i + len(seq)]) == seq:
                 return i, i + len(seq)
     return None
 

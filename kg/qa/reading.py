@@ -126,7 +126,8 @@ def account(
     scene = context(tagged, slots - product_tokens(q, tagged) | explained, used & tagged.found - TYPE_CUES)
     covered = claimed | explained | scene | tagged.covered(used & TYPE_CUES)
     stop = lexicon().stop
-    held = explained | asides(tagged, slots | explained)
+    aside = asides(tagged, slots | explained)
+    held = explained | aside
     left = sorted(c for c in contested or () if not all(set(range(s, e)) <= held for s, e in tagged.spans.get(c, ())))
     for cue, spans in sorted(tagged.spans.items()):
         if cue in used or cue not in constraints or cue in left:
@@ -139,7 +140,7 @@ def account(
     unused = slot_positions(q, tagged, frozenset(SLOT_KINDS) - slots_used - {"product"})
     firm = (slots - unused) | tagged.covered(used & tagged.found) | explained | scene | held | placed
     colour = tagged.covered(tagged.found - (narrowing - used))
-    loose = unplaced(tagged, firm, wording, phrase, colour)
+    loose = unplaced(tagged, firm, wording, phrase, colour, scenery=(scene | aside) - explained)
     return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type), loose, wording)
 
 
@@ -186,17 +187,22 @@ def unplaced(
     wording: frozenset[str] = frozenset(),
     phrase: frozenset[int] = frozenset(),
     colour: set[int] | None = None,
+    scenery: set[int] | None = None,
 ) -> tuple[str, ...]:
     """The words, in question order, that nothing placed: at no placed position, in the free phrase only if they
     cannot change what is asked, and neither function words nor words of the reading's own wording (as written or
     singular; by lemma in Account.by_lemma). A word of [meaning] ("not", "second", "than") is placed only by a
     slot, a cue the reading uses or an operator that holds it; `colour`: the words of the cues the reading does not
-    use, which place any other word ("did ... review" places "did", never a "not" between)."""
+    use, which place any other word ("did ... review" places "did", never a "not" between); `scenery`: the words
+    of context clauses and asides, which place no number ("Back in 2025, ..." is a time the reading would drop)."""
     known, meaning = function_words()
     known |= wording
     colour = colour or set()
+    scenery = scenery or set()
 
     def free(i: int, word: str, token: str) -> bool:
+        if word.isdigit() and i in scenery:
+            return True
         if i in placed:
             return False
         if word in meaning or token in meaning or word.isdigit():
