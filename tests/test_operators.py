@@ -194,3 +194,19 @@ def test_more_of_one_or_the_other_is_never_a_list(answerer: Answerer) -> None:
         "or for expanding security measures?"
     )
     assert got.outcome == "uncertain" and "'more'" in (got.reason or "")
+
+
+def test_who_approved_the_most_prs_counts_the_review_records(answerer: Answerer) -> None:
+    """The approver is the reviewer, not the PRs' author: the top of the ranked review counts, and its second
+    place by the ranking operator."""
+    top = answerer.ask("Who approved the most pull requests in TrendForce, by the review records?")
+    assert top.outcome == "answer" and top.intent == "pr_top_approver"
+    second = answerer.ask("Who approved the second most pull requests in TrendForce?")
+    counts = ranked(second)
+    levels = sorted(set(counts.values()), reverse=True)
+    assert top.answer == sorted(a for a, n in counts.items() if n == levels[0])
+    assert second.answer == sorted(a for a, n in counts.items() if n == levels[1])
+    authors = answerer.ask(
+        "Find the employee ID of engineer with the highest number of approved feature development PRs in TrendForce?"
+    )
+    assert authors.intent == "pr_top_author"
