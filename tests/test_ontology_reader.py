@@ -254,3 +254,19 @@ def test_who_requested_changes_on_a_pr_is_a_review_state_by_its_other_name(answe
     pr = next(p for p in prs if any(r["state"] == "CHANGES_REQUESTED" for r in p["reviews"]))
     answer = answerer.ask(f"Who requested changes on {pr['link']}?")
     assert set(answer.answer or []) == {r["user"]["login"] for r in pr["reviews"] if r["state"] == "CHANGES_REQUESTED"}
+
+
+@pytest.mark.herb
+def test_readings_that_agree_answer_and_words_of_impact_name_the_customer(answerer: Answerer) -> None:
+    """Two paths through the records to one resolver are one answer; "affected by" and "impacted by" a bug name
+    the customer it affects, as "reported" does."""
+    reported = answerer.ask(
+        "Which customer company reported the 'Incorrect Load Balancing Recommendations' bug in FlowForce?"
+    )
+    for verb in ("is affected by", "was impacted by"):
+        got = answerer.ask(
+            f"Which customer company {verb} the 'Incorrect Load Balancing Recommendations' bug in FlowForce?"
+        )
+        assert got.outcome == "answer" and got.answer == reported.answer, verb
+    resolved = answerer.ask("Who resolved the 'Incorrect Load Balancing Recommendations' bug in FlowForce?")
+    assert resolved.outcome == "answer" and resolved.answer and len(resolved.answer) == 1

@@ -46,6 +46,8 @@ RDF_REST = "http://www.w3.org/1999/02/22-rdf-syntax-ns#rest"
 ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
 INVERSE = expand("ekg:inverseLabel")
 PERSON = "http://xmlns.com/foaf/0.1/Person"
+#: Readings run to see whether they agree; past this many the question is too loosely read to answer.
+MAX_AGREEING = 3
 XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
 #: A label ending in one of these is a verb phrase: the entity before it is its subject, after it its object.
 PREPOSITIONS = frozenset({"to", "by", "for", "of", "on", "in", "with"})
@@ -326,8 +328,9 @@ class Reader:
         if left:
             return self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
         if len(readings) > 1:
-            shown = "; ".join(r.shown(entity) for r in readings)
-            return self.uncertain(f"the question fits {len(readings)} readings: {shown}")
+            return self.agreed(entity, readings, asked) or self.uncertain(
+                f"the question fits {len(readings)} readings: {'; '.join(r.shown(entity) for r in readings)}"
+            )
         return self.run(entity, readings[0], asked)
 
     def unfit_classes(self, placed: Placed, entity: Entity, reading: Reading, asked: str | None) -> list[str]:
@@ -654,6 +657,18 @@ class Reader:
         if not (named or (last + 1 in nouns and first > 0 and words[first - 1] in ("the", "a"))):
             return None  # "the <words> bug" or "the bug titled <words>", nothing looser
         return " ".join(words[first + 1 if named else first : last + 1])
+
+    def agreed(self, entity: Entity, readings: list[Reading], asked: str | None) -> Answer | None:
+        """The answer of several readings when they all answer alike (two paths through the records to the
+        same resolver), citing what each rests on; None when they differ or one finds nothing."""
+        answers = [self.run(entity, r, asked) for r in readings[:MAX_AGREEING]]
+        if len(readings) > MAX_AGREEING or any(a.outcome != "answer" for a in answers):
+            return None
+        if any(a.answer != answers[0].answer for a in answers[1:]):
+            return None
+        first = answers[0]
+        first.citations = list(dict.fromkeys(c for a in answers for c in a.citations))
+        return first
 
     def uncertain(self, why: str, candidates: list[str] | None = None) -> Answer:
         slots = self.q.slots()
