@@ -404,9 +404,12 @@ class Answerer:
         rows = self.backend.select(select_q.text, bindings, graphs)
         answers, cites = (intent.finish or fold_rows)(rows)
         if not answers:
-            # the ASK found evidence, the SELECT no answer: the two disagree, which proves nothing
             return self._abstain(
-                q, intent, "uncertain reading: the query found evidence but no answer", bindings, outcome="uncertain"
+                q,
+                intent,
+                "the query found evidence but no answer",
+                bindings,
+                proof={"query": select_q.name, "text": select_q.text, "bindings": _show(bindings), "result": "no rows"},
             )
         for query in intent.evidence:
             cites.extend(self.evidence(query, q.product))
