@@ -395,6 +395,7 @@ def test_every_family_has_both_files_with_the_base_parameters_plus_as_of() -> No
             assert timed.intent.startswith(f"asof_{family.name}") and timed.example, timed.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
 def test_after_the_last_event_the_answer_is_the_base_answer(
     family: Family, setting: tuple[EmbeddedStore, list[str]]
@@ -438,6 +439,7 @@ def changes(family: Family, facts: Facts, bindings: dict[str, Term], times: list
     return [t for t in times if family.model(facts, bindings, t) != family.model(facts, bindings, second_before(t))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
 def test_the_answer_changes_exactly_at_the_event_dates(
     family: Family, setting: tuple[EmbeddedStore, list[str]]
@@ -465,6 +467,7 @@ def test_the_answer_changes_exactly_at_the_event_dates(
     assert changed, f"{family.name}: on some product an event changes the answer"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["bug_titles_by_state", "bug_companies_by_state"])
 def test_the_bug_listing_proofs_by_file_name_agree_with_the_base_after_and_prove_absence_before(
     name: str, setting: tuple[EmbeddedStore, list[str]]

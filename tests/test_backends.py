@@ -48,6 +48,7 @@ def test_stats_over_an_endpoint_equals_embedded(store: Path, endpoint: str) -> N
 
 
 @pytest.mark.herb
+@pytest.mark.slow
 def test_eval_over_an_endpoint_equals_embedded(store: Path, herb: Path, endpoint: str, tmp_path: Path) -> None:
     qa = tmp_path / "qa"
     qa.mkdir()
@@ -65,6 +66,7 @@ def test_eval_over_an_endpoint_equals_embedded(store: Path, herb: Path, endpoint
 
 
 @pytest.mark.herb
+@pytest.mark.slow
 def test_validate_over_an_endpoint_equals_embedded(store: Path, endpoint: str) -> None:
     embedded = kg("validate", "--store", str(store), "--product", "ActionGenie", "--format", "json")
     remote = kg("validate", "--endpoint", endpoint, "--product", "ActionGenie", "--format", "json")

@@ -49,6 +49,7 @@ def batch_file(herb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_two_workers_write_what_one_process_writes(store: Path, batch_file: Path, tmp_path: Path) -> None:
     runs = {}
     for jobs in ("1", "2"):
@@ -124,6 +125,7 @@ def store_answerer(store: Path) -> Answerer:
     return Answerer(EmbeddedStore(store))
 
 
+@pytest.mark.slow
 def test_a_process_running_threads_starts_its_workers_from_a_fresh_server(store: Path, batch_file: Path) -> None:
     """In a process whose store threads run (a library caller's), a fork could copy a lock one of them holds:
     the workers come from a fresh server process instead, and write the same bytes."""

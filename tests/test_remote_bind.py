@@ -151,6 +151,7 @@ class Recording(EmbeddedStore):
 
 
 @pytest.mark.herb
+@pytest.mark.slow
 def test_every_dev_question_call_binds_alike_both_ways(herb: Path, store: Path) -> None:
     """Each distinct (query, bindings, dataset) the 562 dev questions run gives the same solutions with the text
     an endpoint receives as with pyoxigraph's substitution."""
