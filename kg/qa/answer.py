@@ -16,6 +16,7 @@ endpoint, a result that is not SPARQL results -- raises KGError, so an abstentio
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields
 from functools import cached_property
@@ -224,7 +225,20 @@ class Answerer:
             answer = self._respelled(core, answer, op)
         answer.question = q.text
         answer = self._composed(op, answer) if op is not None else answer
+        if self._list_for_yes_no(q, answer):
+            answer = self._abstain(
+                q,
+                None,
+                "uncertain reading: a yes/no question, and which item to look for is not read",
+                outcome="uncertain",
+            )
         return self._company_slips(q, answer)
+
+    @staticmethod
+    def _list_for_yes_no(q: Question, answer: Answer) -> bool:
+        """An ontology reading's list for a question that asks yes or no: no answer to what was asked."""
+        listed = answer.outcome == "answer" and answer.type != "yes_no" and str(answer.intent).startswith("ontology:")
+        return listed and operators.opens_yes_no(q.text)
 
     def _company_slips(self, q: Question, answer: Answer) -> Answer:
         """A word a slip away from a company's name ("TechCorpp") is offered as that company. A reading that
@@ -247,6 +261,8 @@ class Answerer:
         intent = winner.intent if winner else None
         superlative = intent is not None and "most" in intent.requires
         reads_item = intent is not None and op.slot in slots_read(intent)
+        # an ontology reading of the item itself ("was <PR link> reverted"): the item is its entity
+        reads_item = reads_item or (str(core.intent).startswith("ontology:") and core.slots.get("named") == op.item)
         if intent is not None and winner is not None and (op.ranks or (op.kind == "exclude" and superlative)):
             return self._ranked(op, core, intent, winner.bindings or {}, superlative)
         composed = operators.apply(op, core, superlative, reads_item)
@@ -288,7 +304,20 @@ class Answerer:
         choice = choose(q, labels, op.positions, op.cues) if op else choose(q, labels)
         answer = self._answer_choice(q, choice)
         answer.choice = choice
-        return self._by_ontology(q, answer) if answer.outcome != "answer" else answer
+        return self._by_ontology(self._without_count(q, op), answer) if answer.outcome != "answer" else answer
+
+    def _without_count(self, q: Question, op: Operator | None) -> Question:
+        """The question less a count's words ("how many"), for the ontology reader, which places every word it
+        reads and knows no operator; the count is applied to its answer as to any other."""
+        if op is None or op.kind != "count":
+            return q
+        words = [operators.tokens_of(q)[i] for i in sorted(op.positions)]
+        said = re.compile(r"(?<!\w)" + r"\W+".join(rf"{re.escape(w)}s?" for w in words) + r"(?!\w)", re.I)
+        text = said.sub(" ", q.text, count=1).strip()
+        try:
+            return parse(text, self.vocabulary) if text != q.text else q
+        except KGError:
+            return q
 
     def _by_ontology(self, q: Question, table: Answer) -> Answer:
         """The reading generated from the ontology (kg/qa/ontology_reader.py) where the intent table has no

@@ -31,6 +31,7 @@ from kg.namespaces import ORG_GRAPH, expand
 from kg.paths import resource
 from kg.qa.answer import Answer
 from kg.qa.entities import Entity, Mention, mentions
+from kg.qa.operators import opens_yes_no
 from kg.qa.question import Question
 from kg.query.people import EID
 from kg.query.sparql import Backend, Row, named_query, product_dataset, term_text
@@ -46,6 +47,7 @@ RDF_REST = "http://www.w3.org/1999/02/22-rdf-syntax-ns#rest"
 ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
 INVERSE = expand("ekg:inverseLabel")
 PERSON = "http://xmlns.com/foaf/0.1/Person"
+PRODUCT = expand("ekg:Product")
 #: Readings run to see whether they agree; past this many the question is too loosely read to answer.
 MAX_AGREEING = 3
 XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
@@ -55,6 +57,35 @@ PREPOSITIONS = frozenset({"to", "by", "for", "of", "on", "in", "with"})
 TITLE_WORDS = frozenset({"titled", "called", "named"})
 #: Stands for a named entity in the question while its words are placed.
 HOLE = "⟦entity⟧"
+#: Conditions a class listing takes at most ("closed" and "not merged"): sparql/onto_list.rq binds two.
+MAX_CONDITIONS = 2
+#: How far before a yes/no property's phrase a negation still reads it ("never got merged", "without being
+#: merged"), in words.
+NEGATION_REACH = 3
+
+
+@dataclass(frozen=True)
+class Condition:
+    """What a listed instance must have: a value of the property, or the given value."""
+
+    prop: Prop
+    value: Literal | NamedNode | None
+    negated: bool
+
+    def bindings(self, suffix: str) -> dict[str, Any]:
+        return {
+            f"property{suffix}": NamedNode(self.prop.iri),
+            **({f"object{suffix}": self.value} if self.value else {}),
+        }
+
+    def shown(self) -> str:
+        if self.value is None:
+            return self.prop.label
+        if isinstance(self.value, NamedNode):
+            return f"{self.prop.label} {local(self.value.value)}"
+        if self.value.datatype.value == XSD_BOOLEAN:
+            return f"{'not ' if self.value.value == 'false' else ''}{self.prop.label}"
+        return f"{self.prop.label} {self.value.value}"
 
 
 @dataclass(frozen=True)
@@ -269,6 +300,11 @@ def read_by_ontology(q: Question, backend: Backend) -> Answer | None:
     return Reader(q, backend, graphs, text, found).answer()
 
 
+def placed_at(text: str, words: str) -> int:
+    at = f" {text} ".find(f" {words} ")
+    return at if at >= 0 else len(text)
+
+
 def _inside_phrase(m: Mention, sing: str) -> bool:
     """A name that is only a word of a property's label the question uses ("demo" in "demo link")."""
     if m.by_id:
@@ -310,9 +346,11 @@ class Reader:
             if not named:
                 return None
             placed, asked, left = self.place(named)
+        if len(named) == 2 and opens_yes_no(self.q.text):
+            return self.related(named, placed, asked, left)
         if len(named) > 1:
             return None  # two entities: a relation between them is for another reader (or the operators)
-        mention = named[0]
+        mention = self.of_named_kind(named[0], placed, asked)
         if mention.ambiguous:
             shown = "; ".join(f"{local(e.iri)} ({e.label})" for e in mention.candidates[:12])
             return self.uncertain(
@@ -320,9 +358,14 @@ class Reader:
                 candidates=[e.iri for e in mention.candidates],
             )
         entity = mention.candidates[0]
+        if owned := self.owned(entity, mention, placed, asked, left):
+            return owned
         readings = self.readings(entity, placed) or self.where_readings(entity, placed, asked)
         if not readings:
             return None
+        described, left = self.apposition(entity, placed, left)
+        if described is not None:
+            return described
         if len(readings) == 1:
             left += self.unfit_classes(placed, entity, readings[0], asked)
         if left:
@@ -331,7 +374,128 @@ class Reader:
             return self.agreed(entity, readings, asked) or self.uncertain(
                 f"the question fits {len(readings)} readings: {'; '.join(r.shown(entity) for r in readings)}"
             )
+        if opens_yes_no(self.q.text) and (expected := self.expected(readings[0], placed)):
+            return self.checked(self.run(entity, readings[0], asked), *expected)
         return self.run(entity, readings[0], asked)
+
+    def expected(self, reading: Reading, placed: Placed) -> tuple[str, set[str]] | None:
+        """What a yes/no question expects among one entity's values: a state or kind the question names that
+        the property can hold ("has bug X been resolved"), or the product when the property leads to products
+        ("does X's report list Y as a competitor")."""
+        s = schema()
+        if reading.how not in ("value", "up", "two"):
+            return None
+        for kind, phrase, _ in placed.phrases:
+            named = [
+                i for i in individuals(phrase) if kind == "value" and s.kinds.get(i, frozenset()) & reading.prop.range
+            ]
+            if len(named) == 1:
+                return s.labels[named[0]], {s.labels[named[0]].casefold()}
+        if self.q.product and PRODUCT in reading.prop.range:
+            return self.q.product, {self.q.product.casefold()}
+        return None
+
+    def related(self, named: list[Mention], placed: Placed, asked: str | None, left: list[str]) -> Answer | None:
+        """A yes/no question naming two entities ("Does eid_A report to eid_B?"): the one reading of the first
+        entity whose values may hold the second, yes when they do, else no with the values it has."""
+        if any(m.ambiguous for m in named):
+            return None
+        first, second = sorted(named, key=lambda m: placed_at(self.text, m.words))
+        entity, other = first.candidates[0], second.candidates[0]
+        described, left = self.apposition(entity, placed, left)
+        if described is not None or left:
+            return described
+        readings = [r for r in self.readings(entity, placed) if r.how in ("value", "up", "two")]
+        readings = [r for r in readings if not r.prop.datatype and self.fits(other, r.prop.range)]
+        if len(readings) != 1:
+            return None
+        return self.checked(
+            self.run(entity, readings[0], asked), other.label, {other.label.casefold(), local(other.iri).casefold()}
+        )
+
+    def checked(self, read: Answer, shown: str, forms: set[str]) -> Answer:
+        """A reading's answer turned into yes (the expected item is among its values) or no (it is not: the
+        values are the evidence; none at all: the reading's proof)."""
+        if read.outcome not in ("answer", "absent"):
+            return read
+        values = read.answer if isinstance(read.answer, list) else []
+        holds = any(str(v).casefold() in forms for v in values)
+        read.slots["reading"] = f"{read.slots.get('reading', '')} → is {shown} among them?"
+        read.operator = {"kind": "yes_no", "shown": f"is {shown} among them?", "item": shown, "items": values}
+        read.answer, read.type, read.abstain, read.outcome, read.reason = (
+            "yes" if holds else "no",
+            "yes_no",
+            False,
+            "answer",
+            None,
+        )
+        return read
+
+    def owned(
+        self, entity: Entity, mention: Mention, placed: Placed, asked: str | None, left: list[str]
+    ) -> Answer | None:
+        """A listing of an employee's own items ("eid_…'s pull requests that are still open"): the listing's
+        conditions, and the item attributed to the employee (the property an asked person reads, as
+        `answer_as`)."""
+        person = schema().below.get(PERSON, frozenset({PERSON}))
+        if asked is None or asked in person or not entity.classes & person or f"{mention.words}'s" not in self.q.norm:
+            return None
+        author = schema().properties.get(expand(reader_data()["answer_as"]["person"]))
+        if author is None or not author.domain & schema().below.get(asked, frozenset({asked})):
+            return None
+        return self.listing(placed, asked, left, Condition(author, NamedNode(entity.iri), False))
+
+    def apposition(self, entity: Entity, placed: Placed, left: list[str]) -> tuple[Answer | None, list[str]]:
+        """Words that describe the named employee just before its id ("engineering lead eid_…", "engineer
+        eid_…"): placed when they are a role the employee holds or a plain word for an employee; a role the
+        employee does not hold is uncertain, naming both (the question rests on something the graph denies)."""
+        if not entity.classes & schema().below.get(PERSON, frozenset({PERSON})) or HOLE not in placed.text:
+            return None, left
+        before = placed.text[: placed.text.find(HOLE)].replace("\x00", " ").split()
+        nouns = frozenset(reader_data()["person_nouns"])
+        roles = {singular_text(normalise(r)): r for r in self.q.roles}
+        run: list[str] = []
+        said: list[str] = []
+        while before:
+            role = next((k for k in roles if before[-len(k.split()) :] == k.split()), None)
+            if role is not None:
+                said.append(roles[role])
+                run += before[-len(role.split()) :]
+                del before[-len(role.split()) :]
+            elif before[-1] in nouns:
+                run.append(before.pop())
+            else:
+                break
+        if not run:
+            return None, left
+        if said:
+            rows = self.backend.select(named_query("onto_person_roles").text, {"person": NamedNode(entity.iri)})
+            held = {term_text(r["role"]).casefold() for r in rows}
+            wrong = [r for r in said if r.casefold() not in held]
+            if wrong:
+                shown = ", ".join(sorted(held)) or "no role"
+                why = f"{entity.label} is {shown}, not {' or '.join(wrong)}: the question's premise does not hold"
+                return self.uncertain(why), left
+        rest = list(left)
+        for w in run:
+            if w in rest:
+                rest.remove(w)
+        return None, rest
+
+    def of_named_kind(self, mention: Mention, placed: Placed, asked: str | None) -> Mention:
+        """An ambiguous mention's candidates of the kind the question names it as ("the bug 'X'", where a PR
+        has the same title): the class words besides the asked one, else all of them, when one fits."""
+        if not mention.ambiguous:
+            return mention
+        s = schema()
+        words = [(at, s.class_words[phrase]) for kind, phrase, at in placed.phrases if kind == "class"]
+        named = [c for _, c in sorted(words)]
+        for kinds in (named[1:] if asked else named, named):
+            below = frozenset().union(*(s.below.get(c, frozenset({c})) for c in kinds)) if kinds else frozenset()
+            fits = tuple(e for e in mention.candidates if e.classes & below)
+            if len(fits) == 1:
+                return Mention(mention.words, fits, mention.by_id)
+        return mention
 
     def unfit_classes(self, placed: Placed, entity: Entity, reading: Reading, asked: str | None) -> list[str]:
         """Class words the reading does not explain: each must name the entity's kind ("the X bug") or, the
@@ -410,9 +574,13 @@ class Reader:
         """Readings through the records that link to the entity and hold a value the question names ("who
         approved <PR>": the PR's reviews whose review state is approved, read for the asked kind, a person)."""
         s = schema()
-        values = [i for kind, phrase, _ in placed.phrases if kind == "value" for i in individuals(phrase)]
         if asked is None:
             return []
+        kinds = s.below.get(asked, frozenset({asked}))
+        own = {p for kind, phrase, _ in placed.phrases if kind == "value" for p, _ in literal_values().get(phrase, ())}
+        if any(s.properties[p].domain & kinds for p in own):
+            return []  # "open" PRs: a value of the asked kind's own property, not of records linked to it
+        values = [i for kind, phrase, _ in placed.phrases if kind == "value" for i in individuals(phrase)]
         wanted = s.below.get(asked, frozenset({asked}))
         out: list[Reading] = []
         for value in values:
@@ -483,10 +651,15 @@ class Reader:
         return out
 
     def run(self, entity: Entity, reading: Reading, asked: str | None) -> Answer:
-        slots = {**self.q.slots(), "entity": local(entity.iri), "reading": reading.shown(entity)}
+        slots = {**self.q.slots(), "entity": local(entity.iri), "named": entity.label, "reading": reading.shown(entity)}
         intent = f"ontology:{local(reading.prop.iri)}:{reading.how}"
         absent = f"the graph holds no {reading.prop.label} for {entity.label} ({reading.shown(entity)})"
-        done = self.execute(reading.query(), self.bindings(entity, reading), intent, slots, absent)
+        bindings: dict[str, Any] = self.bindings(entity, reading)
+        below = schema().below.get(asked or "", frozenset())
+        if reading.how == "subject" and below == {asked} and not reading.prop.domain <= below:
+            bindings["class"] = NamedNode(str(asked))  # "which pull requests has eid_… authored": those only
+            absent = f"no {s_label(str(asked))} has {reading.prop.label} {entity.label}"
+        done = self.execute(reading.query(), bindings, intent, slots, absent)
         if isinstance(done, Answer):
             return done
         rows, queries = done
@@ -537,14 +710,16 @@ class Reader:
             queries=queries,
         )
 
-    def listing(self, placed: Placed, asked: str | None, left: list[str]) -> Answer | None:
+    def listing(
+        self, placed: Placed, asked: str | None, left: list[str], owner: Condition | None = None
+    ) -> Answer | None:
         """A class listing with a filter, in the question's product: the team members with a role ("the
         Engineering Leads on X's team"), or the instances of the asked class that have a property ("which PRs
         in X were reverted"; a yes/no property, true: "which PRs were merged")."""
         if self.q.product is None:
             return None
         slots = self.q.slots()
-        if len(self.q.roles) == 1:
+        if len(self.q.roles) == 1 and owner is None:
             role_words = set(singular_text(normalise(self.q.roles[0])).split())
             if [w for w in left if w not in role_words and w != "member"]:
                 return None
@@ -557,31 +732,52 @@ class Reader:
             if isinstance(done, Answer):
                 return done
             return self.answered(rows_values(done[0]), [], "ontology:hasRole:team", slots, done[1])
-        if asked is None or left:
+        if asked is None:
             return None
-        s = schema()
-        kinds = s.below.get(asked, frozenset({asked}))
-        props = {
-            prop.iri: prop
-            for kind, phrase, _ in placed.phrases
-            if kind == "forward"
-            for prop in s.properties.values()
-            if phrase in prop.forward and prop.domain & kinds
-        }
-        if len(props) != 1 or self.unlisted(placed):
+        conditions = self.conditions(placed, asked)
+        if conditions is None or self.unlisted(placed) or (owner is None and not conditions):
             return None
-        prop = next(iter(props.values()))
-        bindings: dict[str, Any] = {"class": NamedNode(asked), "property": NamedNode(prop.iri)}
-        if XSD_BOOLEAN in prop.range:
-            bindings["object"] = Literal("true", datatype=NamedNode(XSD_BOOLEAN))
+        conditions = [owner, *conditions] if owner else conditions
+        if any(w not in negation_words() for w in left) or bool(left) != any(c.negated for c in conditions):
+            return None  # every word left is a negation, and one is left only when a condition reads it
+        if not 1 <= len(conditions) <= MAX_CONDITIONS:
+            return None
+        first, second = conditions[0], conditions[-1]
+        bindings: dict[str, Any] = {"class": NamedNode(asked), **first.bindings(""), **second.bindings("2")}
         noun = s_label(asked)
-        slots["reading"] = f"every {noun} of {self.q.product} with {prop.label}"
-        intent = f"ontology:{local(prop.iri)}:list"
-        done = self.execute("onto_list", bindings, intent, slots, f"no {noun} of {self.q.product} has {prop.label}")
+        said = " and ".join(c.shown() for c in conditions)
+        slots["reading"] = f"every {noun} of {self.q.product} with {said}"
+        intent = "ontology:" + "+".join(local(c.prop.iri) for c in conditions) + ":list"
+        done = self.execute("onto_list", bindings, intent, slots, f"no {noun} of {self.q.product} has {said}")
         if isinstance(done, Answer):
             return done
         rows, queries = done
         return self.answered(rows_values(rows), row_cites(rows), intent, slots, queries)
+
+    def conditions(self, placed: Placed, asked: str) -> list[Condition] | None:
+        """What a listed instance must have, one condition per property phrase of the asked class's properties
+        (a yes/no property true, or false when a negation stands just before it: "closed without being
+        merged") and per value phrase of a property with listed values ("still open"); None when a property
+        phrase is of no property of that class."""
+        s = schema()
+        kinds = s.below.get(asked, frozenset({asked}))
+        out: dict[str, Condition] = {}
+        words = placed.text.split(" ")
+        for kind, phrase, at in placed.phrases:
+            if kind == "forward":
+                props = [p for p in s.properties.values() if phrase in p.forward and p.domain & kinds]
+                if len(props) != 1:
+                    return None
+                prop = props[0]
+                negated = XSD_BOOLEAN in prop.range and negated_before(words, placed.text[:at].count(" "))
+                truth = Literal("false" if negated else "true", datatype=NamedNode(XSD_BOOLEAN))
+                out[prop.iri] = Condition(prop, truth if XSD_BOOLEAN in prop.range else None, negated)
+            elif kind == "value":
+                for iri, listed in literal_values().get(phrase, ()):
+                    prop = s.properties[iri]
+                    if prop.domain & kinds and iri not in out:
+                        out[iri] = Condition(prop, Literal(listed), False)
+        return list(out.values())
 
     def unlisted(self, placed: Placed) -> bool:
         """Whether the question places a class word besides the listed one, or a chain or inverse word."""
@@ -719,9 +915,45 @@ def phrase_kinds() -> dict[str, frozenset[str]]:
                 kinds.setdefault(_phrase(w), set()).add(how)
     for w in s.class_words:
         kinds.setdefault(w, set()).add("class")
-    for phrase in value_words():
+    for phrase in [*value_words(), *literal_values()]:
         kinds.setdefault(phrase, set()).add("value")
     return {w: frozenset(k) for w, k in kinds.items() if w}
+
+
+@cache
+def literal_values() -> dict[str, tuple[tuple[str, str], ...]]:
+    """The phrases naming a datatype property's listed values (an rdfs:range of owl:oneOf literals, as
+    ekg:prState's "open" and "closed"), each with the properties and values it names."""
+    store = Store()
+    store.load(path=str(ONTOLOGY), format=RdfFormat.TURTLE)
+    found: dict[str, set[tuple[str, str]]] = {}
+    for iri in schema().properties:
+        for rng in store.quads_for_pattern(NamedNode(iri), NamedNode(RDFS + "range"), None):
+            if not isinstance(rng.object, BlankNode):
+                continue
+            for one_of in store.quads_for_pattern(rng.object, NamedNode(OWL + "oneOf"), None):
+                item: Any = one_of.object
+                while isinstance(item, BlankNode):
+                    for first in store.quads_for_pattern(item, NamedNode(RDF_FIRST), None):
+                        found.setdefault(_phrase(term_text(first.object)), set()).add((iri, term_text(first.object)))
+                    item = next((q.object for q in store.quads_for_pattern(item, NamedNode(RDF_REST), None)), None)
+    return {w: tuple(sorted(v)) for w, v in found.items()}
+
+
+@cache
+def negation_words() -> frozenset[str]:
+    return frozenset(reader_data()["negations"])
+
+
+def negated_before(words: list[str], at: int) -> bool:
+    """Whether a negation stands within reach before the word at this position, past filler ("being")."""
+    filler = frozenset(reader_data()["negation_filler"])
+    for word in reversed(words[max(0, at - NEGATION_REACH) : at]):
+        if word in negation_words():
+            return True
+        if word not in filler:
+            return False
+    return False
 
 
 @cache

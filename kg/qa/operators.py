@@ -30,8 +30,9 @@ YES_NO_OPENERS = frozenset({"is", "are", "wa", "was", "were", "did", "doe", "doe
 RANK_WORDS = frozenset(
     {"most", "highest", "largest", "biggest", "greatest", "top", "place", "best", "fewest", "least", "lowest", "max"}
 )
-#: Answer types whose answer is a list of items an operator can count, drop from or look up.
-ITEM_TYPES = frozenset({"person", "company", "pr", "url"})
+#: Answer types whose answer is a list of items an operator can count, drop from or look up (a "name" is an
+#: ontology reading's value: a title, a label, a link).
+ITEM_TYPES = frozenset({"person", "company", "pr", "url", "name"})
 
 
 @dataclass(frozen=True)
