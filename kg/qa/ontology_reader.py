@@ -27,12 +27,13 @@ from typing import Any
 
 from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store
 
-from kg.namespaces import ORG_GRAPH, expand
+from kg.namespaces import ID, ORG_GRAPH, expand
 from kg.paths import resource
 from kg.qa.answer import Answer
+from kg.qa.described import Described, described
 from kg.qa.entities import Entity, Mention, mentions
 from kg.qa.operators import opens_yes_no
-from kg.qa.question import Question
+from kg.qa.question import Question, initials
 from kg.query.people import EID
 from kg.query.sparql import Backend, Row, named_query, product_dataset, term_text
 from kg.text import normalise, singular_text
@@ -297,6 +298,9 @@ def read_by_ontology(q: Question, backend: Backend) -> Answer | None:
         for m in mentions(q.text, text, backend, graphs, by_name)
         if not _is_product(m, q.product) and not _inside_phrase(m, singular_text(text))
     ]
+    asks_one = opens_yes_no(q.text) and len(found) == 1 and found[0].by_id  # "was eid_… at <the meeting>"
+    if (not found or asks_one) and (desc := described(q, text, backend, graphs, reader_data())) is not None:
+        return Reader(q, backend, graphs, text, [*found, Mention(desc.words, desc.entities)], desc).answer()
     return Reader(q, backend, graphs, text, found).answer()
 
 
@@ -328,11 +332,21 @@ class Reader:
     graphs: list[NamedNode] | None
     text: str
     found: list[Mention]
+    #: the entity the question describes (a meeting, a document's versions), when it names none
+    desc: Described | None = None
+    #: roles said beside a named employee ("engineering lead eid_…"): they describe it, they filter nothing
+    apposed: list[str] = field(default_factory=list)
 
     def answer(self) -> Answer | None:
         named = self.found
         placed, asked, left = self.place(named)
-        asks_property = any(kind not in ("class", "scope") for kind, _, _ in placed.phrases)
+        asks_property = any(kind not in ("class", "scope", "role") for kind, _, _ in placed.phrases)
+        if self.desc is not None and len(named) == 2:
+            if self.q.time is not None and not self.desc.dated:
+                return self.uncertain(f"'{self.q.slots().get('time')}': the properties read here have no time")
+            return self.related(named, placed, asked, left)
+        if self.desc is not None:
+            return self.of_described(self.desc, placed, asked, left, asks_property)
         if not asks_property and not (self.q.roles and not named):
             return None
         if self.q.time is not None:  # the ontology's properties hold as of now: an answer for then is a guess
@@ -352,11 +366,7 @@ class Reader:
             return None  # two entities: a relation between them is for another reader (or the operators)
         mention = self.of_named_kind(named[0], placed, asked)
         if mention.ambiguous:
-            shown = "; ".join(f"{local(e.iri)} ({e.label})" for e in mention.candidates[:12])
-            return self.uncertain(
-                f"'{mention.words}' names {len(mention.candidates)} entities: {shown}; name one by its id",
-                candidates=[e.iri for e in mention.candidates],
-            )
+            return self.ambiguous(mention)
         entity = mention.candidates[0]
         if owned := self.owned(entity, mention, placed, asked, left):
             return owned
@@ -368,6 +378,11 @@ class Reader:
             return described
         if len(readings) == 1:
             left += self.unfit_classes(placed, entity, readings[0], asked)
+        expected = self.expected(readings[0], placed) if len(readings) == 1 else None
+        if not (opens_yes_no(self.q.text) and expected and expected[0] != self.q.product):
+            # a value the question names that no reading uses ("competitors listed in the market research
+            # report": the report is no part of a product's competitors)
+            left += [w for k, w, _ in placed.phrases if k == "value" and all(r.how != "where" for r in readings)]
         if left:
             return self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
         if len(readings) > 1:
@@ -375,8 +390,35 @@ class Reader:
                 f"the question fits {len(readings)} readings: {'; '.join(r.shown(entity) for r in readings)}"
             )
         if opens_yes_no(self.q.text) and (expected := self.expected(readings[0], placed)):
-            return self.checked(self.run(entity, readings[0], asked), *expected)
-        return self.run(entity, readings[0], asked)
+            return self.checked(self.by_role(self.run(entity, readings[0], asked)), *expected)
+        return self.by_role(self.run(entity, readings[0], asked))
+
+    def by_role(self, read: Answer) -> Answer:
+        """A reading's people narrowed to the role the question names ("which QA specialists report to
+        eid_…"); a role the answer cannot be narrowed by (no people) is uncertain."""
+        roles = [r for r in self.q.roles if r not in self.apposed]
+        if not roles or read.outcome == "absent":
+            return read
+        if len(roles) > 1 or read.outcome != "answer" or read.type != "person":
+            return self.uncertain(f"'{', '.join(roles)}' filters nothing this reading answers")
+        values = read.answer if isinstance(read.answer, list) else []
+        query = named_query("onto_person_roles")
+        kept = [
+            v
+            for v in values
+            if any(
+                term_text(r["role"]).casefold() == roles[0].casefold()
+                for r in self.backend.select(query.text, {"person": NamedNode(f"{ID}person/{v}")})
+            )
+        ]
+        read.slots["reading"] = f"{read.slots.get('reading', '')}, those with role {roles[0]}"
+        read.queries = [*read.queries, query.text]
+        if not kept:
+            reason = f"none of the {len(values)} answers has role {roles[0]}"
+            proof = {"query": query.name, "text": query.text, "bindings": {}, "result": reason}
+            return self.abstention(reason, "absent", slots=read.slots, intent=read.intent, proof=proof)
+        read.answer = kept
+        return read
 
     def expected(self, reading: Reading, placed: Placed) -> tuple[str, set[str]] | None:
         """What a yes/no question expects among one entity's values: a state or kind the question names that
@@ -401,13 +443,15 @@ class Reader:
         if any(m.ambiguous for m in named):
             return None
         first, second = sorted(named, key=lambda m: placed_at(self.text, m.words))
-        entity, other = first.candidates[0], second.candidates[0]
-        described, left = self.apposition(entity, placed, left)
+        described, left = self.apposition(first.candidates[0], placed, left)
         if described is not None or left:
             return described
-        readings = [r for r in self.readings(entity, placed) if r.how in ("value", "up", "two")]
-        readings = [r for r in readings if not r.prop.datatype and self.fits(other, r.prop.range)]
-        if len(readings) != 1:
+        for entity, other in ((first.candidates[0], second.candidates[0]), (second.candidates[0], first.candidates[0])):
+            readings = [r for r in self.readings(entity, placed) if r.how in ("value", "up", "two")]
+            readings = [r for r in readings if not r.prop.datatype and self.fits(other, r.prop.range)]
+            if len(readings) == 1:
+                break
+        else:
             return None
         return self.checked(
             self.run(entity, readings[0], asked), other.label, {other.label.casefold(), local(other.iri).casefold()}
@@ -431,6 +475,62 @@ class Reader:
         )
         return read
 
+    def of_described(
+        self, desc: Described, placed: Placed, asked: str | None, left: list[str], asks_property: bool
+    ) -> Answer | None:
+        """The question about a described entity: the property it asks of it (of each, for every version), or,
+        asking none, the entity itself ("the latest version of X's PRD"); nothing when nothing fits, with the
+        proof."""
+        if self.q.time is not None and not desc.dated:
+            return self.uncertain(f"'{self.q.slots().get('time')}': the properties read here have no time")
+        if left:
+            return self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
+        if not desc.entities:
+            proof = {**desc.proof, "graphs": [g.value for g in self.graphs or []], "result": True}
+            return self.abstention(desc.missing, "absent", intent="ontology:described", proof=proof)
+        if not asks_property:
+            if asked is not None and not any(
+                e.classes & schema().below.get(asked, frozenset({asked})) for e in desc.entities
+            ):
+                return self.uncertain(f"'{desc.words}' is no {s_label(asked)}, and no property of it is asked")
+            if len(desc.entities) > 1 and not desc.every:
+                return self.ambiguous(Mention(desc.words, desc.entities))
+            slots = {**self.q.slots(), "reading": f"{desc.words} → itself"}
+            ids = [e.label for e in desc.entities]
+            return self.answered(ids, ids, "ontology:described", slots, [named_query("onto_versions").text])
+        if len(desc.entities) > 1 and not desc.every:
+            return self.ambiguous(Mention(desc.words, desc.entities))
+        answers = []
+        for entity in desc.entities:
+            readings = self.readings(entity, placed)
+            if len(readings) > 1:
+                read = self.agreed(entity, readings, asked)
+                if read is None:
+                    return self.uncertain(
+                        f"the question fits {len(readings)} readings: {'; '.join(r.shown(entity) for r in readings)}"
+                    )
+            elif readings:
+                read = self.run(entity, readings[0], asked)
+            else:
+                return None
+            answers.append(read)
+        if len(answers) == 1:
+            return answers[0]
+        found = [a for a in answers if a.outcome == "answer"]
+        if not found:
+            return answers[0]
+        values = sorted({v for a in found for v in (a.answer if isinstance(a.answer, list) else [])})
+        cites = sorted({c for a in found for c in a.citations})
+        slots = {**self.q.slots(), "reading": f"every one of {desc.words} → {found[0].slots.get('reading', '')}"}
+        return self.answered(values, cites, str(found[0].intent), slots, found[0].queries)
+
+    def ambiguous(self, mention: Mention) -> Answer:
+        shown = "; ".join(f"{local(e.iri)} ({e.label})" for e in mention.candidates[:12])
+        return self.uncertain(
+            f"'{mention.words}' names {len(mention.candidates)} entities: {shown}; name one by its id",
+            candidates=[e.iri for e in mention.candidates],
+        )
+
     def owned(
         self, entity: Entity, mention: Mention, placed: Placed, asked: str | None, left: list[str]
     ) -> Answer | None:
@@ -451,7 +551,8 @@ class Reader:
         employee does not hold is uncertain, naming both (the question rests on something the graph denies)."""
         if not entity.classes & schema().below.get(PERSON, frozenset({PERSON})) or HOLE not in placed.text:
             return None, left
-        before = placed.text[: placed.text.find(HOLE)].replace("\x00", " ").split()
+        raw = self.placed(self.found).text  # the words as typed, roles not yet placed
+        before = raw[: raw.find(HOLE)].split()
         nouns = frozenset(reader_data()["person_nouns"])
         roles = {singular_text(normalise(r)): r for r in self.q.roles}
         run: list[str] = []
@@ -468,6 +569,7 @@ class Reader:
                 break
         if not run:
             return None, left
+        self.apposed += said
         if said:
             rows = self.backend.select(named_query("onto_person_roles").text, {"person": NamedNode(entity.iri)})
             held = {term_text(r["role"]).casefold() for r in rows}
@@ -541,6 +643,10 @@ class Reader:
     def match(self, placed: Placed) -> str | None:
         """Place chain words, property phrases and class words, longest first; the asked class (the first class
         word: "which company …", "who …"), if any."""
+        for role in self.q.roles:  # a role the question names is a slot, not a property's words ("product manager")
+            for phrase in (singular_text(normalise(role)), initials(role)):
+                if phrase and placed.take(phrase, frozenset({"role"})):
+                    break
         kinds = dict(phrase_kinds())
         if self.q.product:  # the product named as the scope, unless a longer phrase holds it ("demo link")
             kinds[_phrase(self.q.product)] = kinds.get(_phrase(self.q.product), frozenset()) | {"scope"}
@@ -723,8 +829,10 @@ class Reader:
             role_words = set(singular_text(normalise(self.q.roles[0])).split())
             if [w for w in left if w not in role_words and w != "member"]:
                 return None
-            if any(kind not in ("class", "scope") for kind, _, _ in placed.phrases):
-                return None  # "the PMs who reviewed the X document" is not the team's PMs
+            team = schema().properties[expand("ekg:memberOf")]
+            words = [w for k, w, _ in placed.phrases if k not in ("class", "scope", "role")]
+            if any(w not in (*team.forward, *team.inverse) for w in words):
+                return None  # "the PMs who reviewed the X document" is not the team's PMs; "team members" is
             slots["reading"] = f"members of {self.q.product}'s team with role {self.q.roles[0]}"
             absent = f"no member of {self.q.product}'s team is a {self.q.roles[0]}"
             role = {"role": Literal(self.q.roles[0])}
@@ -773,6 +881,8 @@ class Reader:
                 truth = Literal("false" if negated else "true", datatype=NamedNode(XSD_BOOLEAN))
                 out[prop.iri] = Condition(prop, truth if XSD_BOOLEAN in prop.range else None, negated)
             elif kind == "value":
+                if not literal_values().get(phrase):
+                    return None  # an individual ("market research report") no listed value of the class is
                 for iri, listed in literal_values().get(phrase, ()):
                     prop = s.properties[iri]
                     if prop.domain & kinds and iri not in out:

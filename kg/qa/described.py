@@ -1,0 +1,156 @@
+"""Entities a question describes rather than names: a meeting by the document it reviewed and its day
+("ActionGenie's Market Research Report review meeting on 2026-06-13"), a document's versions by its kind ("the
+latest version of X's System Design Document").
+
+The description is one run of the question's words, taken whole by the ontology reader as it takes a name. What
+it picks is read from the graph (`sparql/onto_meetings.rq`, `sparql/onto_versions.rq`): one entity, several (a
+description that fits more than one meeting is "uncertain" with them), every version ("all versions of …"), or
+none, with the ASK that proves there is none. The words that may describe each kind are data
+(`[described]` in kg/qa/ontology_reader.toml).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyoxigraph import Literal, NamedNode
+
+from kg.namespaces import expand
+from kg.qa.entities import Entity
+from kg.qa.question import Question
+from kg.query.sparql import Backend, named_query, term_text
+from kg.text import DOC_KINDS, normalise
+
+MEETING = expand("ekg:MeetingTranscript")
+DOCUMENT = expand("ekg:Document")
+#: A day written in a time phrase ("on 2026-06-13", "on June 13 2026"): the year alone or a month is no day.
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}|(?<!\d)\d{1,2}(?:st|nd|rd|th)?(?!\d)")
+
+
+@dataclass(frozen=True)
+class Described:
+    """The run of words that describes, what it picks, and how the reader takes it."""
+
+    words: str
+    entities: tuple[Entity, ...]
+    #: every entity is asked about ("all versions of …"), not one of them
+    every: bool = False
+    #: the question's time phrase is the meeting's day, not a time to read the graph at
+    dated: bool = False
+    #: when nothing fits: what is missing and the ASK that proves it
+    missing: str = ""
+    proof: dict[str, Any] = field(default_factory=dict)
+
+
+def described(q: Question, text: str, backend: Backend, graphs: list | None, data: dict[str, Any]) -> Described | None:
+    """The meeting or the document versions the question describes, or None."""
+    if q.product is None:
+        return None
+    return meeting(q, text, backend, graphs, data) or versions(q, text, backend, graphs, data)
+
+
+def kind_words(q: Question) -> set[str]:
+    return {w for names in DOC_KINDS.values() for n in names for w in n.split()} if q.doc_kind else set()
+
+
+def run_around(tokens: list[str], anchor: int, allowed: set[str], edges: set[str]) -> tuple[int, int]:
+    """The run of allowed words around the anchor, less the edge words ("the", "of") at either end."""
+    start, end = anchor, anchor + 1
+    while start > 0 and tokens[start - 1] in allowed:
+        start -= 1
+    while end < len(tokens) and tokens[end] in allowed:
+        end += 1
+    while start < anchor and tokens[start] in edges:
+        start += 1
+    while end > anchor + 1 and tokens[end - 1] in edges:
+        end -= 1
+    return start, end
+
+
+def said_kind(q: Question, words: str) -> str | None:
+    """The document kind's label ("Market Research Report") when the run names the question's kind."""
+    if q.doc_kind is None:
+        return None
+    names = DOC_KINDS[q.doc_kind]
+    if not any(f" {n} " in f" {words} " for n in names):
+        return None
+    return " ".join(w.capitalize() for w in names[0].split())
+
+
+def day_of(q: Question) -> str | None:
+    """The day the question's time phrase names ("on 2026-06-13"), when it names one day."""
+    slot = q.time
+    if slot is None or slot.instant is None or not slot.phrase.startswith("on "):
+        return None
+    return slot.instant[:10] if DAY.search(slot.phrase.replace(slot.instant[:4], "")) else None
+
+
+def meeting(q: Question, text: str, backend: Backend, graphs: list | None, data: dict[str, Any]) -> Described | None:
+    table = data["described"]
+    tokens = text.split()
+    anchors = [i for i, t in enumerate(tokens) if t in table["meeting_anchors"]]
+    if not anchors:
+        return None
+    allowed = {*table["meeting_words"], *table["edges"], *kind_words(q), *normalise(str(q.product)).split()}
+    start, end = run_around(tokens, anchors[0], allowed, set(table["edges"]))
+    words = " ".join(tokens[start:end])
+    kind, day = said_kind(q, words), day_of(q)
+    rows = backend.select(named_query("onto_meetings").text, graphs=graphs)
+    fits = tuple(
+        Entity(r["meeting"].value, frozenset({MEETING}), term_text(r["id"]))
+        for r in rows
+        if (kind is None or term_text(r.get("type", Literal(""))).casefold() == kind.casefold())
+        and (day is None or term_text(r["created"]).startswith(day))
+    )
+    dated = day is not None
+    if fits:
+        return Described(words, fits, dated=dated)
+    if kind is None and day is None:
+        return None
+    bindings = {"day": Literal(day or ""), **({"type": Literal(kind)} if kind else {})}
+    proof_q = named_query("onto_meetings.ask")
+    if not backend.ask(proof_q.text, bindings, graphs):
+        return None
+    what = " ".join(x for x in (f"{kind} review" if kind else "", f"on {day}" if day else "") if x)
+    proof = {"query": proof_q.name, "text": proof_q.text, "bindings": {k: term_text(v) for k, v in bindings.items()}}
+    return Described(words, (), dated=dated, missing=f"{q.product} has no meeting {what}".strip(), proof=proof)
+
+
+def versions(q: Question, text: str, backend: Backend, graphs: list | None, data: dict[str, Any]) -> Described | None:
+    """A document kind's versions: the latest, the first, or every one ("all versions", "the versions")."""
+    table = data["described"]
+    tokens = text.split()
+    if q.doc_kind is None or not {"version", "versions"} & set(tokens):
+        return None
+    anchor = next(i for i, t in enumerate(tokens) if t in ("version", "versions"))
+    latest, first = set(table["latest"]), set(table["first"])
+    allowed = {*table["version_words"], *table["edges"], *latest, *first, *kind_words(q)}
+    allowed |= set(normalise(str(q.product)).split())
+    start, end = run_around(tokens, anchor, allowed, set(table["edges"]))
+    run = tokens[start:end]
+    words = " ".join(run)
+    if said_kind(q, words) is None:
+        return None
+    kind = NamedNode(expand(f"ekg:{q.doc_kind}"))
+    rows = backend.select(named_query("onto_versions").text, {"kind": kind}, graphs)
+    docs: dict[str, Entity] = {}
+    revised, revising = set(), set()
+    for r in rows:
+        iri = r["document"].value
+        docs[iri] = Entity(iri, frozenset({DOCUMENT}), term_text(r["id"]))
+        if "later" in r:
+            revised.add(iri)
+        if "previous" in r:
+            revising.add(iri)
+    if not docs:
+        return None
+    every = "versions" in run and not (latest | first) & set(run)
+    if (latest & set(run)) and not (first & set(run)):
+        picked = tuple(e for iri, e in docs.items() if iri not in revised)
+    elif (first & set(run)) and not (latest & set(run)):
+        picked = tuple(e for iri, e in docs.items() if iri not in revising)
+    else:
+        picked = tuple(docs.values())
+    return Described(words, picked, every=every)
