@@ -382,7 +382,9 @@ class Reader:
         if not (opens_yes_no(self.q.text) and expected and expected[0] != self.q.product):
             # a value the question names that no reading uses ("competitors listed in the market research
             # report": the report is no part of a product's competitors)
-            left += [w for k, w, _ in placed.phrases if k == "value" and all(r.how != "where" for r in readings)]
+            other = {w for k, w, _ in placed.phrases if k != "value"}  # "merged": a property's word as well
+            values = [w for k, w, _ in placed.phrases if k == "value" and w not in other]
+            left += [w for w in values if all(r.how != "where" for r in readings)]
         if left:
             return self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
         if len(readings) > 1:
@@ -880,7 +882,7 @@ class Reader:
                 negated = XSD_BOOLEAN in prop.range and negated_before(words, placed.text[:at].count(" "))
                 truth = Literal("false" if negated else "true", datatype=NamedNode(XSD_BOOLEAN))
                 out[prop.iri] = Condition(prop, truth if XSD_BOOLEAN in prop.range else None, negated)
-            elif kind == "value":
+            elif kind == "value" and phrase not in {w for k, w, _ in placed.phrases if k != "value"}:
                 if not literal_values().get(phrase):
                     return None  # an individual ("market research report") no listed value of the class is
                 for iri, listed in literal_values().get(phrase, ()):
