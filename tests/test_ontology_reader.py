@@ -270,3 +270,95 @@ def test_readings_that_agree_answer_and_words_of_impact_name_the_customer(answer
         assert got.outcome == "answer" and got.answer == reported.answer, verb
     resolved = answerer.ask("Who resolved the 'Incorrect Load Balancing Recommendations' bug in FlowForce?")
     assert resolved.outcome == "answer" and resolved.answer and len(resolved.answer) == 1
+
+
+# ---- listings with two conditions, counts, described meetings and versions, yes/no, roles ----
+
+
+def participants(meeting: dict) -> set[str]:
+    listed = meeting["participants"]
+    return set(listed if isinstance(listed, list) else json.loads(listed.replace("'", '"')))
+
+
+@pytest.mark.herb
+@pytest.mark.parametrize("product", ["ActionGenie", "SearchForce"])
+def test_pr_listings_by_state_and_merge_and_their_counts(answerer: Answerer, herb: Path, product: str) -> None:
+    prs = product_file(herb, product)["prs"]
+    unmerged = {p["link"] for p in prs if p["state"] == "closed" and str(p["merged"]) == "False"}
+    opened = {p["link"] for p in prs if p["state"] == "open"}
+    closed = answerer.ask(f"Which {product} pull requests were closed without being merged?")
+    assert closed.outcome == "answer", closed.reason
+    assert set(closed.answer or []) == unmerged
+    count = answerer.ask(f"How many {product} pull requests are still open?")
+    assert (count.type, count.answer) == ("count", str(len(opened)))
+
+
+@pytest.mark.herb
+def test_a_meeting_described_by_its_document_and_day(answerer: Answerer, herb: Path) -> None:
+    meetings = [m for m in product_file(herb, "ActionGenie")["meeting_transcripts"] if " " in m["document_type"]]
+    meeting = meetings[0]
+    day = meeting["date"][:10]
+    said = f"ActionGenie's {meeting['document_type']} review meeting on {day}"
+    answer = answerer.ask(f"Who attended {said}?")
+    assert answer.outcome == "answer", answer.reason
+    assert set(answer.answer or []) == participants(meeting)
+    outsider = next(e for e in product_file(herb, "ActionGenie")["team"] if e not in participants(meeting))
+    assert answerer.ask(f"Did {outsider} attend {said}?").answer == "no"
+    insider = sorted(participants(meeting))[0]
+    assert answerer.ask(f"Did {insider} attend {said}?").answer == "yes"
+
+
+@pytest.mark.herb
+def test_no_meeting_of_that_kind_is_proved_absent(answerer: Answerer, herb: Path) -> None:
+    kinds = {m["document_type"] for m in product_file(herb, "ContextForce")["meeting_transcripts"]}
+    assert "Market Research Report" not in kinds
+    answer = answerer.ask("Who attended ContextForce's Market Research Report review meeting?")
+    assert answer.outcome == "absent" and answer.proof and answer.proof["result"] is True
+    days = {m["date"][:10] for m in product_file(herb, "ActionGenie")["meeting_transcripts"]}
+    assert "2026-01-03" not in days
+    none = answerer.ask("Who attended the ActionGenie sprint review meeting on 2026-01-03?")
+    assert none.outcome == "absent" and none.proof and none.proof["query"] == "onto_meetings.ask"
+    many = answerer.ask("Who attended the ActionGenie sprint review meeting?")
+    assert many.outcome == "uncertain" and len(many.slots["candidates"]) == len(days)
+
+
+@pytest.mark.herb
+def test_document_versions_latest_first_and_every(answerer: Answerer, herb: Path) -> None:
+    docs = sorted(
+        (d for d in product_file(herb, "EdgeForce")["documents"] if d["type"] == "Technical Specifications Document"),
+        key=lambda d: d["date"],
+    )
+    latest = answerer.ask("What is the latest version of EdgeForce's Technical Specifications Document?")
+    assert latest.answer == [docs[-1]["id"]]
+    first = answerer.ask("What is the original version of EdgeForce's Technical Specifications Document?")
+    assert first.answer == [docs[0]["id"]]
+    every = answerer.ask("How many versions of EdgeForce's Technical Specifications Document are there?")
+    assert every.answer == str(len(docs))
+    author = answerer.ask("Who authored the most recent version of EdgeForce's Technical Specifications Document?")
+    assert author.answer == [docs[-1]["author"]]
+
+
+@pytest.mark.herb
+def test_yes_no_between_two_employees_and_a_role_beside_an_id(answerer: Answerer, herb: Path) -> None:
+    above = managers(herb)
+    roles = {e: p["role"] for e, p in json.loads((herb / "metadata" / "employee.json").read_text()).items()}
+    eid = next(e for e in sorted(above) if roles.get(e) == "Software Engineer")
+    other = next(e for e in sorted(above.values()) if e != above[eid])
+    assert answerer.ask(f"Does {eid} report to {above[eid]}?").answer == "yes"
+    assert answerer.ask(f"Does {eid} report to {other}?").answer == "no"
+    assert answerer.ask(f"Who does software engineer {eid} report to?").answer == [above[eid]]
+    wrong = answerer.ask(f"Who does QA specialist {eid} report to?")
+    assert wrong.outcome == "uncertain" and "premise" in (wrong.reason or "")
+
+
+@pytest.mark.herb
+def test_a_role_filters_the_people_a_reading_answers(answerer: Answerer, herb: Path) -> None:
+    above = managers(herb)
+    roles = {e: p["role"] for e, p in json.loads((herb / "metadata" / "employee.json").read_text()).items()}
+    boss = next(
+        b
+        for b in sorted(set(above.values()))
+        if {roles.get(e) for e, m in above.items() if m == b} > {"Engineering Lead"}
+    )
+    leads = answerer.ask(f"Which engineering leads report directly to {boss}?")
+    assert set(leads.answer or []) == {e for e, m in above.items() if m == boss and roles.get(e) == "Engineering Lead"}

@@ -253,6 +253,8 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
     shown = op.to_json(reading)
     if core.outcome in ("uncertain", "unsupported"):
         return replace(core, operator=shown)
+    if op.kind == "yes_no" and core.type == "yes_no":
+        return core  # the core reader answered the yes or no itself ("did eid_… attend <the meeting>")
     items = core.answer if isinstance(core.answer, list) else []
     if op.kind == "exclude":
         if superlative:
