@@ -225,20 +225,28 @@ class Answerer:
             answer = self._respelled(core, answer, op)
         answer.question = q.text
         answer = self._composed(op, answer) if op is not None else answer
-        if self._list_for_yes_no(q, answer):
-            answer = self._abstain(
-                q,
-                None,
-                "uncertain reading: a yes/no question, and which item to look for is not read",
-                outcome="uncertain",
-            )
+        if op is None and operators.opens_yes_no(q.text) and str(answer.intent).startswith("ontology:"):
+            answer = self._yes_no_of_list(q, answer)
         return self._company_slips(q, answer)
 
-    @staticmethod
-    def _list_for_yes_no(q: Question, answer: Answer) -> bool:
-        """An ontology reading's list for a question that asks yes or no: no answer to what was asked."""
-        listed = answer.outcome == "answer" and answer.type != "yes_no" and str(answer.intent).startswith("ontology:")
-        return listed and operators.opens_yes_no(q.text)
+    def _yes_no_of_list(self, q: Question, answer: Answer) -> Answer:
+        """An ontology reading's list for a question that asks yes or no. "Has eid_… written any PRs?" asks
+        whether there are any: yes with them as evidence, no with the reading's proof. Otherwise which item to
+        look for is not read, and a list is no yes or no: uncertain."""
+        if answer.type == "yes_no" or answer.outcome not in ("answer", "absent"):
+            return answer
+        words = operators.tokens_of(q)
+        one_clause = not re.search(r"[?.!;]\s+\S", q.text.strip())
+        if "any" in words and one_clause:
+            items = answer.answer if isinstance(answer.answer, list) else []
+            answer.operator = {"kind": "exists", "shown": "are there any?", "items": items}
+            answer.answer, answer.type, answer.abstain = ("yes" if items else "no"), "yes_no", False
+            answer.outcome, answer.reason = "answer", None
+            return answer
+        if answer.outcome == "absent":
+            return answer
+        why = "uncertain reading: a yes/no question, and which item to look for is not read"
+        return self._abstain(q, None, why, outcome="uncertain")
 
     def _company_slips(self, q: Question, answer: Answer) -> Answer:
         """A word a slip away from a company's name ("TechCorpp") is offered as that company. A reading that
@@ -312,7 +320,8 @@ class Answerer:
         if op is None or op.kind != "count":
             return q
         words = [operators.tokens_of(q)[i] for i in sorted(op.positions)]
-        said = re.compile(r"(?<!\w)" + r"\W+".join(rf"{re.escape(w)}s?" for w in words) + r"(?!\w)", re.I)
+        between = r"(?:'s)?\W+"  # "what's the count of": the cue words drop the possessive
+        said = re.compile(r"(?<!\w)" + between.join(rf"{re.escape(w)}s?" for w in words) + r"(?!\w)", re.I)
         text = said.sub(" ", q.text, count=1).strip()
         try:
             return parse(text, self.vocabulary) if text != q.text else q
@@ -334,6 +343,9 @@ class Answerer:
             return table
         if read.outcome == "uncertain" and table.outcome != "absent" and table.choice and table.choice.winner:
             return table  # a row read the question and says what it could not resolve: the more telling doubt
+        if table.outcome == "absent" and read.outcome == "uncertain" and read.slots.get("entity"):
+            read.choice = table.choice  # the question names an entity the table's proof did not see
+            return read
         if table.outcome == "absent" and read.outcome not in ("answer", "unsupported"):
             return table
         read.choice = table.choice

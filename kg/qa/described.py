@@ -146,7 +146,7 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
             revising.add(iri)
     if not docs:
         return None
-    every = "versions" in run and not (latest | first) & set(run)
+    every = bool({"versions", "all", "every", "each"} & set(run)) and not (latest | first) & set(run)
     if (latest & set(run)) and not (first & set(run)):
         picked = tuple(e for iri, e in docs.items() if iri not in revised)
     elif (first & set(run)) and not (latest & set(run)):

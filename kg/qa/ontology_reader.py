@@ -282,8 +282,10 @@ class Placed:
 
 
 def question_text(q: Question) -> str:
-    """The question's normalised text without possessive endings and quotes."""
-    return re.sub(r"\s+", " ", re.sub(r"'s?(?=\s|$)|(?<=\s)'|\"", " ", q.norm)).strip()
+    """The question's normalised text without possessive endings, quotes and the adverbs that may stand inside
+    a property's words and change nothing ("reports directly to")."""
+    text = re.sub(r"\s+", " ", re.sub(r"'s?(?=\s|$)|(?<=\s)'|\"", " ", q.norm)).strip()
+    return " ".join(w for w in text.split() if w not in reader_data()["inner_adverbs"])
 
 
 def read_by_ontology(q: Question, backend: Backend) -> Answer | None:
@@ -378,6 +380,8 @@ class Reader:
             return described
         if len(readings) == 1:
             left += self.unfit_classes(placed, entity, readings[0], asked)
+            if opens_yes_no(self.q.text):  # the slot's value is what the yes or no checks
+                left = self.without_slot_words(readings[0], left)
         expected = self.expected(readings[0], placed) if len(readings) == 1 else None
         if not (opens_yes_no(self.q.text) and expected and expected[0] != self.q.product):
             # a value the question names that no reading uses ("competitors listed in the market research
@@ -386,7 +390,10 @@ class Reader:
             values = [w for k, w, _ in placed.phrases if k == "value" and w not in other]
             left += [w for w in values if all(r.how != "where" for r in readings)]
         if left:
-            return self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
+            doubt = self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
+            if PRODUCT not in entity.classes:  # found, though not read: no other reader may prove it absent
+                doubt.slots["entity"] = local(entity.iri)
+            return doubt
         if len(readings) > 1:
             return self.agreed(entity, readings, asked) or self.uncertain(
                 f"the question fits {len(readings)} readings: {'; '.join(r.shown(entity) for r in readings)}"
@@ -437,7 +444,20 @@ class Reader:
                 return s.labels[named[0]], {s.labels[named[0]].casefold()}
         if self.q.product and PRODUCT in reading.prop.range:
             return self.q.product, {self.q.product.casefold()}
+        if (said := self.slot_values(reading)) and len(said) == 1:
+            return said[0], {said[0].casefold()}
         return None
+
+    def slot_values(self, reading: Reading) -> list[str]:
+        """The question's slot values a property's values are written as (a location: "is eid_… based in
+        London")."""
+        slots = {expand(p): name for name, p in reader_data()["slot_properties"].items()}
+        name = slots.get(reading.prop.iri)
+        return list(getattr(self.q, name)) if name else []
+
+    def without_slot_words(self, reading: Reading, left: list[str]) -> list[str]:
+        words = {w for v in self.slot_values(reading) for w in normalise(v).split()}
+        return [w for w in left if w not in words]
 
     def related(self, named: list[Mention], placed: Placed, asked: str | None, left: list[str]) -> Answer | None:
         """A yes/no question naming two entities ("Does eid_A report to eid_B?"): the one reading of the first
@@ -663,7 +683,8 @@ class Reader:
         s = schema()
         hole = placed.text.find(HOLE)
         out: dict[tuple[str, str, str | None], Reading] = {}
-        for kind, phrase, at in placed.phrases:
+        for kind, said, at in placed.phrases:
+            phrase = self.as_noun(placed, said, at) if kind == "forward" else said
             for prop in s.properties.values():
                 if kind == "forward" and phrase in prop.forward:
                     for r in self.forward(prop, entity, phrase, at, hole):
@@ -677,6 +698,19 @@ class Reader:
         found = list(out.values())
         chained = {r.prop.iri for r in found if r.how in ("up", "down", "two")}
         return [r for r in found if r.how in ("up", "down", "two") or r.prop.iri not in chained]
+
+    @staticmethod
+    def as_noun(placed: Placed, phrase: str, at: int) -> str:
+        """A verb's label after an article is its noun ("the link to X": X's link, not what X links to), when
+        some property is labelled with the noun; else the phrase as it is."""
+        words = phrase.split()
+        before = placed.text[:at].split()
+        if len(words) < 2 or words[-1] not in PREPOSITIONS or not before or before[-1] not in ("the", "a", "an"):
+            return phrase
+        noun = " ".join(words[:-1])
+        if noun.endswith("ed"):  # a participle ("the reported by"): still the verb's
+            return phrase
+        return noun if noun in phrase_kinds() and "forward" in phrase_kinds()[noun] else phrase
 
     def where_readings(self, entity: Entity, placed: Placed, asked: str | None) -> list[Reading]:
         """Readings through the records that link to the entity and hold a value the question names ("who
@@ -827,28 +861,20 @@ class Reader:
         if self.q.product is None:
             return None
         slots = self.q.slots()
-        if len(self.q.roles) == 1 and owner is None:
-            role_words = set(singular_text(normalise(self.q.roles[0])).split())
-            if [w for w in left if w not in role_words and w != "member"]:
-                return None
-            team = schema().properties[expand("ekg:memberOf")]
-            words = [w for k, w, _ in placed.phrases if k not in ("class", "scope", "role")]
-            if any(w not in (*team.forward, *team.inverse) for w in words):
-                return None  # "the PMs who reviewed the X document" is not the team's PMs; "team members" is
-            slots["reading"] = f"members of {self.q.product}'s team with role {self.q.roles[0]}"
-            absent = f"no member of {self.q.product}'s team is a {self.q.roles[0]}"
-            role = {"role": Literal(self.q.roles[0])}
-            done = self.execute("onto_role_members", role, "ontology:hasRole:team", slots, absent)
-            if isinstance(done, Answer):
-                return done
-            return self.answered(rows_values(done[0]), [], "ontology:hasRole:team", slots, done[1])
+        if owner is None and (members := self.team_members(placed, left, slots)) is not None:
+            return members
         if asked is None:
             return None
         conditions = self.conditions(placed, asked)
         if conditions is None or self.unlisted(placed) or (owner is None and not conditions):
             return None
         conditions = [owner, *conditions] if owner else conditions
-        if any(w not in negation_words() for w in left) or bool(left) != any(c.negated for c in conditions):
+        unsaid = self.un_words(left, asked, {c.prop.iri for c in conditions})  # "unmerged": merged, false
+        conditions += unsaid.values()
+        left = [w for w in left if w not in unsaid]
+        if any(w not in negation_words() for w in left) or bool(left) != any(
+            c.negated for c in conditions if c not in unsaid.values()
+        ):
             return None  # every word left is a negation, and one is left only when a condition reads it
         if not 1 <= len(conditions) <= MAX_CONDITIONS:
             return None
@@ -890,6 +916,48 @@ class Reader:
                     if prop.domain & kinds and iri not in out:
                         out[iri] = Condition(prop, Literal(listed), False)
         return list(out.values())
+
+    def team_members(self, placed: Placed, left: list[str], slots: dict[str, Any]) -> Answer | None:
+        """The members of the product's team with a role, based somewhere, or both ("the Engineering Leads on
+        X's team", "which X team members are based in Berlin"); None when the question says more than that."""
+        roles, places = self.q.roles, self.q.locations
+        if len(roles) > 1 or len(places) > 1 or not (roles or places):
+            return None
+        said = {w for name in [*roles, *places] for w in singular_text(normalise(name)).split()}
+        if [w for w in left if w not in said and w != "member"]:
+            return None
+        team = schema().properties[expand("ekg:memberOf")]
+        where = schema().properties[expand("ekg:location")] if places else None
+        allowed = (*team.forward, *team.inverse, *(where.forward if where else ()))
+        if any(w not in allowed for k, w, _ in placed.phrases if k not in ("class", "scope", "role")):
+            return None  # "the PMs who reviewed the X document" is not the team's PMs; "team members" is
+        filters = " and ".join([*(f"role {r}" for r in roles), *(f"based in {p}" for p in places)])
+        slots["reading"] = f"members of {self.q.product}'s team with {filters}"
+        bindings = {
+            **({"role": Literal(roles[0])} if roles else {}),
+            **({"location": Literal(places[0])} if places else {}),
+        }
+        absent = f"no member of {self.q.product}'s team has {filters}"
+        done = self.execute("onto_role_members", bindings, "ontology:hasRole:team", slots, absent)
+        if isinstance(done, Answer):
+            return done
+        return self.answered(rows_values(done[0]), [], "ontology:hasRole:team", slots, done[1])
+
+    @staticmethod
+    def un_words(left: list[str], asked: str, taken: set[str]) -> dict[str, Condition]:
+        """Words left that negate a yes/no property of the asked class by the prefix "un" ("unmerged")."""
+        s = schema()
+        kinds = s.below.get(asked, frozenset({asked}))
+        out: dict[str, Condition] = {}
+        for word in left:
+            props = [
+                p
+                for p in s.properties.values()
+                if word.startswith("un") and word[2:] in p.forward and XSD_BOOLEAN in p.range and p.domain & kinds
+            ]
+            if len(props) == 1 and props[0].iri not in taken:
+                out[word] = Condition(props[0], Literal("false", datatype=NamedNode(XSD_BOOLEAN)), True)
+        return out
 
     def unlisted(self, placed: Placed) -> bool:
         """Whether the question places a class word besides the listed one, or a chain or inverse word."""
