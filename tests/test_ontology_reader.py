@@ -362,3 +362,15 @@ def test_a_role_filters_the_people_a_reading_answers(answerer: Answerer, herb: P
     )
     leads = answerer.ask(f"Which engineering leads report directly to {boss}?")
     assert set(leads.answer or []) == {e for e, m in above.items() if m == boss and roles.get(e) == "Engineering Lead"}
+
+
+@pytest.mark.herb
+def test_competitors_a_kind_of_document_lists(answerer: Answerer, herb: Path) -> None:
+    from kg.ingest.rules.competitors import named_competitors
+
+    docs = [d for d in product_file(herb, "SentimentForce")["documents"] if d["type"] == "Market Research Report"]
+    listed = {n for d in docs for n in named_competitors(d["content"])}
+    answer = answerer.ask("Which competitors are listed in SentimentForce's market research report?")
+    assert answer.outcome == "answer", answer.reason
+    assert set(answer.answer or []) == listed
+    assert set(answer.citations) & {d["id"] for d in docs}

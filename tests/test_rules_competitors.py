@@ -229,3 +229,16 @@ def test_named_competitors_are_the_list_after_the_cue_and_stop_where_it_ends() -
     ]
     assert named_competitors("Competitors such as Otter.ai and SummarizeBot lead.") == ["Otter.ai", "SummarizeBot"]
     assert named_competitors("Our competitors are strong in analytics.") == []
+
+
+def test_named_competitors_after_a_kind_of_product_or_as_key_players() -> None:
+    said = (
+        "Key competitors include tools like Microsoft Viva, Culture Amp, and TINYpulse, which offer similar features."
+    )
+    assert named_competitors(said) == ["Microsoft Viva", "Culture Amp", "TINYpulse"]
+    assert named_competitors("The market includes several key players such as Gong, Chorus.ai, and SalesLoft.") == [
+        "Gong",
+        "Chorus.ai",
+        "SalesLoft",
+    ]
+    assert named_competitors("Key players include established tools that lack depth.") == []

@@ -49,6 +49,7 @@ ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
 INVERSE = expand("ekg:inverseLabel")
 PERSON = "http://xmlns.com/foaf/0.1/Person"
 PRODUCT = expand("ekg:Product")
+ARTIFACT = expand("ekg:Artifact")
 #: Readings run to see whether they agree; past this many the question is too loosely read to answer.
 MAX_AGREEING = 3
 XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
@@ -72,6 +73,8 @@ class Condition:
     prop: Prop
     value: Literal | NamedNode | None
     negated: bool
+    #: a condition on the artifact the item is read from (prov:wasDerivedFrom), not on the item
+    source: bool = False
 
     def bindings(self, suffix: str) -> dict[str, Any]:
         return {
@@ -82,6 +85,8 @@ class Condition:
     def shown(self) -> str:
         if self.value is None:
             return self.prop.label
+        if self.source and isinstance(self.value, NamedNode):
+            return f"read from a {schema().labels.get(self.value.value, local(self.value.value))}"
         if isinstance(self.value, NamedNode):
             return f"{self.prop.label} {local(self.value.value)}"
         if self.value.datatype.value == XSD_BOOLEAN:
@@ -878,13 +883,22 @@ class Reader:
             return None  # every word left is a negation, and one is left only when a condition reads it
         if not 1 <= len(conditions) <= MAX_CONDITIONS:
             return None
-        first, second = conditions[0], conditions[-1]
+        sources = [c for c in conditions if c.source]
+        plain = [c for c in conditions if not c.source]
+        if len(sources) > 1 or not plain or (sources and len(plain) > 1):
+            return None
+        first, second = plain[0], plain[-1]
         bindings: dict[str, Any] = {"class": NamedNode(asked), **first.bindings(""), **second.bindings("2")}
+        query = "onto_list"
+        if sources:
+            query = "onto_list_from"
+            bindings = {"class": NamedNode(asked), **first.bindings("")}
+            bindings.update({"sourceProperty": NamedNode(sources[0].prop.iri), "sourceObject": sources[0].value})
         noun = s_label(asked)
         said = " and ".join(c.shown() for c in conditions)
         slots["reading"] = f"every {noun} of {self.q.product} with {said}"
         intent = "ontology:" + "+".join(local(c.prop.iri) for c in conditions) + ":list"
-        done = self.execute("onto_list", bindings, intent, slots, f"no {noun} of {self.q.product} has {said}")
+        done = self.execute(query, bindings, intent, slots, f"no {noun} of {self.q.product} has {said}")
         if isinstance(done, Answer):
             return done
         rows, queries = done
@@ -909,6 +923,9 @@ class Reader:
                 truth = Literal("false" if negated else "true", datatype=NamedNode(XSD_BOOLEAN))
                 out[prop.iri] = Condition(prop, truth if XSD_BOOLEAN in prop.range else None, negated)
             elif kind == "value" and phrase not in {w for k, w, _ in placed.phrases if k != "value"}:
+                if not literal_values().get(phrase) and (source := self.source_condition(phrase)) is not None:
+                    out[f"source:{source.prop.iri}"] = source
+                    continue
                 if not literal_values().get(phrase):
                     return None  # an individual ("market research report") no listed value of the class is
                 for iri, listed in literal_values().get(phrase, ()):
@@ -916,6 +933,22 @@ class Reader:
                     if prop.domain & kinds and iri not in out:
                         out[iri] = Condition(prop, Literal(listed), False)
         return list(out.values())
+
+    @staticmethod
+    def source_condition(phrase: str) -> Condition | None:
+        """A kind of artifact the listed items are read from ("competitors listed in the market research
+        report": derived from an artifact whose document kind is that): the one property whose range holds
+        the individual the phrase names."""
+        s = schema()
+        named = individuals(phrase)
+        if len(named) != 1:
+            return None
+        artifacts = s.below.get(ARTIFACT, frozenset({ARTIFACT}))
+        kinds = s.kinds.get(named[0], frozenset())
+        props = [p for p in s.properties.values() if not p.datatype and p.range & kinds and p.domain <= artifacts]
+        if len(props) != 1:
+            return None
+        return Condition(props[0], NamedNode(named[0]), False, source=True)
 
     def team_members(self, placed: Placed, left: list[str], slots: dict[str, Any]) -> Answer | None:
         """The members of the product's team with a role, based somewhere, or both ("the Engineering Leads on

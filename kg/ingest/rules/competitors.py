@@ -154,10 +154,12 @@ def shared_demo(ctx: RuleContext, url: str, msg: Message) -> NamedNode:
     return demo
 
 
-#: "Key competitors include A, B, and C", "competitors like A and B", "competitors such as A": the list that
-#: follows, up to the sentence's end.
+#: "Key competitors include A, B, and C", "competitors like A and B", "competitors such as A", "competitors
+#: include tools like A", "key players such as A": the list that follows, up to the sentence's end.
 NAMED_COMPETITORS = re.compile(
-    r"\bcompetitors\s+(?:include|including|like|such\s+as|are)\s+(?P<names>(?:[^.;:!?]|\.(?=\w))+)",
+    r"\b(?:competitors|key\s+players|major\s+players)\s+(?:include|including|like|such\s+as|are)\s+"
+    r"(?:(?:companies|tools|products|platforms|solutions|players|offerings|services)\s+(?:like|such\s+as)\s+)?"
+    r"(?P<names>(?:[^.;:!?]|\.(?=\w))+)",
     re.I,
 )
 #: A list item's leading name: capitalised words, a dotted one whole ("AWS API Gateway", "Otter.ai").
