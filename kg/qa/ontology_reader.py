@@ -57,6 +57,8 @@ XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
 PREPOSITIONS = frozenset({"to", "by", "for", "of", "on", "in", "with"})
 #: Words that introduce an item's title ("the bug titled …").
 TITLE_WORDS = frozenset({"titled", "called", "named"})
+#: Question words that are also class words ("who": a person), unless another class word says what is asked.
+WH_WORDS = frozenset({"who", "whom"})
 #: Stands for a named entity in the question while its words are placed.
 HOLE = "⟦entity⟧"
 #: Conditions a class listing takes at most ("closed" and "not merged"): sparql/onto_list.rq binds two.
@@ -354,7 +356,7 @@ class Reader:
             return self.related(named, placed, asked, left)
         if self.desc is not None:
             return self.of_described(self.desc, placed, asked, left, asks_property)
-        if not asks_property and not (self.q.roles and not named):
+        if not asks_property and not ((self.q.roles or self.q.locations) and not named):
             return None
         if self.q.time is not None:  # the ontology's properties hold as of now: an answer for then is a guess
             return self.uncertain(f"'{self.q.slots().get('time')}': the properties read here have no time")
@@ -682,6 +684,9 @@ class Reader:
             if "scope" in taken:
                 placed.phrases = [p for p in placed.phrases if p[1] != phrase or p[0] == "scope"]
         classes = sorted((at, phrase) for kind, phrase, at in placed.phrases if kind == "class")
+        if len({phrase for _, phrase in classes}) > 1 and classes[0][1] in WH_WORDS:  # "who are the competitors"
+            placed.phrases = [p for p in placed.phrases if not (p[0] == "class" and p[1] in WH_WORDS)]
+            classes = classes[1:]
         return schema().class_words[classes[0][1]] if classes else None
 
     def readings(self, entity: Entity, placed: Placed) -> list[Reading]:
@@ -874,6 +879,8 @@ class Reader:
         if conditions is None or self.unlisted(placed) or (owner is None and not conditions):
             return None
         conditions = [owner, *conditions] if owner else conditions
+        if any(c.source for c in conditions):  # "competitors named in X's report": the verb says the source
+            left = [w for w in left if w not in reader_data()["source_verbs"]]
         unsaid = self.un_words(left, asked, {c.prop.iri for c in conditions})  # "unmerged": merged, false
         conditions += unsaid.values()
         left = [w for w in left if w not in unsaid]
@@ -900,9 +907,24 @@ class Reader:
         intent = "ontology:" + "+".join(local(c.prop.iri) for c in conditions) + ":list"
         done = self.execute(query, bindings, intent, slots, f"no {noun} of {self.q.product} has {said}")
         if isinstance(done, Answer):
-            return done
+            return self.source_checked(done, sources[0]) if sources else done
         rows, queries = done
         return self.answered(rows_values(rows), row_cites(rows), intent, slots, queries)
+
+    def source_checked(self, absent: Answer, source: Condition) -> Answer:
+        """A listing by source found nothing: a proof only when the product has no such artifact at all; where
+        it has some, the rules that read them may have missed their wording, so the outcome is uncertain."""
+        check = named_query("onto_sources.ask")
+        if absent.outcome != "absent" or not isinstance(source.value, NamedNode):
+            return absent
+        bindings = {"sourceProperty": NamedNode(source.prop.iri), "sourceObject": source.value}
+        if self.backend.ask(check.text, bindings, self.graphs):
+            return absent
+        kind = schema().labels.get(str(getattr(source.value, "value", "")), "artifact")
+        return self.uncertain(
+            f"the graph holds no such item read from a {kind} of {self.q.product}, though it has some: the rules "
+            "that read them may have missed their wording"
+        )
 
     def conditions(self, placed: Placed, asked: str) -> list[Condition] | None:
         """What a listed instance must have, one condition per property phrase of the asked class's properties
@@ -957,7 +979,7 @@ class Reader:
         if len(roles) > 1 or len(places) > 1 or not (roles or places):
             return None
         said = {w for name in [*roles, *places] for w in singular_text(normalise(name)).split()}
-        if [w for w in left if w not in said and w != "member"]:
+        if [w for w in left if w not in said and w not in reader_data()["team_words"]]:
             return None
         team = schema().properties[expand("ekg:memberOf")]
         where = schema().properties[expand("ekg:location")] if places else None

@@ -157,7 +157,7 @@ def shared_demo(ctx: RuleContext, url: str, msg: Message) -> NamedNode:
 #: "Key competitors include A, B, and C", "competitors like A and B", "competitors such as A", "competitors
 #: include tools like A", "key players such as A": the list that follows, up to the sentence's end.
 NAMED_COMPETITORS = re.compile(
-    r"\b(?:competitors|key\s+players|major\s+players)\s+(?:include|including|like|such\s+as|are)\s+"
+    r"\b(?:competitors|key\s+players|major\s+players),?\s+(?:include|including|like|such\s+as|are)\s+"
     r"(?:(?:companies|tools|products|platforms|solutions|players|offerings|services)\s+(?:like|such\s+as)\s+)?"
     r"(?P<names>(?:[^.;:!?]|\.(?=\w))+)",
     re.I,
