@@ -684,10 +684,17 @@ class Reader:
             if "scope" in taken:
                 placed.phrases = [p for p in placed.phrases if p[1] != phrase or p[0] == "scope"]
         classes = sorted((at, phrase) for kind, phrase, at in placed.phrases if kind == "class")
-        if len({phrase for _, phrase in classes}) > 1 and classes[0][1] in WH_WORDS:  # "who are the competitors"
+        if len(classes) > 1 and classes[0][1] in WH_WORDS and self.wh_names(placed, classes[0][0], classes[1][0]):
             placed.phrases = [p for p in placed.phrases if not (p[0] == "class" and p[1] in WH_WORDS)]
             classes = classes[1:]
         return schema().class_words[classes[0][1]] if classes else None
+
+    @staticmethod
+    def wh_names(placed: Placed, wh: int, noun: int) -> bool:
+        """Whether "who" only opens "who are the <class>" ("who are the competitors …"): the class word comes
+        next, past a form of "be" and an article; "who fixed the bug …" asks for a person."""
+        between = re.sub("\x00+", " placed ", placed.text[wh:noun]).split()[1:]  # past "who" itself
+        return all(w in ("is", "are", "was", "were", "the", "a", "an", "all", "those", "these") for w in between)
 
     def readings(self, entity: Entity, placed: Placed) -> list[Reading]:
         s = schema()
