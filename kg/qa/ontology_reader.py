@@ -34,6 +34,7 @@ from kg.qa.described import Described, described
 from kg.qa.entities import Entity, Mention, mentions
 from kg.qa.operators import opens_yes_no
 from kg.qa.question import Question, initials
+from kg.qa.reading import lemmas
 from kg.query.people import EID
 from kg.query.sparql import Backend, Row, named_query, product_dataset, term_text
 from kg.text import normalise, singular_text
@@ -57,6 +58,10 @@ XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
 PREPOSITIONS = frozenset({"to", "by", "for", "of", "on", "in", "with"})
 #: Words that introduce an item's title ("the bug titled …").
 TITLE_WORDS = frozenset({"titled", "called", "named"})
+#: Words this short are not placed by their lemma ("was", "is").
+MIN_LEMMA_WORD = 3
+#: The endings of the participles placed by their lemma.
+PARTICIPLE_ENDINGS = ("ed", "en", "one")
 #: Question words that are also class words ("who": a person), unless another class word says what is asked.
 WH_WORDS = frozenset({"who", "whom"})
 #: Stands for a named entity in the question while its words are placed.
@@ -274,13 +279,14 @@ class Placed:
     text: str
     phrases: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, phrase, position)
 
-    def take(self, phrase: str, kinds: frozenset[str]) -> frozenset[str]:
-        """Place every whole-word occurrence of the phrase, as each of its kinds; the kinds, or none if absent."""
+    def take(self, phrase: str, kinds: frozenset[str], as_phrase: str | None = None) -> frozenset[str]:
+        """Place every whole-word occurrence of the phrase, as each of its kinds (recorded as `as_phrase`, the
+        phrase a word's lemma matched); the kinds, or none if absent."""
         pattern = re.compile(rf"(?<!\S){re.escape(phrase)}(?!\S)")
         match = pattern.search(self.text)
         if not match:
             return frozenset()
-        self.phrases += [(kind, phrase, match.start()) for kind in sorted(kinds)]
+        self.phrases += [(kind, as_phrase or phrase, match.start()) for kind in sorted(kinds)]
         self.text = pattern.sub(lambda m: "\x00" * len(m.group(0)), self.text)
         return kinds
 
@@ -679,10 +685,16 @@ class Reader:
         kinds = dict(phrase_kinds())
         if self.q.product:  # the product named as the scope, unless a longer phrase holds it ("demo link")
             kinds[_phrase(self.q.product)] = kinds.get(_phrase(self.q.product), frozenset()) | {"scope"}
+            for word in reader_data()["scope_nouns"]:  # "on the WorkFlowGenie team": the scope too
+                kinds[f"{_phrase(self.q.product)} {word}"] = frozenset({"scope"})
         for phrase in sorted(kinds, key=len, reverse=True):
             taken = placed.take(phrase, kinds[phrase])
             if "scope" in taken:
                 placed.phrases = [p for p in placed.phrases if p[1] != phrase or p[0] == "scope"]
+        function = frozenset(reader_data()["function_words"])
+        for word in placed.left(function):  # "approve" as "approved", "reviewing" as "reviewed"
+            if len(word) > MIN_LEMMA_WORD and (phrase := lemma_phrases().get(next(iter(sorted(lemmas(word))), ""))):
+                placed.take(word, kinds[phrase], phrase)
         classes = sorted((at, phrase) for kind, phrase, at in placed.phrases if kind == "class")
         if len(classes) > 1 and classes[0][1] in WH_WORDS and self.wh_names(placed, classes[0][0], classes[1][0]):
             placed.phrases = [p for p in placed.phrases if not (p[0] == "class" and p[1] in WH_WORDS)]
@@ -942,7 +954,10 @@ class Reader:
         kinds = s.below.get(asked, frozenset({asked}))
         out: dict[str, Condition] = {}
         words = placed.text.split(" ")
+        sourced = any(k == "value" and self.source_condition(w) for k, w, _ in placed.phrases)
         for kind, phrase, at in placed.phrases:
+            if kind == "forward" and sourced and phrase in reader_data()["source_verbs"]:
+                continue  # "which competitors does X's report name": the verb says the source
             if kind == "forward":
                 props = [p for p in s.properties.values() if phrase in p.forward and p.domain & kinds]
                 if len(props) != 1:
@@ -1180,6 +1195,19 @@ def literal_values() -> dict[str, tuple[tuple[str, str], ...]]:
                         found.setdefault(_phrase(term_text(first.object)), set()).add((iri, term_text(first.object)))
                     item = next((q.object for q in store.quads_for_pattern(item, NamedNode(RDF_REST), None)), None)
     return {w: tuple(sorted(v)) for w, v in found.items()}
+
+
+@cache
+def lemma_phrases() -> dict[str, str]:
+    """One-word participles the reader places ("approved", "merged"), by their lemma, where one phrase has that
+    lemma: a word left unplaced is placed by its lemma ("approve" as the review state "approved"); other words'
+    lemmas may mean something else ("later" is not "latest")."""
+    found: dict[str, set[str]] = {}
+    for phrase in phrase_kinds():
+        if " " not in phrase and len(phrase) > MIN_LEMMA_WORD and phrase.endswith(PARTICIPLE_ENDINGS):
+            for lemma in lemmas(phrase):
+                found.setdefault(lemma, set()).add(phrase)
+    return {lemma: next(iter(ps)) for lemma, ps in found.items() if len(ps) == 1}
 
 
 @cache
