@@ -319,6 +319,12 @@ def read_by_ontology(q: Question, backend: Backend) -> Answer | None:
     return Reader(q, backend, graphs, text, found).answer()
 
 
+def quoted(text: str, label: str) -> bool:
+    """Whether the question gives the label in quotes ("the bug 'Cache Eviction Policy Misconfiguration'")."""
+    low, name = text.casefold(), label.casefold()
+    return any(f"{q}{name}{q}" in low for q in ("'", '"', "‘", "“")) or f"‘{name}’" in low or f"“{name}”" in low
+
+
 def placed_at(text: str, words: str) -> int:
     at = f" {text} ".find(f" {words} ")
     return at if at >= 0 else len(text)
@@ -404,7 +410,7 @@ class Reader:
             left += [w for w in values if all(r.how != "where" for r in readings)]
         if left:
             doubt = self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
-            if PRODUCT not in entity.classes:  # found, though not read: no other reader may prove it absent
+            if quoted(self.q.text, entity.label):  # named in quotes, found, not read: no other proof stands
                 doubt.slots["entity"] = local(entity.iri)
             return doubt
         if len(readings) > 1:
