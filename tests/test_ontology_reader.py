@@ -374,3 +374,26 @@ def test_competitors_a_kind_of_document_lists(answerer: Answerer, herb: Path) ->
     assert answer.outcome == "answer", answer.reason
     assert set(answer.answer or []) == listed
     assert set(answer.citations) & {d["id"] for d in docs}
+
+
+@pytest.mark.herb
+def test_a_meeting_by_a_day_written_without_a_cue(answerer: Answerer, herb: Path) -> None:
+    from datetime import date
+
+    meeting = next(m for m in product_file(herb, "SentimentForce")["meeting_transcripts"] if "product_dev" in m["id"])
+    day = date.fromisoformat(meeting["date"][:10])
+    said = f"{day.strftime('%B')} {day.day}, {day.year}"
+    answer = answerer.ask(f"Who joined the SentimentForce sprint review meeting of {said}?")
+    assert answer.outcome == "answer", answer.reason
+    assert set(answer.answer or []) == participants(meeting)
+
+
+@pytest.mark.herb
+def test_a_title_two_kinds_share_is_read_as_the_kind_the_question_speaks_of(answerer: Answerer, herb: Path) -> None:
+    """HERB gives a bug's fixing PR in another repository the bug's title: "the bug 'X'" picks the bug, and so
+    does "who resolved 'X'" (a bug is what gets resolved)."""
+    answer = answerer.ask("Who resolved 'Weak Encryption Algorithm Usage' for ContextForce?")
+    assert answer.outcome == "answer", answer.reason
+    slack = product_file(herb, "ContextForce")["slack"]
+    said = [m for m in slack if "Weak Encryption Algorithm Usage" in m["Message"]["User"]["text"]]
+    assert set(answer.answer or []) <= {m["Message"]["User"]["userId"] for m in said}

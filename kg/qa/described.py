@@ -20,11 +20,18 @@ from pyoxigraph import Literal, NamedNode
 from kg.namespaces import expand
 from kg.qa.entities import Entity
 from kg.qa.question import Question
+from kg.qa.time import MONTH_WORDS
 from kg.query.sparql import Backend, named_query, term_text
 from kg.text import DOC_KINDS, normalise
 
 MEETING = expand("ekg:MeetingTranscript")
 DOCUMENT = expand("ekg:Document")
+#: A day written in a question's words, with no cue before it: ISO, or a month's name, its day and a year.
+_MONTHS = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
+DATE_IN = re.compile(
+    rf"(?<!\S)(?:(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})"
+    rf"|(?P<m>{_MONTHS}) (?P<d>\d{{1,2}})(?:st|nd|rd|th)? (?P<y>\d{{4}}))(?!\S)"
+)
 #: A day written in a time phrase ("on 2026-06-13", "on June 13 2026"): the year alone or a month is no day.
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}|(?<!\d)\d{1,2}(?:st|nd|rd|th)?(?!\d)")
 
@@ -87,16 +94,39 @@ def day_of(q: Question) -> str | None:
     return slot.instant[:10] if DAY.search(slot.phrase.replace(slot.instant[:4], "")) else None
 
 
+def date_words(tokens: list[str]) -> set[str]:
+    """The words of a date written without a cue ("the meeting of June 16, 2026", "their March 18 2026 meeting")."""
+    found = DATE_IN.search(" ".join(tokens))
+    return set(found.group(0).split()) if found else set()
+
+
+def day_in(run: list[str]) -> str | None:
+    """The day a run of words writes, as "YYYY-MM-DD"."""
+    found = DATE_IN.search(" ".join(run))
+    if found is None:
+        return None
+    if found.group("iso"):
+        return found.group("iso")
+    month = MONTH_WORDS[found.group("m")]
+    return f"{found.group('y')}-{month:02d}-{int(found.group('d')):02d}"
+
+
 def meeting(q: Question, text: str, backend: Backend, graphs: list | None, data: dict[str, Any]) -> Described | None:
     table = data["described"]
     tokens = text.split()
-    anchors = [i for i, t in enumerate(tokens) if t in table["meeting_anchors"]]
+    kinds = kind_words(q)
+    anchors = [
+        i
+        for i, t in enumerate(tokens)
+        if t in table["meeting_anchors"] or (t == "review" and i > 0 and tokens[i - 1] in kinds)  # "the PRD review"
+    ]
     if not anchors:
         return None
-    allowed = {*table["meeting_words"], *table["edges"], *kind_words(q), *normalise(str(q.product)).split()}
+    dates = date_words(tokens)
+    allowed = {*table["meeting_words"], *table["edges"], *kinds, *normalise(str(q.product)).split(), *dates}
     start, end = run_around(tokens, anchors[0], allowed, set(table["edges"]))
     words = " ".join(tokens[start:end])
-    kind, day = said_kind(q, words), day_of(q)
+    kind, day = said_kind(q, words), day_of(q) or day_in(tokens[start:end])
     rows = backend.select(named_query("onto_meetings").text, graphs=graphs)
     fits = tuple(
         Entity(r["meeting"].value, frozenset({MEETING}), term_text(r["id"]))

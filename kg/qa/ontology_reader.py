@@ -638,7 +638,23 @@ class Reader:
             fits = tuple(e for e in mention.candidates if e.classes & below)
             if len(fits) == 1:
                 return Mention(mention.words, fits, mention.by_id)
-        return mention
+        fits = tuple(e for e in mention.candidates if self.said_of(e, placed))  # "who resolved 'X'": a bug
+        return Mention(mention.words, fits, mention.by_id) if len(fits) == 1 else mention
+
+    @staticmethod
+    def said_of(entity: Entity, placed: Placed) -> bool:
+        """Whether the question's property words or values can be said of the entity: a property of its class,
+        or a value (a bug state) of such a property."""
+        s = schema()
+        props = [p for p in s.properties.values() if p.domain & entity.classes]
+        for kind, phrase, _ in placed.phrases:
+            if kind == "forward" and any(phrase in p.forward for p in props):
+                return True
+            if kind == "value" and any(
+                p.range & s.kinds.get(i, frozenset()) for i in individuals(phrase) for p in props
+            ):
+                return True
+        return False
 
     def unfit_classes(self, placed: Placed, entity: Entity, reading: Reading, asked: str | None) -> list[str]:
         """Class words the reading does not explain: each must name the entity's kind ("the X bug") or, the
