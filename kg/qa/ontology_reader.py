@@ -30,8 +30,9 @@ from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store
 from kg.namespaces import ID, ORG_GRAPH, expand
 from kg.paths import resource
 from kg.qa.answer import Answer
+from kg.qa.cues import CLAUSE_END
 from kg.qa.described import Described, described
-from kg.qa.entities import Entity, Mention, mentions
+from kg.qa.entities import ID_TOKEN, Entity, Mention, mentions
 from kg.qa.operators import opens_yes_no
 from kg.qa.question import Question, initials
 from kg.qa.reading import lemmas
@@ -58,6 +59,10 @@ XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
 PREPOSITIONS = frozenset({"to", "by", "for", "of", "on", "in", "with"})
 #: Words that introduce an item's title ("the bug titled …").
 TITLE_WORDS = frozenset({"titled", "called", "named"})
+#: A title in quotes.
+QUOTED = re.compile(r"'[^']{3,}'|\"[^\"]+\"|‘[^’]+’|“[^”]+”")
+#: Words by which the asker speaks of themselves.
+ASKER = frozenset({"i", "im", "ive", "id", "ill", "we", "my", "our", "me", "us"})
 #: Words this short are not placed by their lemma ("was", "is").
 MIN_LEMMA_WORD = 3
 #: The endings of the participles placed by their lemma.
@@ -297,8 +302,31 @@ class Placed:
 def question_text(q: Question) -> str:
     """The question's normalised text without possessive endings, quotes and the adverbs that may stand inside
     a property's words and change nothing ("reports directly to")."""
-    text = re.sub(r"\s+", " ", re.sub(r"'s?(?=\s|$)|(?<=\s)'|\"", " ", q.norm)).strip()
-    return " ".join(w for w in text.split() if w not in reader_data()["inner_adverbs"])
+    text = plain_words(q.norm)
+    for aside in asides(q.text):  # "I'm new to KnowledgeForce - who are the engineering leads?"
+        text = re.sub(rf"(?<!\S){re.escape(plain_words(normalise(aside)))}(?!\S)", " ", text, count=1)
+    text = re.sub(r"\s+", " ", text).strip()
+    return " ".join(w for w in text.split() if w not in reader_data()["inner_adverbs"] and re.search(r"\w", w))
+
+
+def plain_words(norm: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"'s?(?=\s|$)|(?<=\s)'|\"", " ", norm)).strip()
+
+
+def asides(text: str) -> list[str]:
+    """The clauses where the asker speaks of themselves and names no id ("I'm new to X -", "for my status
+    update,"): they set the scene and ask nothing, when another clause is left to ask."""
+    parts = [p for p in CLAUSE_END.split(text) if p and p.strip()]
+    if len(parts) < 2:
+        return []
+    own = [
+        p
+        for p in parts
+        if {w.replace("'", "") for w in normalise(p).split()} & ASKER
+        and not ID_TOKEN.search(p)
+        and not QUOTED.search(p)
+    ]
+    return own if len(own) < len(parts) else []
 
 
 def read_by_ontology(q: Question, backend: Backend) -> Answer | None:
