@@ -135,3 +135,13 @@ def test_a_roles_initials_name_it_for_any_role_the_graph_holds() -> None:
     assert parse("the UXR's suggestions for the ActionGenie PRD", vocab).roles == ["UX Researcher"]
     assert parse("did the VPE review the ActionGenie PRD", vocab).roles == ["VP of Engineering"]
     assert parse("which EL reviewed the ActionGenie PRD", vocab).roles == []  # two letters: too often something else
+
+
+def test_a_former_name_is_read_as_the_product_but_a_repository_is_not() -> None:
+    vocab = Vocabulary({"actiongenie": "ActionGenie", "onforcex": "ActionGenie"}, {}, {})
+    renamed = parse("Which onForceX PRs were reverted?", vocab)
+    assert renamed.product == "ActionGenie" and "actiongenie" in renamed.norm
+    linked = parse("Who approved https://github.com/salesforce/onForceX/pull/11?", vocab)
+    assert linked.product is None and "onforcex/pull" in linked.norm  # a link keeps its own words
+    repo = parse("Just within the onForceX repo, who approved the most PRs?", vocab)
+    assert repo.product is None  # a repository is not the whole product

@@ -46,7 +46,7 @@ def scoped_vocabulary(vocabulary: Vocabulary, scope: Scope) -> Vocabulary:
     if scope is None:
         return vocabulary
     products = {key: name for key, name in vocabulary.products.items() if permits(scope, name)}
-    return Vocabulary(products, vocabulary.roles, vocabulary.companies)
+    return Vocabulary(products, vocabulary.roles, vocabulary.companies, vocabulary.locations)
 
 
 def scope_graphs(scope: Scope) -> list[NamedNode] | None:

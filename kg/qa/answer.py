@@ -134,14 +134,15 @@ class Answerer:
         empty one). The rows of all chunks are taken in the query's ORDER BY, as one query's would be."""
         found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}, "location": {}}
         query = named_query("qa_vocabulary").text
-        rows: set[tuple[str, str]] = set()
+        rows: set[tuple[str, str, str]] = set()
         for g in self.vocabulary_datasets():
             try:
-                rows |= {(term_text(r["kind"]), term_text(r["label"])) for r in self.backend.select(query, graphs=g)}
+                selected = self.backend.select(query, graphs=g)
+                rows |= {(term_text(r["kind"]), term_text(r["label"]), term_text(r["name"])) for r in selected}
             except ShardDown as exc:  # its products stay known, so their questions fail on it, never abstain
-                rows |= {("product", p) for p in exc.products}
-        for kind, label in sorted(rows):
-            found[kind][normalise(label)] = label
+                rows |= {("product", p, p) for p in exc.products}
+        for kind, label, name in sorted(rows, key=lambda row: (row[0], row[1] != row[2], row[1])):
+            found[kind].setdefault(normalise(label), name)  # a product's own name before a former one
         return Vocabulary(found["product"], found["role"], found["company"], found["location"])
 
     def vocabulary_datasets(self) -> list[list[NamedNode]]:

@@ -59,6 +59,8 @@ XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
 PREPOSITIONS = frozenset({"to", "by", "for", "of", "on", "in", "with"})
 #: Words that introduce an item's title ("the bug titled …").
 TITLE_WORDS = frozenset({"titled", "called", "named"})
+#: Chain words that are prepositions: after the entity they point the other way ("X is under").
+PREPOSITION_CHAIN = frozenset({"under", "below", "above"})
 #: A title in quotes.
 QUOTED = re.compile(r"'[^']{3,}'|\"[^\"]+\"|‘[^’]+’|“[^”]+”")
 #: Words by which the asker speaks of themselves.
@@ -771,9 +773,11 @@ class Reader:
                 elif kind == "inverse" and phrase in prop.inverse and self.fits(entity, prop.range):
                     out[("subject", prop.iri, None)] = Reading("subject", prop)
                 elif kind in ("up", "down", "two") and phrase in self.chain_words(prop, kind):
-                    fits = prop.domain if kind in ("up", "two") else prop.range
+                    # "who is under eid_…" reads down; "which lead is eid_… under" reads up
+                    how = "up" if kind == "down" and phrase in PREPOSITION_CHAIN and 0 <= hole < at else kind
+                    fits = prop.domain if how in ("up", "two") else prop.range
                     if self.fits(entity, fits):
-                        out[(kind, prop.iri, None)] = Reading(kind, prop)
+                        out[(how, prop.iri, None)] = Reading(how, prop)
         found = list(out.values())
         chained = {r.prop.iri for r in found if r.how in ("up", "down", "two")}
         return [r for r in found if r.how in ("up", "down", "two") or r.prop.iri not in chained]

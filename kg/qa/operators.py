@@ -30,6 +30,8 @@ YES_NO_OPENERS = frozenset({"is", "are", "wa", "was", "were", "did", "doe", "doe
 RANK_WORDS = frozenset(
     {"most", "highest", "largest", "biggest", "greatest", "top", "place", "best", "fewest", "least", "lowest", "max"}
 )
+#: Words that may open a clause before its question word ("…, and why was it reverted?").
+CONJUNCTIONS = frozenset({"and", "but", "or", "also", "plus"})
 #: Answer types whose answer is a list of items an operator can count, drop from or look up (a "name" is an
 #: ontology reading's value: a title, a label, a link).
 ITEM_TYPES = frozenset({"person", "company", "pr", "url", "name"})
@@ -77,7 +79,7 @@ def phrases() -> dict[str, tuple[tuple[str, ...], ...]]:
     return {
         kind: tuple(
             sorted(
-                (("^",) * p.startswith("^") + tuple(singular_text(w) for w in cue_words(p)) for p in ps),
+                (("^",) * p.startswith("^") + phrase_tokens(p) for p in ps),
                 key=len,
                 reverse=True,
             )
@@ -85,6 +87,11 @@ def phrases() -> dict[str, tuple[tuple[str, ...], ...]]:
         for kind, ps in table.items()
         if kind != "exclude_around"
     }
+
+
+def phrase_tokens(phrase: str) -> tuple[str, ...]:
+    """An operator phrase as cue-text tokens, its "~" gaps kept."""
+    return tuple(t for w in phrase.split() for t in (("~",) if w == "~" else map(singular_text, cue_words(w))))
 
 
 def tokens_of(q: Question) -> list[str]:
@@ -97,10 +104,28 @@ def find(tokens: list[str], kind: str) -> tuple[int, int] | None:
     for i in range(len(tokens)):
         for seq in phrases()[kind]:
             if seq[0] == "^":
-                if i == 0 and tuple(tokens[: len(seq) - 1]) == seq[1:]:
-                    return 0, len(seq) - 1
-            elif tuple(tokens[i : i + len(seq)]) == seq:
-                return i, i + len(seq)
+                if i == 0 and (end := matched(tokens, 0, seq[1:])) is not None:
+                    return 0, end
+            elif (end := matched(tokens, i, seq)) is not None:
+                return i, end
+    return None
+
+
+#: How many words of any kind a "~" in an operator's phrase stands for, at most.
+GAP = 3
+
+
+def matched(tokens: list[str], at: int, seq: tuple[str, ...]) -> int | None:
+    """Where the phrase, said from this position, ends; a "~" takes up to GAP words, as few as it can."""
+    if not seq:
+        return at
+    if seq[0] == "~":
+        for skip in range(GAP + 1):
+            if (end := matched(tokens, at + skip, seq[1:])) is not None and at + skip <= len(tokens):
+                return end
+        return None
+    if at < len(tokens) and tokens[at] == seq[0]:
+        return matched(tokens, at + 1, seq[1:])
     return None
 
 
@@ -130,9 +155,12 @@ def opens_yes_no(text: str) -> bool:
 
 
 def opens_clause(q: Question, at: int) -> bool:
-    """The word at this position opens a clause of the question ("Why was …", "…? Why did …"), not a side
-    remark ("trying to understand why …")."""
-    clauses = clause_ids(q.text, cue_words(q.norm))
+    """The word at this position opens a clause of the question ("Why was …", "…? Why did …", "…, and why
+    was it …"), not a side remark ("trying to understand why …")."""
+    words = cue_words(q.norm)
+    clauses = clause_ids(q.text, words)
+    if at >= 2 and words[at - 1] in CONJUNCTIONS and clauses[at - 2] != clauses[at - 1]:
+        return True
     return at == 0 or clauses[at - 1] != clauses[at]
 
 

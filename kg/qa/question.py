@@ -146,13 +146,24 @@ def spelled_out(norm: str) -> str:
     return pattern.sub(lambda m: table[m.group(0)], norm)
 
 
+def with_names(norm: str, products: dict[str, str]) -> str:
+    """The text with a product's former name ("onforcex") written as the product's name ("actiongenie"), so
+    every reader reads the product where the question names it either way."""
+    for key, name in products.items():
+        if key != normalise(name) and key in norm:  # not inside a link or an id ("…/toraix/pull/11")
+            # "the shaix repo" names a repository, which is not the whole product: left as said
+            norm = re.sub(rf"(?<![\w/.-]){re.escape(key)}(?![\w/-]|\s+repo)", normalise(name), norm)
+    return norm
+
+
 def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     text = clean_text(raw)
-    full = spelled_out(normalise(text))
+    full = with_names(spelled_out(normalise(text)), vocab.products)
     time, norm = find_time(full)
     # plural possessives plain for the slots ("analysts' ids" names the role); the cues still see them
     q = Question(text=text, norm=norm, sing=singular_text(PLURAL_POSSESSIVE.sub("", norm)), time=time)
-    products = _find_longest(full, vocab.products) or _find_longest(full.replace("'s", ""), vocab.products)
+    own = {k: v for k, v in vocab.products.items() if k == normalise(v)}  # former names are written as these now
+    products = _find_longest(full, own) or _find_longest(full.replace("'s", ""), own)
     if len(set(products)) > 1:
         raise KGError(
             f"the question names {len(set(products))} products ({', '.join(dict.fromkeys(products))}); "
