@@ -397,3 +397,23 @@ def test_a_title_two_kinds_share_is_read_as_the_kind_the_question_speaks_of(answ
     slack = product_file(herb, "ContextForce")["slack"]
     said = [m for m in slack if "Weak Encryption Algorithm Usage" in m["Message"]["User"]["text"]]
     assert set(answer.answer or []) <= {m["Message"]["User"]["userId"] for m in said}
+
+
+@pytest.mark.herb
+def test_yes_no_about_a_pr_reads_its_flag_and_its_state(answerer: Answerer, herb: Path) -> None:
+    """ "Was <PR> merged?" is its merged flag, not whether it has one: an unmerged PR is "no"."""
+    prs = [p for p in product_file(herb, "ActionGenie")["prs"] if "/salesforce/" in p["link"]]
+    for pr in (next(p for p in prs if str(p["merged"]) == "False"), next(p for p in prs if str(p["merged"]) == "True")):
+        merged = answerer.ask(f"Was {pr['link']} merged?")
+        assert merged.answer == ("yes" if str(pr["merged"]) == "True" else "no"), merged.reason
+        still = answerer.ask(f"Is {pr['link']} still open?")
+        assert still.answer == ("yes" if pr["state"] == "open" else "no"), still.reason
+
+
+@pytest.mark.herb
+def test_is_one_employee_among_anothers_direct_reports(answerer: Answerer, herb: Path) -> None:
+    above = managers(herb)
+    eid = sorted(above)[0]
+    other = next(e for e in sorted(set(above.values())) if e != above[eid])
+    assert answerer.ask(f"Is {eid} one of {above[eid]}'s direct reports?").answer == "yes"
+    assert answerer.ask(f"Is {eid} one of {other}'s direct reports?").answer == "no"

@@ -152,9 +152,10 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
     """A document kind's versions: the latest, the first, or every one ("all versions", "the versions")."""
     table = data["described"]
     tokens = text.split()
-    if q.doc_kind is None or not {"version", "versions"} & set(tokens):
+    anchors = set(table["version_anchors"])
+    if q.doc_kind is None or not anchors & set(tokens):
         return None
-    anchor = next(i for i, t in enumerate(tokens) if t in ("version", "versions"))
+    anchor = next(i for i, t in enumerate(tokens) if t in anchors)
     latest, first = set(table["latest"]), set(table["first"])
     allowed = {*table["version_words"], *table["edges"], *latest, *first, *kind_words(q)}
     allowed |= set(normalise(str(q.product)).split())
@@ -176,7 +177,8 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
             revising.add(iri)
     if not docs:
         return None
-    every = bool({"versions", "all", "every", "each"} & set(run)) and not (latest | first) & set(run)
+    plural = {a for a in anchors if a.endswith("s")}
+    every = bool({*plural, "all", "every", "each"} & set(run)) and not (latest | first) & set(run)
     if (latest & set(run)) and not (first & set(run)):
         picked = tuple(e for iri, e in docs.items() if iri not in revised)
     elif (first & set(run)) and not (latest & set(run)):

@@ -491,6 +491,11 @@ class Reader:
             ]
             if len(named) == 1:
                 return s.labels[named[0]], {s.labels[named[0]].casefold()}
+            listed = [v for iri, v in literal_values().get(phrase, ()) if kind == "value" and iri == reading.prop.iri]
+            if len(listed) == 1:  # "was <PR> closed": the PR's state, "closed"
+                return listed[0], {listed[0].casefold()}
+        if XSD_BOOLEAN in reading.prop.range:  # "was <PR> merged": its merged flag, true
+            return "true", {"true"}
         if self.q.product and PRODUCT in reading.prop.range:
             return self.q.product, {self.q.product.casefold()}
         if (said := self.slot_values(reading)) and len(said) == 1:
@@ -517,9 +522,18 @@ class Reader:
         described, left = self.apposition(first.candidates[0], placed, left)
         if described is not None or left:
             return described
-        for entity, other in ((first.candidates[0], second.candidates[0]), (second.candidates[0], first.candidates[0])):
-            readings = [r for r in self.readings(entity, placed) if r.how in ("value", "up", "two")]
-            readings = [r for r in readings if not r.prop.datatype and self.fits(other, r.prop.range)]
+        pairs = [(first.candidates[0], second.candidates[0]), (second.candidates[0], first.candidates[0])]
+        if f"{second.words}'s" in self.q.norm:  # "is eid_A one of eid_B's direct reports": B's are read
+            pairs.reverse()
+        for entity, other in pairs:
+            # the other among the entity's values (value, up, two) or among what has it as a value (subject, down):
+            # "is eid_A one of eid_B's direct reports"
+            readings = [
+                r
+                for r in self.readings(entity, placed)
+                if not r.prop.datatype
+                and self.fits(other, r.prop.range if r.how in ("value", "up", "two") else r.prop.domain)
+            ]
             if len(readings) == 1:
                 break
         else:
@@ -751,7 +765,8 @@ class Reader:
         if len(classes) > 1 and classes[0][1] in WH_WORDS and self.wh_names(placed, classes[0][0], classes[1][0]):
             placed.phrases = [p for p in placed.phrases if not (p[0] == "class" and p[1] in WH_WORDS)]
             classes = classes[1:]
-        return schema().class_words[classes[0][1]] if classes else None
+        asked = [c for c in classes if placed.text[: c[0]].split()[-1:] in (["which"], ["what"])]
+        return schema().class_words[(asked or classes)[0][1]] if classes else None  # "… - which company …"
 
     @staticmethod
     def wh_names(placed: Placed, wh: int, noun: int) -> bool:
@@ -772,6 +787,11 @@ class Reader:
                         out[(r.how, r.prop.iri, r.link)] = r
                 elif kind == "inverse" and phrase in prop.inverse and self.fits(entity, prop.range):
                     out[("subject", prop.iri, None)] = Reading("subject", prop)
+                elif kind == "value" and (prop.iri, phrase) in {
+                    (i, _phrase(v)) for i, v in literal_values().get(phrase, ())
+                }:
+                    if self.fits(entity, prop.domain):  # "is <PR> still open": the PR's state
+                        out[("value", prop.iri, None)] = Reading("value", prop)
                 elif kind in ("up", "down", "two") and phrase in self.chain_words(prop, kind):
                     # "who is under eid_…" reads down; "which lead is eid_… under" reads up
                     how = "up" if kind == "down" and phrase in PREPOSITION_CHAIN and 0 <= hole < at else kind
