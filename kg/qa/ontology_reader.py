@@ -327,8 +327,16 @@ def asides(text: str) -> list[str]:
         if {w.replace("'", "") for w in normalise(p).split()} & ASKER
         and not ID_TOKEN.search(p)
         and not QUOTED.search(p)
+        and not says_something(p)
     ]
     return own if len(own) < len(parts) else []
+
+
+def says_something(clause: str) -> bool:
+    """Whether a clause holds a word the reader places (a property's, a class's, a value's): then it asks
+    ("I'm after the ones that reported bugs …"), and is no aside."""
+    sing = f" {_phrase(clause)} "
+    return any(f" {phrase} " in sing for phrase in phrase_kinds())
 
 
 def read_by_ontology(q: Question, backend: Backend) -> Answer | None:
