@@ -545,7 +545,9 @@ class Reader:
             if len(readings) == 1:
                 break
         else:
-            return None
+            readings, (entity, other) = self.people_reading(pairs, placed)
+            if not readings:
+                return None
         return self.checked(
             self.run(entity, readings[0], asked), other.label, {other.label.casefold(), local(other.iri).casefold()}
         )
@@ -581,6 +583,8 @@ class Reader:
         if not desc.entities:
             proof = {**desc.proof, "graphs": [g.value for g in self.graphs or []], "result": True}
             return self.abstention(desc.missing, "absent", intent="ontology:described", proof=proof)
+        if not asks_property and (people := self.people_of(desc, asked)) is not None:
+            return people
         if not asks_property:
             if asked is not None and not any(
                 e.classes & schema().below.get(asked, frozenset({asked})) for e in desc.entities
@@ -616,6 +620,33 @@ class Reader:
         cites = sorted({c for a in found for c in a.citations})
         slots = {**self.q.slots(), "reading": f"every one of {desc.words} → {found[0].slots.get('reading', '')}"}
         return self.answered(values, cites, str(found[0].intent), slots, found[0].queries)
+
+    def people_reading(
+        self, pairs: list[tuple[Entity, Entity]], placed: Placed
+    ) -> tuple[list[Reading], tuple[Entity, Entity]]:
+        """ "Was eid_… at <the meeting>": with no property word, the people of the entity's class (the data
+        file's `[people_of]`), when the other is a person and the question places no property at all."""
+        s = schema()
+        if any(k not in ("class", "scope", "role") for k, _, _ in placed.phrases):
+            return [], pairs[0]
+        person = s.below.get(PERSON, frozenset({PERSON}))
+        for entity, other in pairs:
+            for cls, prop in reader_data()["people_of"].items():
+                if entity.classes & s.below.get(expand(cls), frozenset({expand(cls)})) and other.classes & person:
+                    return [Reading("value", s.properties[expand(prop)])], (entity, other)
+        return [], pairs[0]
+
+    def people_of(self, desc: Described, asked: str | None) -> Answer | None:
+        """ "Who was on / at / in <a meeting>": the people the data file names for the entity's class (a
+        meeting's participants), when the question asks for people and names no property."""
+        s = schema()
+        if asked is None or asked not in s.below.get(PERSON, frozenset({PERSON})) or len(desc.entities) != 1:
+            return None
+        entity = desc.entities[0]
+        for cls, prop in reader_data()["people_of"].items():
+            if entity.classes & s.below.get(expand(cls), frozenset({expand(cls)})):
+                return self.run(entity, Reading("value", s.properties[expand(prop)]), asked)
+        return None
 
     def ambiguous(self, mention: Mention) -> Answer:
         shown = "; ".join(f"{local(e.iri)} ({e.label})" for e in mention.candidates[:12])
