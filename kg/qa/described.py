@@ -64,10 +64,14 @@ def kind_words(q: Question) -> set[str]:
 
 def run_around(tokens: list[str], anchor: int, allowed: set[str], edges: set[str]) -> tuple[int, int]:
     """The run of allowed words around the anchor, less the edge words ("the", "of") at either end."""
+
+    def fits(token: str) -> bool:  # "feature-planning": each part
+        return all(part in allowed for part in token.split("-"))
+
     start, end = anchor, anchor + 1
-    while start > 0 and tokens[start - 1] in allowed:
+    while start > 0 and fits(tokens[start - 1]):
         start -= 1
-    while end < len(tokens) and tokens[end] in allowed:
+    while end < len(tokens) and fits(tokens[end]):
         end += 1
     while start < anchor and tokens[start] in edges:
         start += 1

@@ -1118,7 +1118,7 @@ class Reader:
             return None
         team = schema().properties[expand("ekg:memberOf")]
         where = schema().properties[expand("ekg:location")] if places else None
-        allowed = (*team.forward, *team.inverse, *(where.forward if where else ()))
+        allowed = (*team.forward, *team.inverse, *(where.forward if where else ()), *reader_data()["team_words"])
         if any(w not in allowed for k, w, _ in placed.phrases if k not in ("class", "scope", "role")):
             return None  # "the PMs who reviewed the X document" is not the team's PMs; "team members" is
         filters = " and ".join([*(f"role {r}" for r in roles), *(f"based in {p}" for p in places)])
