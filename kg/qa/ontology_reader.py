@@ -1022,6 +1022,8 @@ class Reader:
             return None  # every word left is a negation, and one is left only when a condition reads it
         if not 1 <= len(conditions) <= MAX_CONDITIONS:
             return None
+        if len(conditions) > 1 and "or" in self.text.split():
+            return None  # the conditions are read together: "merged or reverted" asks for either
         sources = [c for c in conditions if c.source]
         plain = [c for c in conditions if not c.source]
         if len(sources) > 1 or not plain or (sources and len(plain) > 1):
@@ -1087,7 +1089,9 @@ class Reader:
                     return None  # an individual ("market research report") no listed value of the class is
                 for iri, listed in literal_values().get(phrase, ()):
                     prop = s.properties[iri]
-                    if prop.domain & kinds and iri not in out:
+                    if prop.domain & kinds and iri in out:
+                        return None  # "open or closed": two values of one property, which no listing here reads
+                    if prop.domain & kinds:
                         out[iri] = Condition(prop, Literal(listed), False)
         return list(out.values())
 
