@@ -417,3 +417,17 @@ def test_is_one_employee_among_anothers_direct_reports(answerer: Answerer, herb:
     other = next(e for e in sorted(set(above.values())) if e != above[eid])
     assert answerer.ask(f"Is {eid} one of {above[eid]}'s direct reports?").answer == "yes"
     assert answerer.ask(f"Is {eid} one of {other}'s direct reports?").answer == "no"
+
+
+@pytest.mark.herb
+def test_operators_over_an_ontology_listing(answerer: Answerer, herb: Path) -> None:
+    """A count and an exclusion compose with a listing the ontology reader answers; "open or closed" is no
+    listing of it (its conditions are read together)."""
+    roles = {e: p["role"] for e, p in json.loads((herb / "metadata" / "employee.json").read_text()).items()}
+    pms = sorted(e for e in product_file(herb, "TrendForce")["team"] if roles.get(e) == "Product Manager")
+    assert len(pms) > 1
+    others = answerer.ask(f"Who are the product managers on the TrendForce team other than {pms[0]}?")
+    assert others.answer == pms[1:], others.reason
+    assert answerer.ask("How many product managers are on the TrendForce team?").answer == str(len(pms))
+    either = answerer.ask("Which ActionGenie PRs are open or closed?")
+    assert either.outcome != "answer"

@@ -313,12 +313,13 @@ class Answerer:
         choice = choose(q, labels, op.positions, op.cues) if op else choose(q, labels)
         answer = self._answer_choice(q, choice)
         answer.choice = choice
-        return self._by_ontology(self._without_count(q, op), answer) if answer.outcome != "answer" else answer
+        return self._by_ontology(self._without_operator(q, op), answer) if answer.outcome != "answer" else answer
 
-    def _without_count(self, q: Question, op: Operator | None) -> Question:
-        """The question less a count's words ("how many"), for the ontology reader, which places every word it
-        reads and knows no operator; the count is applied to its answer as to any other."""
-        if op is None or op.kind != "count":
+    def _without_operator(self, q: Question, op: Operator | None) -> Question:
+        """The question less a count's words ("how many") or an exclusion's ("other than eid_…", with the item),
+        for the ontology reader, which places every word it reads and knows no operator; the operator is
+        applied to its answer as to any other."""
+        if op is None or op.kind not in ("count", "exclude"):
             return q
         words = [operators.tokens_of(q)[i] for i in sorted(op.positions)]
         between = r"(?:'s)?\W+"  # "what's the count of": the cue words drop the possessive
@@ -350,6 +351,8 @@ class Answerer:
         if table.outcome == "absent" and read.outcome not in ("answer", "unsupported"):
             return table
         read.choice = table.choice
+        if read.outcome == "answer" and isinstance(read.answer, list):
+            read.people = self.people_named(read.answer)  # shown with their names and roles, as any answer
         return read
 
     def _respelled(self, q: Question, typed: Answer, op: Operator | None = None) -> Answer:
