@@ -96,3 +96,10 @@ def test_parse_keeps_the_product_named_inside_the_time_phrase() -> None:
     q = parse("Which companies had unresolved bugs when ConnectForce's previous release shipped?", VOCAB)
     assert q.product == "ConnectForce" and q.time is not None and "connectforce" not in q.norm
     assert q.slots()["time"] == "when connectforce's previous release shipped"
+
+
+def test_an_events_window_is_no_point_to_read_the_state_at() -> None:
+    slot, text = find_time("which prs were opened in october 2026")
+    assert slot is None and text.endswith("in october 2026")  # left for the reading to say it cannot place
+    slot, _ = find_time("which bugs were open in october 2026")
+    assert slot is not None and slot.instant == "2026-10-31T23:59:59"

@@ -50,6 +50,40 @@ DATE_SHAPES = (
     rf"(?P<d>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<m>{_MONTH}) (?P<y>\d{{4}})",
     rf"(?P<m>{_MONTH}) (?P<y>\d{{4}})",
 )
+#: Cues that after an event's verb name a window ("opened in October 2026"), and those verbs.
+WINDOW_CUES = frozenset({"in", "during"})
+EVENT_VERBS = frozenset(
+    {
+        "opened",
+        "created",
+        "filed",
+        "reported",
+        "submitted",
+        "raised",
+        "written",
+        "authored",
+        "published",
+        "added",
+        "merged",
+        "closed",
+        "resolved",
+        "fixed",
+        "reopened",
+        "reverted",
+        "approved",
+        "assigned",
+        "made",
+        "started",
+        "launched",
+        "posted",
+        "sent",
+        "shared",
+        "released",
+        "shipped",
+        "implemented",
+        "dropped",
+    }
+)
 #: A year alone is a point only after a cue that names one ("before 2025", "as of 2026", "by the end of
 #: 2026"): "in 2027" or "during 2027" asks for a window of events, which no as-of reading answers.
 YEAR_SHAPE = r"(?P<y>(?:19|20)\d{2})"
@@ -115,9 +149,17 @@ def find_time(norm: str) -> tuple[TimeSlot | None, str]:
             mode = "before" if found.group("before") else "end"
             return TimeSlot(found.group(0).strip(), mode, point=key), _without(norm, found)
     for pattern, mode in _DATE_PATTERNS:
-        if found := pattern.search(norm):
+        if (found := pattern.search(norm)) and not _event_window(norm, found):
             return _date_slot(found, mode), _without(norm, found)
     return None, norm
+
+
+def _event_window(norm: str, found: re.Match[str]) -> bool:
+    """ "Opened in October 2026": a window the events fall in, not a point to read the state at. Left in the
+    text, the words are placed by nothing, so the reading says so."""
+    cue = found.group(0).split()[0]
+    before = norm[: found.start()].split()[-1:]
+    return cue in WINDOW_CUES and bool(before) and before[0] in EVENT_VERBS
 
 
 def _date_slot(found: re.Match[str], mode: str) -> TimeSlot:
