@@ -157,12 +157,13 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
     table = data["described"]
     tokens = text.split()
     anchors = set(table["version_anchors"])
-    if q.doc_kind is None or not anchors & set(tokens):
+    dated = set(table["dated"])  # "the PRD that's dated April 8, 2025": the version of that day
+    if q.doc_kind is None or not (anchors | dated) & set(tokens):
         return None
-    anchor = next(i for i, t in enumerate(tokens) if t in anchors)
+    anchor = next(i for i, t in enumerate(tokens) if t in anchors | dated)
     latest, first = set(table["latest"]), set(table["first"])
-    allowed = {*table["version_words"], *table["edges"], *latest, *first, *kind_words(q)}
-    allowed |= set(normalise(str(q.product)).split())
+    allowed = {*table["version_words"], *table["edges"], *latest, *first, *kind_words(q), *dated}
+    allowed |= set(normalise(str(q.product)).split()) | date_words(tokens)
     start, end = run_around(tokens, anchor, allowed, set(table["edges"]))
     run = tokens[start:end]
     words = " ".join(run)
@@ -170,10 +171,13 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
         return None
     kind = NamedNode(expand(f"ekg:{q.doc_kind}"))
     rows = backend.select(named_query("onto_versions").text, {"kind": kind}, graphs)
+    day = (day_of(q) or day_in(run)) if dated & set(run) else None
     docs: dict[str, Entity] = {}
     revised, revising = set(), set()
     for r in rows:
         iri = r["document"].value
+        if day is not None and not term_text(r["created"]).startswith(day):
+            continue
         docs[iri] = Entity(iri, frozenset({DOCUMENT}), term_text(r["id"]))
         if "later" in r:
             revised.add(iri)
@@ -189,4 +193,4 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
         picked = tuple(e for iri, e in docs.items() if iri not in revising)
     else:
         picked = tuple(docs.values())
-    return Described(words, picked, every=every)
+    return Described(words, picked, every=every, dated=day is not None)
