@@ -210,3 +210,13 @@ def test_who_approved_the_most_prs_counts_the_review_records(answerer: Answerer)
         "Find the employee ID of engineer with the highest number of approved feature development PRs in TrendForce?"
     )
     assert authors.intent == "pr_top_author"
+
+
+def test_two_people_compared_as_a_choice_is_a_statement_of_which(answerer: Answerer) -> None:
+    """ "Who resolved more …, A or B?" asks which of the two: a statement naming it with both counts (never a
+    list, never a yes for a question that is not yes or no)."""
+    got = answerer.ask("Who resolved more customer bugs in FlowForce, eid_f2474622 or eid_9a7b2132?")
+    assert got.type == "compare" and isinstance(got.answer, str), got.reason
+    ranks = ranked(got)
+    a, b = ranks.get("eid_f2474622", 0), ranks.get("eid_9a7b2132", 0)
+    assert got.answer.startswith("eid_f2474622" if a > b else "eid_9a7b2132" if b > a else "neither")

@@ -30,6 +30,8 @@ YES_NO_OPENERS = frozenset({"is", "are", "wa", "was", "were", "did", "doe", "doe
 RANK_WORDS = frozenset(
     {"most", "highest", "largest", "biggest", "greatest", "top", "place", "best", "fewest", "least", "lowest", "max"}
 )
+#: Words that pair two named items for a comparison said without "than" ("eid_A or eid_B", "between A and B").
+PAIRING = frozenset({"or", "and", "between", "comparing", "versus", "vs"})
 #: Words that may open a clause before its question word ("…, and why was it reverted?").
 CONJUNCTIONS = frozenset({"and", "but", "or", "also", "plus"})
 #: Answer types whose answer is a list of items an operator can count, drop from or look up (a "name" is an
@@ -56,6 +58,8 @@ class Operator:
     top: int = 1
     fewest: bool = False
     other: str | None = None
+    #: a comparison said as a choice ("did A or B resolve more"): it asks which, not yes or no
+    choice: bool = False
 
     @property
     def ranks(self) -> bool:
@@ -250,18 +254,26 @@ def comparison(tokens: list[str], items: list[tuple[int, str, str, set[int]]]) -
     """Two named items of one kind compared ("Did BlueWave report more active bugs than CloudSync?"): the core
     is read as the most, and the ranked rows give each item's count."""
     names = list(dict.fromkeys((name, slot) for _, name, slot, _ in items))
-    if len(names) != 2 or names[0][1] != names[1][1] or "than" not in tokens:
+    if len(names) != 2 or names[0][1] != names[1][1]:
         return None
-    than = tokens.index("than")
-    word = next((i for i in range(than - 1, -1, -1) if (tokens[i],) in phrases()["compare"]), None)
+    if "than" in tokens:  # "did BlueWave report more … than CloudSync"
+        than = tokens.index("than")
+        word = next((i for i in range(than - 1, -1, -1) if (tokens[i],) in phrases()["compare"]), None)
+        joined = {than}
+    else:  # "who resolved more bugs, eid_A or eid_B", "between A and B, who had more …"
+        word = next((i for i, t in enumerate(tokens) if (t,) in phrases()["compare"]), None)
+        joined = {i for i, t in enumerate(tokens) if t in PAIRING}
+        if not joined:
+            return None
     if word is None:
         return None
     (first, slot), (other, _) = names
-    at = {i for _, _, _, positions in items for i in positions} | {word, than}
+    at = {i for _, _, _, positions in items for i in positions} | {word} | joined
     fewer = tokens[word] in ("fewer", "less", "lower", "smaller")
     shown = f"{first} against {other}, by {'fewer' if fewer else 'more'}"
     implied = frozenset({"most", "company" if slot == "company" else "person"})
-    return Operator("compare", frozenset(at), shown, first, slot, implied, fewest=fewer, other=other)
+    choice = "than" not in tokens and "or" in tokens
+    return Operator("compare", frozenset(at), shown, first, slot, implied, fewest=fewer, other=other, choice=choice)
 
 
 def core(q: Question, op: Operator | None) -> Question:
@@ -346,13 +358,18 @@ def ranked(op: Operator, core: Answer, rows: list[tuple[str, int]], opener: bool
     counts = dict(rows)
     if op.kind == "compare":
         mine, theirs = counts.get(op.item or "", 0), counts.get(op.other or "", 0)
-        if opener:
+        if opener and not op.choice:
             holds = mine < theirs if op.fewest else mine > theirs
             return replace(core, answer="yes" if holds else "no", type="yes_no", operator=shown)
+        # a statement, as a yes or no is: which of the two, with both counts (the counts are the evidence)
         if mine == theirs:
-            return replace(core, answer=[op.item or "", op.other or ""], operator=shown)
-        pick = op.item if (mine < theirs) == op.fewest else op.other
-        return replace(core, answer=[pick or ""], operator=shown)
+            said = f"neither: {op.item} and {op.other} both have {mine}"
+        else:
+            ahead = (mine < theirs) == op.fewest
+            pick, other = (op.item, op.other) if ahead else (op.other, op.item)
+            said = f"{pick}: {max(mine, theirs) if not op.fewest else min(mine, theirs)} against {other}'s "
+            said += f"{min(mine, theirs) if not op.fewest else max(mine, theirs)}"
+        return replace(core, answer=said, type="compare", operator=shown)
     rows = [(a, n) for a, n in rows if op.item is None or op.item not in a]
     levels = sorted({n for _, n in rows}, reverse=not op.fewest)
     if op.top > 1:

@@ -34,6 +34,7 @@ ANSWER_WORDS = {
     "content": "a written answer",
     "count": "a number",
     "yes_no": "yes or no",
+    "compare": "which of two, with both counts",
 }
 
 
