@@ -220,3 +220,13 @@ def test_two_people_compared_as_a_choice_is_a_statement_of_which(answerer: Answe
     ranks = ranked(got)
     a, b = ranks.get("eid_f2474622", 0), ranks.get("eid_9a7b2132", 0)
     assert got.answer.startswith("eid_f2474622" if a > b else "eid_9a7b2132" if b > a else "neither")
+
+
+def test_the_fewest_among_those_with_any_is_read_as_the_fewest(answerer: Answerer) -> None:
+    """ "Among engineers who resolved at least one, who resolved the fewest" restates the fewest's own scope: its
+    "at least" is no ranking, and the answer is the fewest of the ranked rows."""
+    got = answerer.ask(
+        "Among the engineers who resolved at least one customer bug in FlowForce, who resolved the fewest?"
+    )
+    plain = answerer.ask("Who resolved the fewest customer bugs in FlowForce?")
+    assert got.outcome == "answer" and got.answer == plain.answer, got.reason

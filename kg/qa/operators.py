@@ -103,9 +103,9 @@ def tokens_of(q: Question) -> list[str]:
     return [singular_text(w) for w in cue_words(q.norm)]
 
 
-def find(tokens: list[str], kind: str) -> tuple[int, int] | None:
-    """The first span of the tokens saying one of the kind's phrases."""
-    for i in range(len(tokens)):
+def find(tokens: list[str], kind: str, start: int = 0) -> tuple[int, int] | None:
+    """The first span of the tokens (from `start` on) saying one of the kind's phrases."""
+    for i in range(start, len(tokens)):
         for seq in phrases()[kind]:
             if seq[0] == "^":
                 if i == 0 and (end := matched(tokens, 0, seq[1:])) is not None:
@@ -218,9 +218,11 @@ def ranking(tokens: list[str]) -> Operator | None:
     """An ordinal ("second most"), a top N ("top 3") or a fewest ("least", "lowest"): the core is read as the most
     (the `most` cue implied for a fewest) and the ranked rows give the place asked for."""
     fewest = find(tokens, "fewest")
-    if fewest and fewest[0] > 0 and tokens[fewest[0] - 1] == "at":
-        fewest = None  # "at least one": no ranking
+    while fewest and fewest[0] > 0 and tokens[fewest[0] - 1] == "at":  # "at least one": no ranking
+        fewest = find(tokens, "fewest", fewest[1])
     words = set(range(*fewest)) if fewest else set()
+    if fewest and (scope := find(tokens, "with_any")) is not None:
+        words |= set(range(*scope))  # "among engineers who resolved at least one": the fewest's own scope
     place, top = 1, 1
     if behind := find(tokens, "behind_first"):
         place = 2
