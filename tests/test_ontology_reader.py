@@ -431,3 +431,16 @@ def test_operators_over_an_ontology_listing(answerer: Answerer, herb: Path) -> N
     assert answerer.ask("How many product managers are on the TrendForce team?").answer == str(len(pms))
     either = answerer.ask("Which ActionGenie PRs are open or closed?")
     assert either.outcome != "answer"
+
+
+@pytest.mark.herb
+def test_the_prs_an_employee_has_open(answerer: Answerer, herb: Path) -> None:
+    prs = [p for p in product_file(herb, "FlowForce")["prs"] if p["user"]["login"].startswith("eid_")]
+    author = next(p["user"]["login"] for p in prs if p["state"] == "open")
+    theirs = {p["link"] for p in prs if p["user"]["login"] == author and p["state"] == "open"}
+    for said in (
+        f"What PRs does {author} still have open on FlowForce?",
+        f"Which of {author}'s FlowForce PRs are open?",
+    ):
+        got = answerer.ask(said)
+        assert got.outcome == "answer" and set(got.answer or []) == theirs, (said, got.reason)

@@ -59,6 +59,8 @@ XSD_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
 PREPOSITIONS = frozenset({"to", "by", "for", "of", "on", "in", "with"})
 #: Words that introduce an item's title ("the bug titled …").
 TITLE_WORDS = frozenset({"titled", "called", "named"})
+#: Words after an employee that say the items are theirs ("what PRs does eid_… have open").
+HAVE = frozenset({"have", "has", "had", "got"})
 #: Chain words that are prepositions: after the entity they point the other way ("X is under").
 PREPOSITION_CHAIN = frozenset({"under", "below", "above"})
 #: A title in quotes.
@@ -662,12 +664,19 @@ class Reader:
         conditions, and the item attributed to the employee (the property an asked person reads, as
         `answer_as`)."""
         person = schema().below.get(PERSON, frozenset({PERSON}))
-        if asked is None or asked in person or not entity.classes & person or f"{mention.words}'s" not in self.q.norm:
+        if asked is None or asked in person or not entity.classes & person or not self.owns(mention):
             return None
         author = schema().properties.get(expand(reader_data()["answer_as"]["person"]))
         if author is None or not author.domain & schema().below.get(asked, frozenset({asked})):
             return None
         return self.listing(placed, asked, left, Condition(author, NamedNode(entity.iri), False))
+
+    def owns(self, mention: Mention) -> bool:
+        """The employee is said to own the items: "eid_…'s PRs", "what PRs does eid_… have open"."""
+        if f"{mention.words}'s" in self.q.norm:
+            return True
+        after = self.q.norm.split(mention.words, 1)[1].split()[:2] if mention.words in self.q.norm else []
+        return any(w in HAVE for w in after)  # "does eid_… still have"
 
     def apposition(self, entity: Entity, placed: Placed, left: list[str]) -> tuple[Answer | None, list[str]]:
         """Words that describe the named employee just before its id ("engineering lead eid_…", "engineer
