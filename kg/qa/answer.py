@@ -321,7 +321,8 @@ class Answerer:
         applied to its answer as to any other."""
         if op is None or op.kind not in ("count", "exclude"):
             return q
-        words = [operators.tokens_of(q)[i] for i in sorted(op.positions)]
+        tokens = operators.tokens_of(q)
+        words = [tokens[i] for i in sorted(op.positions)]
         between = r"(?:'s)?\W+"  # "what's the count of": the cue words drop the possessive
         said = re.compile(r"(?<!\w)" + between.join(rf"{re.escape(w)}s?" for w in words) + r"(?!\w)", re.I)
         text = said.sub(" ", q.text, count=1).strip()

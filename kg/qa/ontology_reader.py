@@ -63,6 +63,8 @@ TITLE_WORDS = frozenset({"titled", "called", "named"})
 HAVE = frozenset({"have", "has", "had", "got"})
 #: Chain words that are prepositions: after the entity they point the other way ("X is under").
 PREPOSITION_CHAIN = frozenset({"under", "below", "above"})
+#: The quote marks a title stands between.
+QUOTES = (("'", "'"), ('"', '"'), ("‘", "’"), ("“", "”"))
 #: A title in quotes.
 QUOTED = re.compile(r"'[^']{3,}'|\"[^\"]+\"|‘[^’]+’|“[^”]+”")
 #: Words by which the asker speaks of themselves.
@@ -174,10 +176,17 @@ def kind_name(store: Store, nodes: list[Any], default: str) -> str:
 
 
 @cache
-def schema() -> Schema:
-    """The properties, class tree and class words, read from the ontology once."""
+def ontology_store() -> Store:
+    """`ontology/ekg.ttl` in memory, loaded once for the schema, the listed values and the individuals' words."""
     store = Store()
     store.load(path=str(ONTOLOGY), format=RdfFormat.TURTLE)
+    return store
+
+
+@cache
+def schema() -> Schema:
+    """The properties, class tree and class words, read from the ontology once."""
+    store = ontology_store()
 
     def objects(s: Any, p: str) -> list[Any]:
         return [q.object for q in store.quads_for_pattern(s, NamedNode(p), None)]
@@ -362,7 +371,7 @@ def read_by_ontology(q: Question, backend: Backend) -> Answer | None:
 def quoted(text: str, label: str) -> bool:
     """Whether the question gives the label in quotes ("the bug 'Cache Eviction Policy Misconfiguration'")."""
     low, name = text.casefold(), label.casefold()
-    return any(f"{q}{name}{q}" in low for q in ("'", '"', "‘", "“")) or f"‘{name}’" in low or f"“{name}”" in low
+    return any(f"{a}{name}{b}" in low for a, b in QUOTES)
 
 
 def placed_at(text: str, words: str) -> int:
@@ -1078,9 +1087,9 @@ class Reader:
         kinds = s.below.get(asked, frozenset({asked}))
         out: dict[str, Condition] = {}
         words = placed.text.split(" ")
-        sourced = any(k == "value" and self.source_condition(w) for k, w, _ in placed.phrases)
+        sources = {w: c for k, w, _ in placed.phrases if k == "value" and (c := self.source_condition(w))}
         for kind, phrase, at in placed.phrases:
-            if kind == "forward" and sourced and phrase in reader_data()["source_verbs"]:
+            if kind == "forward" and sources and phrase in reader_data()["source_verbs"]:
                 continue  # "which competitors does X's report name": the verb says the source
             if kind == "forward":
                 props = [p for p in s.properties.values() if phrase in p.forward and p.domain & kinds]
@@ -1091,7 +1100,7 @@ class Reader:
                 truth = Literal("false" if negated else "true", datatype=NamedNode(XSD_BOOLEAN))
                 out[prop.iri] = Condition(prop, truth if XSD_BOOLEAN in prop.range else None, negated)
             elif kind == "value" and phrase not in {w for k, w, _ in placed.phrases if k != "value"}:
-                if not literal_values().get(phrase) and (source := self.source_condition(phrase)) is not None:
+                if not literal_values().get(phrase) and (source := sources.get(phrase)) is not None:
                     out[f"source:{source.prop.iri}"] = source
                     continue
                 if not literal_values().get(phrase):
@@ -1307,8 +1316,7 @@ def phrase_kinds() -> dict[str, frozenset[str]]:
 def literal_values() -> dict[str, tuple[tuple[str, str], ...]]:
     """The phrases naming a datatype property's listed values (an rdfs:range of owl:oneOf literals, as
     ekg:prState's "open" and "closed"), each with the properties and values it names."""
-    store = Store()
-    store.load(path=str(ONTOLOGY), format=RdfFormat.TURTLE)
+    store = ontology_store()
     found: dict[str, set[tuple[str, str]]] = {}
     for iri in schema().properties:
         for rng in store.quads_for_pattern(NamedNode(iri), NamedNode(RDFS + "range"), None):
@@ -1356,8 +1364,7 @@ def negated_before(words: list[str], at: int) -> bool:
 def value_words() -> dict[str, tuple[str, ...]]:
     """The phrases naming the ontology's individuals (rdfs:label, skos:altLabel), each with the individuals it
     names ("approved": the review state and the PR state)."""
-    store = Store()
-    store.load(path=str(ONTOLOGY), format=RdfFormat.TURTLE)
+    store = ontology_store()
     found: dict[str, set[str]] = {}
     for iri, label in schema().labels.items():
         found.setdefault(_phrase(label), set()).add(iri)
