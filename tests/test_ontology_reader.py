@@ -444,3 +444,45 @@ def test_the_prs_an_employee_has_open(answerer: Answerer, herb: Path) -> None:
     ):
         got = answerer.ask(said)
         assert got.outcome == "answer" and set(got.answer or []) == theirs, (said, got.reason)
+
+
+@pytest.mark.herb
+def test_artifacts_that_share_a_title_are_answered_each(answerer: Answerer, herb: Path) -> None:
+    """HERB opens some PRs twice under one title: "who opened 'X'" answers for every PR of that title, each
+    shown in the reading; a yes or no answers only when all of them agree."""
+    prs = [p for p in product_file(herb, "KnowledgeForce")["prs"] if "/salesforce/" in p["link"]]
+    titles: dict[str, list[dict]] = {}
+    for p in prs:
+        titles.setdefault(p["title"], []).append(p)
+    title, shared = next((t, ps) for t, ps in sorted(titles.items()) if len(ps) > 1)
+    answer = answerer.ask(f"Who opened the '{title}' PR in KnowledgeForce?")
+    assert answer.outcome == "answer", answer.reason
+    assert set(answer.answer or []) == {p["user"]["login"] for p in shared}
+    assert all(p["link"].rsplit("/", 1)[1] in answer.slots["reading"] for p in shared)
+    merged = answerer.ask(f"Was '{title}' in KnowledgeForce merged?")
+    flags = {str(p["merged"]) == "True" for p in shared}
+    if len(flags) == 1:
+        assert merged.answer == ("yes" if flags == {True} else "no"), merged.reason
+    else:
+        assert merged.outcome == "uncertain", merged.answer
+
+
+@pytest.mark.herb
+def test_products_said_of_competitors_are_the_competitors(answerer: Answerer, herb: Path) -> None:
+    """ "Which products compete with X" asks for competitors' products, a kin class of X's own: never a proof
+    that no product of the company competes with X (the reading's class is the property's own)."""
+    from kg.ingest.rules.competitors import named_competitors
+
+    docs = [d for d in product_file(herb, "SentimentForce")["documents"] if d["type"] == "Market Research Report"]
+    listed = {n for d in docs for n in named_competitors(d["content"])}
+    rivals = answerer.ask("Which products compete with SentimentForce?")
+    assert rivals.outcome == "answer", rivals.reason
+    assert listed <= set(rivals.answer or [])
+    for asked in (
+        "What rival products were named in SentimentForce's market research?",
+        "Per the SentimentForce market research report, which products are our key competitors?",
+        "According to the SentimentForce market research report, who are the key competitors?",
+    ):
+        answer = answerer.ask(asked)
+        assert answer.outcome == "answer", (asked, answer.reason)
+        assert set(answer.answer or []) == listed, asked

@@ -38,7 +38,7 @@ from kg.qa.question import Question, initials
 from kg.qa.reading import lemmas
 from kg.query.people import EID
 from kg.query.sparql import Backend, Row, named_query, product_dataset, term_text
-from kg.text import normalise, singular_text
+from kg.text import DOC_KINDS, normalise, singular_text
 
 ONTOLOGY = resource("ontology") / "ekg.ttl"
 DATA = Path(__file__).with_name("ontology_reader.toml")
@@ -75,6 +75,7 @@ MIN_LEMMA_WORD = 3
 PARTICIPLE_ENDINGS = ("ed", "en", "one")
 #: Question words that are also class words ("who": a person), unless another class word says what is asked.
 WH_WORDS = frozenset({"who", "whom"})
+BE = frozenset({"is", "are", "was", "were"})
 #: Stands for a named entity in the question while its words are placed.
 HOLE = "⟦entity⟧"
 #: Conditions a class listing takes at most ("closed" and "not merged"): sparql/onto_list.rq binds two.
@@ -140,6 +141,17 @@ class Schema:
     labels: dict[str, str]
     #: individual -> its classes (ekg:Approved -> ekg:ReviewState)
     kinds: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: class -> its direct superclasses
+    parents: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def kin(self, a: str, b: str) -> bool:
+        """Whether one class is below the other, or both stand directly under one class (a product and a
+        competitor's product, both product offerings)."""
+        return (
+            b in self.below.get(a, ())
+            or a in self.below.get(b, ())
+            or bool(self.parents.get(a, frozenset()) & self.parents.get(b, frozenset()))
+        )
 
 
 @cache
@@ -251,7 +263,7 @@ def schema() -> Schema:
         )
         for iri in shown
     }
-    return Schema(properties, frozen, words, shown, kinds)
+    return Schema(properties, frozen, words, shown, kinds, {c: frozenset(p) for c, p in parents.items()})
 
 
 @dataclass(frozen=True)
@@ -436,8 +448,15 @@ class Reader:
             return None  # two entities: a relation between them is for another reader (or the operators)
         mention = self.of_named_kind(named[0], placed, asked)
         if mention.ambiguous:
-            return self.ambiguous(mention)
-        entity = mention.candidates[0]
+            return self.each_titled(mention, placed, asked, left) or self.ambiguous(mention)
+        return self.of_entity(mention.candidates[0], mention, placed, asked, left)
+
+    def of_entity(
+        self, entity: Entity, mention: Mention, placed: Placed, asked: str | None, left: list[str]
+    ) -> Answer | None:
+        """The question about the one entity it names: the reading of its property words, checked against
+        every word left."""
+        left = list(left)
         if owned := self.owned(entity, mention, placed, asked, left):
             return owned
         readings = self.readings(entity, placed) or self.where_readings(entity, placed, asked)
@@ -666,6 +685,30 @@ class Reader:
             candidates=[e.iri for e in mention.candidates],
         )
 
+    def each_titled(self, mention: Mention, placed: Placed, asked: str | None, left: list[str]) -> Answer | None:
+        """Artifacts of one kind that share the title the question names (HERB has PRs opened twice under one
+        title): every one's answer together, each shown in the reading, when every one answers and, for a yes or
+        no, all agree. A name people share stays uncertain: that is a pick among persons, never an answer."""
+        candidates = mention.candidates
+        if mention.by_id or len({e.classes for e in candidates}) > 1:
+            return None
+        if candidates[0].classes & schema().below.get(PERSON, frozenset({PERSON})):
+            return None
+        answers = [self.of_entity(e, mention, placed, asked, left) for e in candidates]
+        found = [a for a in answers if a is not None and a.outcome == "answer"]
+        if len(found) < len(answers) or len({str(a.answer) for a in found if a.type == "yes_no"}) > 1:
+            return None
+        each = "; ".join(f"{local(e.iri)} → {shown_values(a.answer)}" for e, a in zip(candidates, found, strict=True))
+        first = found[0]
+        first.slots["reading"] = (
+            f"{first.slots.get('reading', '')} (for each of the {len(found)} titled '{candidates[0].label}': {each})"
+        )
+        first.slots["entity"] = ", ".join(local(e.iri) for e in candidates)
+        first.citations = sorted({c for a in found for c in a.citations})
+        if isinstance(first.answer, list):
+            first.answer = sorted({v for a in found for v in (a.answer if isinstance(a.answer, list) else [])})
+        return first
+
     def owned(
         self, entity: Entity, mention: Mention, placed: Placed, asked: str | None, left: list[str]
     ) -> Answer | None:
@@ -789,7 +832,7 @@ class Reader:
         left unplaced."""
         placed = self.placed(named)
         asked = self.match(placed)
-        scope = normalise(self.q.product).split() if self.q.product else []  # the product asked about
+        scope = [*normalise(self.q.product).split(), *reader_data()["collective"]] if self.q.product else []
         return placed, asked, placed.left(frozenset([*reader_data()["function_words"], *scope]))
 
     def placed(self, named: list[Mention]) -> Placed:
@@ -822,15 +865,46 @@ class Reader:
         if len(classes) > 1 and classes[0][1] in WH_WORDS and self.wh_names(placed, classes[0][0], classes[1][0]):
             placed.phrases = [p for p in placed.phrases if not (p[0] == "class" and p[1] in WH_WORDS)]
             classes = classes[1:]
+        if len(classes) > 1 and self.restated(placed, classes[0], classes[1]):
+            placed.phrases = [p for p in placed.phrases if p[:2] != ("class", classes[0][1])]
+            classes = classes[1:]
         asked = [c for c in classes if placed.text[: c[0]].split()[-1:] in (["which"], ["what"])]
-        return schema().class_words[(asked or classes)[0][1]] if classes else None  # "… - which company …"
+        return self.qualified(placed, *(asked or classes)[0]) if classes else None  # "… - which company …"
+
+    @staticmethod
+    def qualified(placed: Placed, at: int, word: str) -> str:
+        """The asked class, or the kin class a property word just before it says ("rival products": competitor
+        products, the subjects of "rival")."""
+        s = schema()
+        cls = s.class_words[word]
+        for kind, phrase, where in placed.phrases:
+            if kind == "forward" and where + len(phrase) + 1 == at:
+                subjects = {d for p in s.properties.values() if phrase in p.forward for d in p.domain}
+                if len(subjects) == 1 and s.kin(cls, kin := next(iter(subjects))):
+                    return kin
+        return cls
+
+    @staticmethod
+    def restated(placed: Placed, first: tuple[int, str], second: tuple[int, str]) -> bool:
+        """Whether "which <class> are <kin class>" only narrows the first class by the second ("which products
+        are our key competitors"): the first follows "which" or "what", only a form of "be" and words that
+        place nothing stand between, and the classes are kin."""
+        s = schema()
+        if placed.text[: first[0]].split()[-1:] not in (["which"], ["what"]):
+            return False
+        between = re.sub("\x00+", " placed ", placed.text[first[0] : second[0]]).split()[1:]
+        if not between or between[0] not in BE:
+            return False
+        quiet = frozenset(reader_data()["function_words"]) | frozenset(reader_data()["collective"])
+        return all(w in quiet for w in between) and s.kin(s.class_words[first[1]], s.class_words[second[1]])
 
     @staticmethod
     def wh_names(placed: Placed, wh: int, noun: int) -> bool:
         """Whether "who" only opens "who are the <class>" ("who are the competitors …"): the class word comes
         next, past a form of "be" and an article; "who fixed the bug …" asks for a person."""
         between = re.sub("\x00+", " placed ", placed.text[wh:noun]).split()[1:]  # past "who" itself
-        return all(w in ("is", "are", "was", "were", "the", "a", "an", "all", "those", "these") for w in between)
+        quiet = frozenset(reader_data()["function_words"]) | frozenset(reader_data()["collective"])
+        return bool(between) and between[0] in BE and all(w in quiet for w in between)  # "who are our key …"
 
     def readings(self, entity: Entity, placed: Placed) -> list[Reading]:
         s = schema()
@@ -957,8 +1031,12 @@ class Reader:
         intent = f"ontology:{local(reading.prop.iri)}:{reading.how}"
         absent = f"the graph holds no {reading.prop.label} for {entity.label} ({reading.shown(entity)})"
         bindings: dict[str, Any] = self.bindings(entity, reading)
-        below = schema().below.get(asked or "", frozenset())
-        if reading.how == "subject" and below == {asked} and not reading.prop.domain <= below:
+        s = schema()
+        below = s.below.get(asked or "", frozenset())
+        if reading.how == "subject" and asked and not any(s.kin(d, asked) for d in reading.prop.domain):
+            return self.uncertain(f"no {s_label(asked)} can have {reading.prop.label}: it is said of another kind")
+        overlaps = any(asked in s.below.get(d, ()) or d in below for d in reading.prop.domain)
+        if reading.how == "subject" and below == {asked} and overlaps and not reading.prop.domain <= below:
             bindings["class"] = NamedNode(str(asked))  # "which pull requests has eid_… authored": those only
             absent = f"no {s_label(str(asked))} has {reading.prop.label} {entity.label}"
         done = self.execute(reading.query(), bindings, intent, slots, absent)
@@ -1370,6 +1448,10 @@ def value_words() -> dict[str, tuple[str, ...]]:
         found.setdefault(_phrase(label), set()).add(iri)
         for q in store.quads_for_pattern(NamedNode(iri), NamedNode(ALT), None):
             found.setdefault(_phrase(term_text(q.object)), set()).add(iri)
+    for kind, names in DOC_KINDS.items():  # a document kind as questions say it ("market research", "PRD")
+        if (iri := expand(f"ekg:{kind}")) in schema().labels:
+            for name in names:
+                found.setdefault(_phrase(name), set()).add(iri)
     return {w: tuple(sorted(iris)) for w, iris in found.items()}
 
 
@@ -1389,6 +1471,10 @@ CITE_COLUMNS = ("id", "derived", "source")
 
 def row_cites(rows: list[Row]) -> list[str]:
     return sorted({term_text(r[c]) for r in rows for c in CITE_COLUMNS if c in r})
+
+
+def shown_values(answer: list[str] | str | None) -> str:
+    return ", ".join(answer) if isinstance(answer, list) else str(answer)
 
 
 def rows_values(rows: list[Row]) -> list[str]:

@@ -20,6 +20,7 @@ SLOT_WORDS = {
     "asked": "state",
     "phrase": "about",
     "time": "time",
+    "reading": "read as",
 }
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _PR = re.compile(r"\bpr\b")
