@@ -49,6 +49,8 @@ VOCABULARY_CHUNK = 50
 INTERNAL = ("queries", "choice")
 #: Why an answer is absent when the proof finds nothing and the intent has no wording of its own for it.
 NO_EVIDENCE = "the graph holds nothing that fits this reading of the question"
+#: "Does X have a <role>?", "is there an open PR …": whether there is one, as "any" asks.
+EXISTS_A = re.compile(r"\b(?:ha(?:ve|s|d)|is there|are there|was there|were there)\s+(?:an?|any)\b")
 
 
 @dataclass
@@ -238,7 +240,7 @@ class Answerer:
             return answer
         words = operators.tokens_of(q)
         one_clause = not re.search(r"[?.!;]\s+\S", q.text.strip())
-        if "any" in words and one_clause:
+        if ("any" in words or EXISTS_A.search(q.norm)) and one_clause:
             items = answer.answer if isinstance(answer.answer, list) else []
             answer.operator = {"kind": "exists", "shown": "are there any?", "items": items}
             answer.answer, answer.type, answer.abstain = ("yes" if items else "no"), "yes_no", False

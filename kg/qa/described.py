@@ -91,11 +91,17 @@ def said_kind(q: Question, words: str) -> str | None:
 
 
 def day_of(q: Question) -> str | None:
-    """The day the question's time phrase names ("on 2026-06-13"), when it names one day."""
+    """The day the question's time phrase names ("on 2026-06-13"), or its month ("in Feb 2026", as "2026-02"),
+    when it names one: a prefix of the dates it picks."""
     slot = q.time
-    if slot is None or slot.instant is None or not slot.phrase.startswith("on "):
+    if slot is None or slot.instant is None:
         return None
-    return slot.instant[:10] if DAY.search(slot.phrase.replace(slot.instant[:4], "")) else None
+    rest = slot.phrase.replace(slot.instant[:4], "")
+    if slot.phrase.startswith("on "):
+        return slot.instant[:10] if DAY.search(rest) else None
+    if slot.phrase.startswith(("in ", "during ")) and not DAY.search(rest) and set(rest.split()) & set(MONTH_WORDS):
+        return slot.instant[:7]
+    return None
 
 
 def date_words(tokens: list[str]) -> set[str]:
@@ -147,7 +153,8 @@ def meeting(q: Question, text: str, backend: Backend, graphs: list | None, data:
     proof_q = named_query("onto_meetings.ask")
     if not backend.ask(proof_q.text, bindings, graphs):
         return None
-    what = " ".join(x for x in (f"{kind} review" if kind else "", f"on {day}" if day else "") if x)
+    when = f"{'on' if len(day or '') == len('yyyy-mm-dd') else 'in'} {day}"
+    what = " ".join(x for x in (f"{kind} review" if kind else "", when if day else "") if x)
     proof = {"query": proof_q.name, "text": proof_q.text, "bindings": {k: term_text(v) for k, v in bindings.items()}}
     return Described(words, (), dated=dated, missing=f"{q.product} has no meeting {what}".strip(), proof=proof)
 

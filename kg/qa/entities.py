@@ -9,7 +9,7 @@ where two overlap the longer wins ("Token Expiry Mismanagement" over a bug title
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pyoxigraph import Literal, NamedNode
 
@@ -23,6 +23,10 @@ from kg.vocab import XSD_ANYURI
 ID_TOKEN = re.compile(
     r"\beid_[0-9a-f]{8}\b|\bcust-\d{4}\b|https?://[^\s<>\"']+|\b(?=[\w-]*[\d_])[a-z0-9][\w-]{5,}\b", re.I
 )
+
+
+#: A pull request named by its number ("PR #24", "pull request 24", "PR number 7").
+PR_NUMBER = re.compile(r"\b(?:pr|pull request)s?\s*(?:no\.?|number)?\s*#?\s*(\d{1,5})\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,8 @@ class Mention:
     words: str
     candidates: tuple[Entity, ...]
     by_id: bool = False
+    #: other words of the question that name the same entity ("PR #14 'Add TensorFlow Model'")
+    also: tuple[str, ...] = ()
 
     @property
     def ambiguous(self) -> bool:
@@ -66,7 +72,23 @@ def mentions(text: str, norm: str, backend: Backend, graphs: list | None, by_nam
             continue
         taken.append(words)
         found.append(Mention(words, tuple(sorted(named[words].values(), key=lambda e: e.iri))))
-    return found
+    return said_twice(found)
+
+
+def said_twice(found: list[Mention]) -> list[Mention]:
+    """An entity named by id and again by title ("PR #14 'Add TensorFlow Model'") is one mention: the entities
+    both name, the title's words kept as another way the question says it."""
+    out: list[Mention] = []
+    for m in found:
+        iris = {e.iri for e in m.candidates}
+        same = next((i for i, o in enumerate(out) if o.by_id and {e.iri for e in o.candidates} & iris), None)
+        if same is None or m.by_id:
+            out.append(m)
+            continue
+        kept = out[same]
+        both = tuple(e for e in kept.candidates if e.iri in iris)
+        out[same] = replace(kept, candidates=both, also=(*kept.also, m.words))
+    return out
 
 
 def id_bindings(token: str) -> dict[str, Literal | NamedNode]:
@@ -97,4 +119,21 @@ def id_mentions(text: str, backend: Backend, graphs: list | None) -> list[Mentio
                     by_id=True,
                 )
             )
+    return found + number_mentions(text, backend, graphs)
+
+
+def number_mentions(text: str, backend: Backend, graphs: list | None) -> list[Mention]:
+    """Pull requests named by number: each whose link ends in /pull/<number> in `graphs`; its words are the
+    phrase's normalised form ("pr 24")."""
+    found: list[Mention] = []
+    for match in PR_NUMBER.finditer(text):
+        rows = backend.select(
+            named_query("onto_pr_by_number").text, {"suffix": Literal(f"/pull/{match.group(1)}")}, graphs
+        )
+        entities: dict[str, tuple[set[str], str]] = {}
+        for row in rows:
+            entities.setdefault(row["entity"].value, (set(), term_text(row["url"])))[0].add(row["class"].value)
+        if entities:
+            shown = tuple(Entity(iri, frozenset(c), url) for iri, (c, url) in sorted(entities.items()))
+            found.append(Mention(normalise(match.group(0)), shown, by_id=True))
     return found

@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -477,17 +477,58 @@ class Reader:
             values = [w for k, w, _ in placed.phrases if k == "value" and w not in other]
             left += [w for w in values if all(r.how != "where" for r in readings)]
         if left:
-            doubt = self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
-            if quoted(self.q.text, entity.label):  # named in quotes, found, not read: no other proof stands
-                doubt.slots["entity"] = local(entity.iri)
-            return doubt
-        if len(readings) > 1:
-            return self.agreed(entity, readings, asked) or self.uncertain(
-                f"the question fits {len(readings)} readings: {'; '.join(r.shown(entity) for r in readings)}"
+            return self.named_doubt(
+                entity, f"the words {', '.join(repr(w) for w in left)} are not placed by any reading"
             )
+        if len(readings) > 1:
+            return self.agreed(entity, readings, asked) or self.named_doubt(
+                entity, f"the question fits {len(readings)} readings: {'; '.join(r.shown(entity) for r in readings)}"
+            )
+        read = self.by_role(self.run(entity, readings[0], asked))
+        if read.outcome == "absent" and (chain := self.chained(readings[0])) is not None:
+            read = self.by_role(self.run(entity, chain, asked))  # "which VP does eid_… report to": at any distance
         if opens_yes_no(self.q.text) and (expected := self.expected(readings[0], placed)):
-            return self.checked(self.by_role(self.run(entity, readings[0], asked)), *expected)
-        return self.by_role(self.run(entity, readings[0], asked))
+            return self.checked(read, *expected)
+        if opens_yes_no(self.q.text) and readings[0].how == "value" and not readings[0].prop.datatype:
+            return self.existed(read)  # "was <PR> reverted?": whether it has any
+        return read
+
+    @staticmethod
+    def existed(read: Answer) -> Answer:
+        """A reading's answer turned into yes (it has values: they are the evidence) or no (it has none: the
+        reading's proof)."""
+        if read.outcome not in ("answer", "absent"):
+            return read
+        values = read.answer if isinstance(read.answer, list) else []
+        read.slots["reading"] = f"{read.slots.get('reading', '')} → is there any?"
+        read.operator = {"kind": "exists", "shown": "is there any?", "items": values}
+        read.answer, read.type, read.abstain, read.outcome, read.reason = (
+            "yes" if values else "no",
+            "yes_no",
+            False,
+            "answer",
+            None,
+        )
+        return read
+
+    def chained(self, reading: Reading) -> Reading | None:
+        """The whole chain of a reading's property, when the question filters its people by a role and the
+        property forms a chain: none with the role one step away is no proof that none is further along."""
+        how = {"value": "up", "subject": "down"}.get(reading.how)
+        roles = [r for r in self.q.roles if r not in self.apposed]
+        if how is None or not roles or not self.chain_words(reading.prop, how):
+            return None
+        if set(reader_data()["one_step"]) & set(self.q.norm.split()):
+            return None  # "which QA specialists report directly to eid_…": one step, as said
+        return Reading(how, reading.prop)
+
+    def named_doubt(self, entity: Entity, why: str) -> Answer:
+        """Uncertain about a question that names the entity in quotes: found, not read, so no other reader's
+        proof about those words stands."""
+        doubt = self.uncertain(why)
+        if quoted(self.q.text, entity.label):
+            doubt.slots["entity"] = local(entity.iri)
+        return doubt
 
     def by_role(self, read: Answer) -> Answer:
         """A reading's people narrowed to the role the question names ("which QA specialists report to
@@ -781,9 +822,9 @@ class Reader:
             below = frozenset().union(*(s.below.get(c, frozenset({c})) for c in kinds)) if kinds else frozenset()
             fits = tuple(e for e in mention.candidates if e.classes & below)
             if len(fits) == 1:
-                return Mention(mention.words, fits, mention.by_id)
+                return replace(mention, candidates=fits)
         fits = tuple(e for e in mention.candidates if self.said_of(e, placed))  # "who resolved 'X'": a bug
-        return Mention(mention.words, fits, mention.by_id) if len(fits) == 1 else mention
+        return replace(mention, candidates=fits) if len(fits) == 1 else mention
 
     @staticmethod
     def said_of(entity: Entity, placed: Placed) -> bool:
@@ -839,6 +880,8 @@ class Reader:
         text = f" {self.text} "
         for m in sorted(named, key=lambda m: len(m.words), reverse=True):
             text = text.replace(f" {m.words} ", f" {HOLE} ")
+            for words in m.also:  # the entity said again: its words place nothing more
+                text = text.replace(f" {words} ", " ")
         return Placed(singular_text(text.strip()))
 
     def match(self, placed: Placed) -> str | None:

@@ -9,6 +9,7 @@ carries several of one family is the order of the tables below (the first listed
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from pyoxigraph import Literal
@@ -18,6 +19,9 @@ from kg.qa.question import Question
 from kg.query.sparql import Term
 from kg.registry import Registry
 from kg.vocab import CUSTOMER_ISSUE, CUSTOMER_PRAISE, QA_ISSUE, STRENGTH, WEAKNESS, XSD_BOOLEAN
+
+#: A quote mark that opens or closes a quoted run of words, not an apostrophe inside a word.
+UNQUOTED = re.compile(r"(?<![a-z0-9])'|'(?![a-z0-9])")
 
 Binder = Callable[[Question, set[str]], dict[str, Term] | None]
 #: Binders by the name a row's `bind` gives; each entry's `reads` names the cues it reads.
@@ -132,8 +136,9 @@ def customer_feedback_kind(q: Question, found: set[str]) -> dict[str, Term] | No
 
 @BINDERS.register(text=True)
 def bug_text(q: Question, _found: set[str]) -> dict[str, Term] | None:
-    """The question's text, in which the query finds the bug titles it names."""
-    return {"text": Literal(f" {q.norm} ")} if q.product else None
+    """The question's text, in which the query finds the bug titles it names: quote marks around a title are
+    spaces there ("the status of 'X'"), an apostrophe inside a word stays ("what's")."""
+    return {"text": Literal(f" {UNQUOTED.sub(' ', q.norm)} ")} if q.product else None
 
 
 def families() -> dict[str, tuple[str, ...]]:
