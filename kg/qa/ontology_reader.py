@@ -500,16 +500,7 @@ class Reader:
         if read.outcome not in ("answer", "absent"):
             return read
         values = read.answer if isinstance(read.answer, list) else []
-        read.slots["reading"] = f"{read.slots.get('reading', '')} → is there any?"
-        read.operator = {"kind": "exists", "shown": "is there any?", "items": values}
-        read.answer, read.type, read.abstain, read.outcome, read.reason = (
-            "yes" if values else "no",
-            "yes_no",
-            False,
-            "answer",
-            None,
-        )
-        return read
+        return yes_or_no(read, bool(values), {"kind": "exists", "shown": "is there any?", "items": values})
 
     def chained(self, reading: Reading) -> Reading | None:
         """The whole chain of a reading's property, when the question filters its people by a role and the
@@ -630,16 +621,9 @@ class Reader:
             return read
         values = read.answer if isinstance(read.answer, list) else []
         holds = any(str(v).casefold() in forms for v in values)
-        read.slots["reading"] = f"{read.slots.get('reading', '')} → is {shown} among them?"
-        read.operator = {"kind": "yes_no", "shown": f"is {shown} among them?", "item": shown, "items": values}
-        read.answer, read.type, read.abstain, read.outcome, read.reason = (
-            "yes" if holds else "no",
-            "yes_no",
-            False,
-            "answer",
-            None,
+        return yes_or_no(
+            read, holds, {"kind": "yes_no", "shown": f"is {shown} among them?", "item": shown, "items": values}
         )
-        return read
 
     def of_described(
         self, desc: Described, placed: Placed, asked: str | None, left: list[str], asks_property: bool
@@ -1514,6 +1498,21 @@ CITE_COLUMNS = ("id", "derived", "source")
 
 def row_cites(rows: list[Row]) -> list[str]:
     return sorted({term_text(r[c]) for r in rows for c in CITE_COLUMNS if c in r})
+
+
+def yes_or_no(read: Answer, holds: bool, operator: dict[str, Any]) -> Answer:
+    """The reading's answer as the yes or no its operator checks, shown after the reading; its values (or its
+    proof) stay the evidence."""
+    read.slots["reading"] = f"{read.slots.get('reading', '')} → {operator['shown']}"
+    read.operator = operator
+    read.answer, read.type, read.abstain, read.outcome, read.reason = (
+        "yes" if holds else "no",
+        "yes_no",
+        False,
+        "answer",
+        None,
+    )
+    return read
 
 
 def shown_values(answer: list[str] | str | None) -> str:
