@@ -51,6 +51,12 @@ ENTITY = term("prov:Entity")
 DERIVED_FROM = term("prov:wasDerivedFrom")
 ATTRIBUTED_TO = term("prov:wasAttributedTo")
 REFERENCED = term("ekg:ReferencedItem")
+RDF_STATEMENT = term("rdf:Statement")
+RDF_SUBJECT = term("rdf:subject")
+RDF_PREDICATE = term("rdf:predicate")
+RDF_OBJECT = term("rdf:object")
+#: Where the ERB nodes' IRIs start (`.../id/erb/`), left out of the names made from them.
+ERB_ID = node("erb", "").value
 #: A source's name as a reference may start with it ("Jira SUP-1842", "linear:ENG-4824-...")
 SOURCE_WORD = re.compile(r"^(" + "|".join(s.replace("_", "[ _]?") for s in SOURCES) + r")\s*[: ]\s*", re.I)
 #: A path into the export's tree ("sources/confluence/space/page.json"), as records cite each other.
@@ -229,12 +235,14 @@ def key_shapes(corpus: Corpus, mapping: ErbMapping) -> set[str]:
 
 
 def agent_statements(subject: NamedNode, prop: NamedNode, text: str) -> list[Statement]:
-    """The agent a value names (one node per normalised name), typed, labelled as written, and the edge to it."""
+    """The agent a value names (one node per normalised name), typed, labelled as written, derived from the
+    record that names it (its provenance, as a HERB rule's derived node has), and the edge to it."""
     written = Literal(unescape(text).strip())
     found = node("erb/agent", normalise(text).replace(" ", "_"))
     return [
         Statement(found, RDF_TYPE, AGENT),
         Statement(found, RDFS_LABEL, written),
+        Statement(found, DERIVED_FROM, subject),
         Statement(subject, prop, found),
     ]
 
@@ -337,11 +345,27 @@ def reference_statements(subject: NamedNode, prop: NamedNode, value: str) -> lis
     out = [
         Statement(ref, RDF_TYPE, REFERENCED),
         Statement(ref, RDFS_LABEL, Literal(written)),
+        Statement(ref, DERIVED_FROM, subject),
         Statement(subject, prop, ref),
     ]
     if (key := SOURCE_WORD.sub("", written)) != written and key:
         out.append(Statement(ref, ALT_LABEL, Literal(key)))
     return out
+
+
+def named_by(target: NamedNode, name: Literal, record: NamedNode) -> list[Statement]:
+    """Another record's name as this record writes it (its skos:altLabel, so a reference is found by it), with
+    its provenance: the label's subject is the other record, so the statement itself is reified (an
+    rdf:Statement) and that is prov:wasDerivedFrom the record that wrote it."""
+    said = node("erb/name", f"{record.value.removeprefix(ERB_ID)}/{target.value.removeprefix(ERB_ID)}/{name.value}")
+    return [
+        Statement(target, ALT_LABEL, name),
+        Statement(said, RDF_TYPE, RDF_STATEMENT),
+        Statement(said, RDF_SUBJECT, target),
+        Statement(said, RDF_PREDICATE, ALT_LABEL),
+        Statement(said, RDF_OBJECT, name),
+        Statement(said, DERIVED_FROM, record),
+    ]
 
 
 def header_statements(mapping: ErbMapping, source: str, rec: Record, subject: NamedNode) -> list[Statement]:
@@ -395,7 +419,7 @@ def value_statements(
     if rule.kind == "reference":
         linked = index.find(value)
         if linked is not None:
-            return [Statement(subject, prop, linked), Statement(linked, ALT_LABEL, Literal(value.strip()))]
+            return [Statement(subject, prop, linked), *named_by(linked, Literal(value.strip()), subject)]
         return reference_statements(subject, prop, value)
     if rule.kind == "datetime":
         when = temporal(value)
