@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,8 @@ EKG = "https://w3id.org/ekg/ont#"
 GRAPH = "https://w3id.org/ekg/graph/"
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 DERIVED = NamedNode("http://www.w3.org/ns/prov#wasDerivedFrom")
+RDF_TYPE = NamedNode(RDF + "type")
+STATEMENT = NamedNode(RDF + "Statement")
 TOKENS = {"jira": "amlyYS1vbmx5LXRva2VuLWZvci10ZXN0cw", "linear": "bGluZWFyLW9ubHktdG9rZW4tZm9yLXRlc3Rz"}
 
 
@@ -79,6 +82,18 @@ def test_what_a_linear_issue_links_to(answerer: Answerer) -> None:
     assert set(expected) <= set(shown)
     assert any("/pull/" in link for link in shown)  # the pull request the issue links
     assert LINEAR_KEY in answer.citations
+
+
+def test_which_pull_requests_a_record_links(answerer: Answerer) -> None:
+    """ "PRs" in a source record's scope asks for its references that are pull requests (ekg:SourcePullRequest:
+    GitHub's records, and references by a pull request's link, path or key), not for every reference."""
+    issue = export("jira", JIRA_KEY)
+    shown = answered(answerer.ask(f"which PRs does {JIRA_KEY} link"), "erb-jira")
+    listed_prs = {re.search(r"pr-\d+", v).group(0) for v in listed(issue["related_github_prs"])}  # type: ignore[union-attr]
+    assert {m.group(0) for v in shown if (m := re.search(r"pr-\d+", v))} == listed_prs
+    linear = export("linear", LINEAR_KEY)
+    shown = answered(answerer.ask(f"Which pull requests does {LINEAR_KEY} link?"), "erb-linear")
+    assert shown == [link for link in listed(linear["links"]) if "/pull/" in link]
 
 
 def test_a_fact_the_record_lacks_is_proved_absent_never_guessed(answerer: Answerer) -> None:
@@ -157,13 +172,11 @@ def test_every_edge_of_the_erb_graphs_carries_its_provenance(erb_store: Path) ->
         for q in store.quads_for_pattern(None, DERIVED, None)
         if (q.object, q.graph_name) in records
     }
-    reified = {
-        (q.subject, q.graph_name) for q in store.quads_for_pattern(None, NamedNode(RDF + "subject"), None)
-    } & derived
+    reified = {statement for statement, g in derived if any(store.quads_for_pattern(statement, RDF_TYPE, STATEMENT, g))}
     said = {
-        (s.object, s.graph_name)
-        for statement, g in reified
-        for s in store.quads_for_pattern(statement, NamedNode(RDF + "subject"), None, g)
+        (one(store, s, "subject"), one(store, s, "predicate"), one(store, s, "object"), s_graph)
+        for s in reified
+        for s_graph in {g for x, g in derived if x == s}
     }
     unproven, edges = [], 0
     for quad in store:
@@ -173,8 +186,8 @@ def test_every_edge_of_the_erb_graphs_carries_its_provenance(erb_store: Path) ->
         key = (quad.subject, quad.graph_name)
         if key in records or key in derived:
             continue
-        if quad.predicate.value.endswith("altLabel") and key in said:
-            continue
+        if (quad.subject, quad.predicate, quad.object, quad.graph_name) in said:
+            continue  # another record's name or kind, as a record states it: the statement is derived from it
         if any(store.quads_for_pattern(quad.graph_name, None, quad.subject, quad.graph_name)):
             continue  # a reviewer the graph is attributed to
         unproven.append(quad)
@@ -189,3 +202,8 @@ def test_every_edge_of_the_erb_graphs_carries_its_provenance(erb_store: Path) ->
         and not any(store.quads_for_pattern(q.object, DERIVED, q.subject, q.graph_name))
     ]
     assert not to_derived, to_derived[:5]
+
+
+def one(store: Store, statement: NamedNode, part: str) -> object:
+    """The subject, predicate or object a reified statement names."""
+    return next(iter(store.quads_for_pattern(statement, NamedNode(RDF + part), None))).object

@@ -8,6 +8,7 @@ record links to every other record whose key it mentions (a Jira key in a Slack 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -73,6 +74,19 @@ class ValueRule:
 
 
 @dataclass(frozen=True)
+class Kind:
+    """A kind (class) some records and referenced items also have: the records of `sources`, the referenced
+    items whose reference matches `references` (erb.yaml's `kinds`)."""
+
+    cls: NamedNode
+    sources: frozenset[str]
+    references: re.Pattern[str]
+
+    def of_reference(self, value: str) -> bool:
+        return any(self.references.search(form) for form in reference_keys(value))
+
+
+@dataclass(frozen=True)
 class ErbMapping:
     """The approved field -> property rows per source, and the hand-declared value rules."""
 
@@ -88,6 +102,7 @@ class ErbMapping:
     #: The approved mapping set every graph is derived from, and who reviewed its rows (IRIs).
     mapping_set: str = ""
     reviewers: tuple[str, ...] = ()
+    kinds: tuple[Kind, ...] = ()
 
 
 def graph_of(mapping: ErbMapping, source: str) -> NamedNode:
@@ -131,6 +146,10 @@ def load_erb_mapping(approved: Path, rules_file: Path = ERB_MAPPING_FILE) -> Erb
         dict(spec.get("first_speaker") or {}),
         str(msdf.metadata.get("mapping_set_id", "")),
         reviewers,
+        tuple(
+            Kind(term(cls), frozenset(k.get("sources", ())), re.compile(k.get("references", "(?!)")))
+            for cls, k in (spec.get("kinds") or {}).items()
+        ),
     )
 
 
@@ -312,13 +331,14 @@ def record_statements(
         Statement(subject, SOURCE_SYSTEM, Literal(source)),
         Statement(subject, DCT_SOURCE, Literal(f"{source}/{rec.file.name}")),
     ]
+    out += [Statement(subject, RDF_TYPE, k.cls) for k in mapping.kinds if source in k.sources]
     if uuid := export_id(rec.file):
         out.append(Statement(subject, DCT_IDENTIFIER, Literal(uuid)))
     texts: dict[str, list[str]] = defaultdict(list)
     for name, prop in mapping.fields.get(source, []):
         rule = mapping.rules[prop]
         for value in values_of(rec, name, rule):
-            out.extend(value_statements(subject, term(prop), rule, value, index))
+            out.extend(value_statements(subject, term(prop), rule, value, index, mapping.kinds))
             texts[prop].append(value)
             if prop == "dct:title":
                 out.append(Statement(subject, RDFS_LABEL, Literal(value)))
@@ -331,15 +351,20 @@ def record_statements(
             continue
         linked = index.find(mention)
         if linked is None:
-            out.extend(reference_statements(subject, DCT_REFERENCES, mention.rstrip(".,;:)")))
+            out.extend(reference_statements(subject, DCT_REFERENCES, mention.rstrip(".,;:)"), mapping.kinds))
         elif linked != subject:
             out.append(Statement(subject, DCT_REFERENCES, linked))
+            kinds = [Statement(linked, RDF_TYPE, k.cls) for k in mapping.kinds if k.of_reference(mention)]
+            out += [t for one in kinds for t in said_by(subject, one)]
     return list(dict.fromkeys(out))
 
 
-def reference_statements(subject: NamedNode, prop: NamedNode, value: str) -> list[Statement]:
+def reference_statements(
+    subject: NamedNode, prop: NamedNode, value: str, kinds: tuple[Kind, ...] = ()
+) -> list[Statement]:
     """A referenced item that is not a record of the sample: labelled as written, with the key it names (the
-    reference without a leading source name, "Jira SUP-1842" -> "SUP-1842") as an alternative label."""
+    reference without a leading source name, "Jira SUP-1842" -> "SUP-1842") as an alternative label, and the
+    kinds its form names (a pull request's link)."""
     written = unescape(value).strip()
     ref = node("erb/ref", " ".join(reference_keys(value)[0].split()))
     out = [
@@ -347,23 +372,26 @@ def reference_statements(subject: NamedNode, prop: NamedNode, value: str) -> lis
         Statement(ref, RDFS_LABEL, Literal(written)),
         Statement(ref, DERIVED_FROM, subject),
         Statement(subject, prop, ref),
+        *(Statement(ref, RDF_TYPE, k.cls) for k in kinds if k.of_reference(value)),
     ]
     if (key := SOURCE_WORD.sub("", written)) != written and key:
         out.append(Statement(ref, ALT_LABEL, Literal(key)))
     return out
 
 
-def named_by(target: NamedNode, name: Literal, record: NamedNode) -> list[Statement]:
-    """Another record's name as this record writes it (its skos:altLabel, so a reference is found by it), with
-    its provenance: the label's subject is the other record, so the statement itself is reified (an
-    rdf:Statement) and that is prov:wasDerivedFrom the record that wrote it."""
-    said = node("erb/name", f"{record.value.removeprefix(ERB_ID)}/{target.value.removeprefix(ERB_ID)}/{name.value}")
+def said_by(record: NamedNode, statement: Statement) -> list[Statement]:
+    """A statement one record makes about another (its name as this record writes it, so a reference is found by
+    it; the kind that name shows, a pull request's path), with its provenance: its subject is the other record,
+    so the statement itself is reified (an rdf:Statement) and that is prov:wasDerivedFrom the record that made it."""
+    target, predicate, value = statement
+    key = "\n".join(t.value for t in (target, predicate, value))
+    said = node("erb/said", f"{record.value.removeprefix(ERB_ID)}/{hashlib.sha1(key.encode()).hexdigest()[:16]}")
     return [
-        Statement(target, ALT_LABEL, name),
+        statement,
         Statement(said, RDF_TYPE, RDF_STATEMENT),
         Statement(said, RDF_SUBJECT, target),
-        Statement(said, RDF_PREDICATE, ALT_LABEL),
-        Statement(said, RDF_OBJECT, name),
+        Statement(said, RDF_PREDICATE, predicate),
+        Statement(said, RDF_OBJECT, value),
         Statement(said, DERIVED_FROM, record),
     ]
 
@@ -411,7 +439,7 @@ def speaker_statements(
 
 
 def value_statements(
-    subject: NamedNode, prop: NamedNode, rule: ValueRule, value: str, index: RecordIndex
+    subject: NamedNode, prop: NamedNode, rule: ValueRule, value: str, index: RecordIndex, kinds: tuple[Kind, ...] = ()
 ) -> list[Statement]:
     """The statements one value yields under its property's rule."""
     if rule.kind == "agent":
@@ -419,8 +447,10 @@ def value_statements(
     if rule.kind == "reference":
         linked = index.find(value)
         if linked is not None:
-            return [Statement(subject, prop, linked), *named_by(linked, Literal(value.strip()), subject)]
-        return reference_statements(subject, prop, value)
+            said = [Statement(linked, ALT_LABEL, Literal(value.strip()))]
+            said += [Statement(linked, RDF_TYPE, k.cls) for k in kinds if k.of_reference(value)]
+            return [Statement(subject, prop, linked), *(t for one in said for t in said_by(subject, one))]
+        return reference_statements(subject, prop, value, kinds)
     if rule.kind == "datetime":
         when = temporal(value)
         return [Statement(subject, prop, when if when is not None else Literal(value))]

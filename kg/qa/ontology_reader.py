@@ -208,7 +208,11 @@ def scoped_schema(records: bool) -> Schema:
             return True
         return bool(p.domain & records_kinds) if records else not p.domain <= records_kinds
 
-    return replace(s, properties={iri: p for iri, p in s.properties.items() if read(p)})
+    properties = {iri: p for iri, p in s.properties.items() if read(p)}
+    if not records:
+        return replace(s, properties=properties)
+    words = {_phrase(w): expand(c) for w, c in reader_data()["record_class_words"].items()}
+    return replace(s, properties=properties, class_words={**s.class_words, **words})
 
 
 def holds_records(backend: Backend, graphs: list[NamedNode] | None) -> bool:
@@ -488,6 +492,8 @@ class Reader:
         if owned := self.owned(entity, mention, placed, asked, left):
             return owned
         readings = self.readings(entity, placed) or self.where_readings(entity, placed, asked)
+        if asked is not None and len(readings) > 1:  # literals are no entities of the asked kind ("which PRs")
+            readings = [r for r in readings if not r.prop.datatype] or readings
         if not readings:
             return None
         described, left = self.apposition(entity, placed, left)
@@ -1008,7 +1014,12 @@ class Reader:
         if reading.how == "subject" and below == {asked} and not reading.prop.domain <= below:
             bindings["class"] = NamedNode(str(asked))  # "which pull requests has eid_… authored": those only
             absent = f"no {s_label(str(asked))} has {reading.prop.label} {entity.label}"
-        done = self.execute(reading.query(), bindings, intent, slots, absent)
+        query = reading.query()
+        if reading.how == "value" and below == {asked} and not reading.prop.datatype and reading.prop.range > below:
+            bindings["class"] = NamedNode(str(asked))  # "which PRs does ENG-… link": its links that are PRs
+            query = "onto_value_of"
+            absent = f"{entity.label} has no {reading.prop.label} that is a {s_label(str(asked))}"
+        done = self.execute(query, bindings, intent, slots, absent)
         if isinstance(done, Answer):
             return done
         rows, queries = done
