@@ -142,6 +142,15 @@ def alias_note(side: str, key: str, members: tuple[str, ...]) -> str:
     return f"; {side} key {key} aligned with its alias {others} (same declared role, never in one record)"
 
 
+def justification(value_format: str, name: float) -> str:
+    """SEMAPV's word for what a row rests on: the field names alone where the values cannot tell fields apart
+    (two flags or counts agree on true/false or small integers whatever they mean: UNINFORMATIVE), names and
+    values together where the name contributed, the values alone otherwise."""
+    if name > 0:
+        return "semapv:LexicalMatching" if value_format in UNINFORMATIVE else "semapv:CompositeMatching"
+    return "semapv:InstanceBasedMatching"
+
+
 def mapping_rows(p: pd.DataFrame, sim: Similarity, i: int, j: int, method: str, mutual_best: bool) -> list[dict]:
     """SSSOM rows for one selected field pair, one per combination of the two alias groups' keys."""
     a, b = p.iloc[i], p.iloc[j]
@@ -157,7 +166,7 @@ def mapping_rows(p: pd.DataFrame, sim: Similarity, i: int, j: int, method: str, 
     comment = f"{why}. Evidence: {evidence(p, sim, i, j)}"
     base = {
         "predicate_id": predicate_id,
-        "mapping_justification": "semapv:CompositeMatching" if sim.name[i, j] > 0 else "semapv:InstanceBasedMatching",
+        "mapping_justification": justification(a["format"], float(sim.name[i, j])),
         "confidence": round(float(sim.instance[i, j]), 3),
         "similarity_score": score,
         "similarity_measure": SIMILARITY_MEASURE,

@@ -259,3 +259,24 @@ def test_inventory_counts_fields_and_marks_bookkeeping(erb: Path):
     assert table.loc["labels", "multi_valued_records"] == 4
     assert table.loc["dataset_doc_uuid", "status"].startswith("excluded")
     assert table.loc["title", "status"] == "aligned"
+
+
+def test_justification_says_what_the_row_rests_on(tmp_path: Path):
+    """Flags agree on true/false whatever they flag, so two named alike rest on their names alone
+    (semapv:LexicalMatching); tags whose values overlap and whose names agree, on both (CompositeMatching);
+    renamed fields, on their values alone (InstanceBasedMatching)."""
+    for i in range(8):
+        flag = bool(i % 2)
+        write_json(
+            tmp_path / "alpha" / f"a{i}.json",
+            {"is_blocked": flag, "tags": ["backend", "sre"][: 1 + i % 2], "owner": PEOPLE[i % 7]},
+        )
+        write_json(
+            tmp_path / "beta" / f"b{i}.json",
+            {"is_blocked": not flag, "labels": ["backend", "sre"][: 1 + i % 2], "assignee": PEOPLE[(i + 2) % 7]},
+        )
+    found = align(tmp_path).mappings["greedy"].set_index("subject_id")
+    assert found.loc["alpha:is_blocked", "object_id"] == "beta:is_blocked"
+    assert found.loc["alpha:is_blocked", "mapping_justification"] == "semapv:LexicalMatching"
+    assert found.loc["alpha:tags", "mapping_justification"] == "semapv:CompositeMatching"
+    assert found.loc["alpha:owner", "mapping_justification"] == "semapv:InstanceBasedMatching"

@@ -8,6 +8,7 @@ record links to every other record whose key it mentions (a Jira key in a Slack 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -51,6 +52,12 @@ ENTITY = term("prov:Entity")
 DERIVED_FROM = term("prov:wasDerivedFrom")
 ATTRIBUTED_TO = term("prov:wasAttributedTo")
 REFERENCED = term("ekg:ReferencedItem")
+RDF_STATEMENT = term("rdf:Statement")
+RDF_SUBJECT = term("rdf:subject")
+RDF_PREDICATE = term("rdf:predicate")
+RDF_OBJECT = term("rdf:object")
+#: Where the ERB nodes' IRIs start (`.../id/erb/`), left out of the names made from them.
+ERB_ID = node("erb", "").value
 #: A source's name as a reference may start with it ("Jira SUP-1842", "linear:ENG-4824-...")
 SOURCE_WORD = re.compile(r"^(" + "|".join(s.replace("_", "[ _]?") for s in SOURCES) + r")\s*[: ]\s*", re.I)
 #: A path into the export's tree ("sources/confluence/space/page.json"), as records cite each other.
@@ -64,6 +71,19 @@ class ValueRule:
 
     kind: str
     join: bool = False
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind (class) some records and referenced items also have: the records of `sources`, the referenced
+    items whose reference matches `references` (erb.yaml's `kinds`)."""
+
+    cls: NamedNode
+    sources: frozenset[str]
+    references: re.Pattern[str]
+
+    def of_reference(self, value: str) -> bool:
+        return any(self.references.search(form) for form in reference_keys(value))
 
 
 @dataclass(frozen=True)
@@ -82,6 +102,7 @@ class ErbMapping:
     #: The approved mapping set every graph is derived from, and who reviewed its rows (IRIs).
     mapping_set: str = ""
     reviewers: tuple[str, ...] = ()
+    kinds: tuple[Kind, ...] = ()
 
 
 def graph_of(mapping: ErbMapping, source: str) -> NamedNode:
@@ -125,6 +146,10 @@ def load_erb_mapping(approved: Path, rules_file: Path = ERB_MAPPING_FILE) -> Erb
         dict(spec.get("first_speaker") or {}),
         str(msdf.metadata.get("mapping_set_id", "")),
         reviewers,
+        tuple(
+            Kind(term(cls), frozenset(k.get("sources", ())), re.compile(k.get("references", "(?!)")))
+            for cls, k in (spec.get("kinds") or {}).items()
+        ),
     )
 
 
@@ -229,12 +254,14 @@ def key_shapes(corpus: Corpus, mapping: ErbMapping) -> set[str]:
 
 
 def agent_statements(subject: NamedNode, prop: NamedNode, text: str) -> list[Statement]:
-    """The agent a value names (one node per normalised name), typed, labelled as written, and the edge to it."""
+    """The agent a value names (one node per normalised name), typed, labelled as written, derived from the
+    record that names it (its provenance, as a HERB rule's derived node has), and the edge to it."""
     written = Literal(unescape(text).strip())
     found = node("erb/agent", normalise(text).replace(" ", "_"))
     return [
         Statement(found, RDF_TYPE, AGENT),
         Statement(found, RDFS_LABEL, written),
+        Statement(found, DERIVED_FROM, subject),
         Statement(subject, prop, found),
     ]
 
@@ -304,13 +331,14 @@ def record_statements(
         Statement(subject, SOURCE_SYSTEM, Literal(source)),
         Statement(subject, DCT_SOURCE, Literal(f"{source}/{rec.file.name}")),
     ]
+    out += [Statement(subject, RDF_TYPE, k.cls) for k in mapping.kinds if source in k.sources]
     if uuid := export_id(rec.file):
         out.append(Statement(subject, DCT_IDENTIFIER, Literal(uuid)))
     texts: dict[str, list[str]] = defaultdict(list)
     for name, prop in mapping.fields.get(source, []):
         rule = mapping.rules[prop]
         for value in values_of(rec, name, rule):
-            out.extend(value_statements(subject, term(prop), rule, value, index))
+            out.extend(value_statements(subject, term(prop), rule, value, index, mapping.kinds))
             texts[prop].append(value)
             if prop == "dct:title":
                 out.append(Statement(subject, RDFS_LABEL, Literal(value)))
@@ -323,25 +351,49 @@ def record_statements(
             continue
         linked = index.find(mention)
         if linked is None:
-            out.extend(reference_statements(subject, DCT_REFERENCES, mention.rstrip(".,;:)")))
+            out.extend(reference_statements(subject, DCT_REFERENCES, mention.rstrip(".,;:)"), mapping.kinds))
         elif linked != subject:
             out.append(Statement(subject, DCT_REFERENCES, linked))
+            kinds = [Statement(linked, RDF_TYPE, k.cls) for k in mapping.kinds if k.of_reference(mention)]
+            out += [t for one in kinds for t in said_by(subject, one)]
     return list(dict.fromkeys(out))
 
 
-def reference_statements(subject: NamedNode, prop: NamedNode, value: str) -> list[Statement]:
+def reference_statements(
+    subject: NamedNode, prop: NamedNode, value: str, kinds: tuple[Kind, ...] = ()
+) -> list[Statement]:
     """A referenced item that is not a record of the sample: labelled as written, with the key it names (the
-    reference without a leading source name, "Jira SUP-1842" -> "SUP-1842") as an alternative label."""
+    reference without a leading source name, "Jira SUP-1842" -> "SUP-1842") as an alternative label, and the
+    kinds its form names (a pull request's link)."""
     written = unescape(value).strip()
     ref = node("erb/ref", " ".join(reference_keys(value)[0].split()))
     out = [
         Statement(ref, RDF_TYPE, REFERENCED),
         Statement(ref, RDFS_LABEL, Literal(written)),
+        Statement(ref, DERIVED_FROM, subject),
         Statement(subject, prop, ref),
+        *(Statement(ref, RDF_TYPE, k.cls) for k in kinds if k.of_reference(value)),
     ]
     if (key := SOURCE_WORD.sub("", written)) != written and key:
         out.append(Statement(ref, ALT_LABEL, Literal(key)))
     return out
+
+
+def said_by(record: NamedNode, statement: Statement) -> list[Statement]:
+    """A statement one record makes about another (its name as this record writes it, so a reference is found by
+    it; the kind that name shows, a pull request's path), with its provenance: its subject is the other record,
+    so the statement itself is reified (an rdf:Statement) and that is prov:wasDerivedFrom the record that made it."""
+    target, predicate, value = statement
+    key = "\n".join(t.value for t in (target, predicate, value))
+    said = node("erb/said", f"{record.value.removeprefix(ERB_ID)}/{hashlib.sha1(key.encode()).hexdigest()[:16]}")
+    return [
+        statement,
+        Statement(said, RDF_TYPE, RDF_STATEMENT),
+        Statement(said, RDF_SUBJECT, target),
+        Statement(said, RDF_PREDICATE, predicate),
+        Statement(said, RDF_OBJECT, value),
+        Statement(said, DERIVED_FROM, record),
+    ]
 
 
 def header_statements(mapping: ErbMapping, source: str, rec: Record, subject: NamedNode) -> list[Statement]:
@@ -387,7 +439,7 @@ def speaker_statements(
 
 
 def value_statements(
-    subject: NamedNode, prop: NamedNode, rule: ValueRule, value: str, index: RecordIndex
+    subject: NamedNode, prop: NamedNode, rule: ValueRule, value: str, index: RecordIndex, kinds: tuple[Kind, ...] = ()
 ) -> list[Statement]:
     """The statements one value yields under its property's rule."""
     if rule.kind == "agent":
@@ -395,8 +447,10 @@ def value_statements(
     if rule.kind == "reference":
         linked = index.find(value)
         if linked is not None:
-            return [Statement(subject, prop, linked), Statement(linked, ALT_LABEL, Literal(value.strip()))]
-        return reference_statements(subject, prop, value)
+            said = [Statement(linked, ALT_LABEL, Literal(value.strip()))]
+            said += [Statement(linked, RDF_TYPE, k.cls) for k in kinds if k.of_reference(value)]
+            return [Statement(subject, prop, linked), *(t for one in said for t in said_by(subject, one))]
+        return reference_statements(subject, prop, value, kinds)
     if rule.kind == "datetime":
         when = temporal(value)
         return [Statement(subject, prop, when if when is not None else Literal(value))]

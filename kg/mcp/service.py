@@ -26,7 +26,7 @@ from kg.errors import KGError
 from kg.ingest.storepath import serve_lock
 from kg.namespaces import product_graph
 from kg.qa.answer import Answerer
-from kg.query.sparql import EmbeddedStore, known_products
+from kg.query.sparql import EmbeddedStore, known_products, record_graphs
 
 if TYPE_CHECKING:
     from kg.search.searcher import Searcher
@@ -119,7 +119,8 @@ class Service:
         self.settings = settings = replace(settings, store=settings.store.resolve())
         self._held.enter_context(serve_lock(settings.store))
         self.answerer = Answerer(EmbeddedStore(settings.store))
-        self.store_products = known_products(self.answerer.backend)
+        # the HERB products and the source-record graphs (ERB), as an access file names them for `kg serve`
+        self.store_products = sorted({*known_products(self.answerer.backend), *record_graphs(self.answerer.backend)})
         if settings.access:
             self.grants = load_access(settings.access, self.store_products)
             if settings.token is not None and token_key(settings.token) not in self.grants:

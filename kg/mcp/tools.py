@@ -34,15 +34,19 @@ ACCEPT = "application/sparql-results+json, application/n-triples"
 
 
 def ask(reader: Reader, question: str) -> dict[str, Any]:
-    """`kg ask --json`'s object for the question; a question about a product the caller does not read is refused
-    before anything runs (as the answer page refuses it)."""
+    """`kg ask --json`'s object for the question; a question about a product or source record (ERB) the caller
+    does not read, or, with a grant, naming neither, is refused before anything runs (as the answer page
+    refuses it)."""
     try:
         parsed = parse(question, reader.answerer.vocabulary)
     except KGError as exc:
         raise KGError(f"invalid question: {exc}") from exc
+    parsed = reader.answerer.scoped(parsed, reader.graphs)  # a source record's graph, among the grant's
     if parsed.product is not None:
         reader.check_product(parsed.product)
-    return reader.answerer.ask(question).to_json()
+    elif reader.graphs is not None:
+        raise KGError("the question names no product or record this token reads")
+    return reader.answerer.answer_parsed(parsed).to_json()
 
 
 def intents(reader: Reader) -> dict[str, list[dict[str, Any]]]:

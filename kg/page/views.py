@@ -78,13 +78,15 @@ class Refusal:
 
 
 def read_question(question: str, scope: Scope, answerer: Answerer) -> Question | Refusal:
-    """The question read with only the token's products as known names; an invalid question is refused (400),
-    and so is one naming no product the token reads (403, whether or not the store holds it)."""
+    """The question read with only the token's products as known names, and scoped to the graph of a source
+    record it names by id only among the token's graphs; an invalid question is refused (400), and so is one
+    naming no product or record the token reads (403, whether or not the store holds it)."""
     vocabulary = scoped_vocabulary(answerer.vocabulary, scope)
     try:
         parsed = parse(question, vocabulary)
     except KGError as exc:
         return Refusal(400, "Not a question", f"invalid question: {exc}")
+    parsed = answerer.scoped(parsed, scope)  # a source record's graph, found by its id among the token's
     if parsed.product is None and scope is not None:
         slipped = slipped_product(question, vocabulary)
         hint = f"; did you mean {slipped}?" if slipped else ""

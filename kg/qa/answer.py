@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
@@ -28,6 +28,7 @@ from kg.errors import KGError, ShardDown
 from kg.namespaces import GRAPH, ORG_GRAPH, product_graph
 from kg.qa import operators
 from kg.qa.cues import Tagged
+from kg.qa.entities import record_scope
 from kg.qa.intents import Choice, Intent, choose
 from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
@@ -39,7 +40,16 @@ from kg.qa.residue import Labels
 from kg.qa.spelling import name_slips, names_words, respelled, respellings
 from kg.qa.textcheck import UNCERTAIN, TextChecker
 from kg.query.people import EID, People
-from kg.query.sparql import Backend, Row, known_products, library, named_query, product_dataset, term_text
+from kg.query.sparql import (
+    Backend,
+    Row,
+    known_products,
+    library,
+    named_query,
+    product_dataset,
+    record_graphs,
+    term_text,
+)
 from kg.text import closest
 
 #: Product graphs per vocabulary request: 30 HERB products take one; x10 HERB's 300, six.
@@ -153,8 +163,11 @@ class Answerer:
         rows are the whole dataset's). A request naming every product's graph would grow with the company,
         and Virtuoso answers it with one header per graph: past ~95, more than Python's HTTP client accepts.
         Over a deployment of shards, a chunk holds one shard's products, so one shard answers it.
-        No product is an error naming where we looked, never a reason to abstain on every question."""
+        No product is an error naming where we looked, never a reason to abstain on every question, unless the
+        data holds source records (ERB) alone: their questions are scoped by the record they name."""
         if not (products := known_products(self.backend)):
+            if record_graphs(self.backend):
+                return []
             raise KGError(
                 f"no products found at {self.backend.location}: is the data loaded, and with its graph "
                 f"names ({GRAPH}<Product>, {ORG_GRAPH})?"
@@ -204,7 +217,16 @@ class Answerer:
             q = parse(raw, vocabulary)
         except KGError as exc:
             raise KGError(f"invalid question: {exc}") from exc
-        return self.answer_parsed(q)
+        return self.answer_parsed(self.scoped(q))
+
+    def scoped(self, q: Question, readable: frozenset[str] | None = None) -> Question:
+        """The question with its scope: the product it names, else the graph of the source record (ERB) it
+        names by id (`erb-jira`), among the graphs the caller reads (`readable`: graph IRIs, None for all).
+        Either is then read as a product's question is: in that graph and the organisation graph."""
+        if q.product is not None:
+            return q
+        graph = record_scope(q.text, self.backend, readable)
+        return replace(q, product=graph) if graph else q
 
     def answer_parsed(self, q: Question) -> Answer:
         if q.product is None and self.backend.hides_graphs:
@@ -329,9 +351,15 @@ class Answerer:
         said = re.compile(r"(?<!\w)" + between.join(rf"{re.escape(w)}s?" for w in words) + r"(?!\w)", re.I)
         text = said.sub(" ", q.text, count=1).strip()
         try:
-            return parse(text, self.vocabulary) if text != q.text else q
+            return self._reparsed(text, q) if text != q.text else q
         except KGError:
             return q
+
+    def _reparsed(self, text: str, q: Question) -> Question:
+        """Another wording of the question, parsed, in the question's scope where it names no product (a record's
+        graph, found from its id, stays the scope of the question less its operator or slips)."""
+        again = parse(text, self.vocabulary)
+        return replace(again, product=q.product) if again.product is None else again
 
     def _by_ontology(self, q: Question, table: Answer) -> Answer:
         """The reading generated from the ontology (kg/qa/ontology_reader.py) where the intent table has no
@@ -367,7 +395,7 @@ class Answerer:
         if not fixes:
             return typed
         try:
-            q2 = parse(respelled(q.text, fixes), self.vocabulary)
+            q2 = self._reparsed(respelled(q.text, fixes), q)
         except KGError:
             return typed
         again = self._read(operators.core(q2, op), op)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from pyoxigraph import Literal, NamedNode
 
-from kg.namespaces import ID
+from kg.namespaces import ID, product_of_graph
 from kg.query.sparql import Backend, named_query, term_text
 from kg.text import normalise
 from kg.vocab import XSD_ANYURI
@@ -91,6 +91,11 @@ def said_twice(found: list[Mention]) -> list[Mention]:
     return out
 
 
+def id_tokens(text: str) -> list[str]:
+    """The id-like words of a question as typed, once each, without the punctuation that may close them."""
+    return list(dict.fromkeys(t.rstrip(".,;:?!)'\"") for t in ID_TOKEN.findall(text)))
+
+
 def id_bindings(token: str) -> dict[str, Literal | NamedNode]:
     """An id as each kind of entity holds it: a HERB id, a link, the IRI of a person or customer."""
     kind = "customer" if token.casefold().startswith("cust-") else "person"
@@ -105,8 +110,7 @@ def id_mentions(text: str, backend: Backend, graphs: list | None) -> list[Mentio
     """Mentions by id, read from the text as typed (a link's dots and colon, an id's case): each id-like word
     the graph knows as an artifact id, a link or a person's id; its words are its normalised form."""
     found: list[Mention] = []
-    for token in dict.fromkeys(ID_TOKEN.findall(text)):
-        token = token.rstrip(".,;:?!)'\"")
+    for token in id_tokens(text):
         rows = backend.select(named_query("onto_entity_by_id").text, id_bindings(token), graphs)
         entities: dict[str, set[str]] = {}
         for row in rows:
@@ -137,3 +141,16 @@ def number_mentions(text: str, backend: Backend, graphs: list | None) -> list[Me
             shown = tuple(Entity(iri, frozenset(c), url) for iri, (c, url) in sorted(entities.items()))
             found.append(Mention(normalise(match.group(0)), shown, by_id=True))
     return found
+
+
+def record_scope(text: str, backend: Backend, readable: frozenset[str] | None = None) -> str | None:
+    """The scope of a question that names a source record (ERB) by its id: the name of the graph holding it
+    (`erb-jira`), read from the first id-like word that names a record in exactly one graph the caller reads
+    (`readable`: graph IRIs, None for all); None when the question names no such record."""
+    for token in id_tokens(text):
+        rows = backend.select(named_query("record_scope").text, {"id": Literal(token)})
+        graphs = {g.value for r in rows if isinstance(g := r["graph"], NamedNode)}
+        graphs = {g for g in graphs if readable is None or g in readable}
+        if len(graphs) == 1:
+            return product_of_graph(graphs.pop())
+    return None

@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -195,8 +196,49 @@ def ontology_store() -> Store:
     return store
 
 
-@cache
+#: Whether the question being read is scoped to a graph of source records (an ERB source graph): set by
+#: `read_by_ontology` for the reading's duration, so every part of the reader sees the scope's properties.
+RECORDS: ContextVar[bool] = ContextVar("records", default=False)
+
+
 def schema() -> Schema:
+    """The properties, class tree and class words the question's scope reads (`scoped_schema`)."""
+    return scoped_schema(RECORDS.get())
+
+
+@cache
+def scoped_schema(records: bool) -> Schema:
+    """The schema with the properties a scope reads: in a graph of source records (the data file's
+    `record_class`), those whose domain meets that class or is undeclared; in any other (a HERB product), all
+    but those declared for source records alone. So "assigned" reads ekg:assignee of a Jira issue and
+    ekg:assignedTo of a bug, and neither is read where it cannot hold."""
+    s = full_schema()
+    records_kinds = s.below.get(expand(reader_data()["record_class"]), frozenset())
+
+    def read(p: Prop) -> bool:
+        if not p.domain:
+            return True
+        return bool(p.domain & records_kinds) if records else not p.domain <= records_kinds
+
+    properties = {iri: p for iri, p in s.properties.items() if read(p)}
+    if not records:
+        return replace(s, properties=properties)
+    words = {_phrase(w): expand(c) for w, c in reader_data()["record_class_words"].items()}
+    return replace(s, properties=properties, class_words={**s.class_words, **words})
+
+
+def holds_records(backend: Backend, graphs: list[NamedNode] | None) -> bool:
+    """Whether a question's dataset holds source records (an ERB source graph); an unscoped question is read as
+    HERB's are."""
+    if graphs is None:
+        return False
+    record = NamedNode(expand(reader_data()["record_class"]))
+    rows = backend.select(named_query("onto_scope_instances").text, {"class": record}, graphs)
+    return any(int(term_text(r["n"])) > 0 for r in rows if "n" in r)
+
+
+@cache
+def full_schema() -> Schema:
     """The properties, class tree and class words, read from the ontology once."""
     store = ontology_store()
 
@@ -363,8 +405,17 @@ def says_something(clause: str) -> bool:
 
 
 def read_by_ontology(q: Question, backend: Backend) -> Answer | None:
-    """The question read as a property of an entity it names; None when it is not such a question."""
+    """The question read as a property of an entity it names; None when it is not such a question. Read with
+    the properties its scope holds (`scoped_schema`)."""
     graphs = product_dataset(q.product)
+    scope = RECORDS.set(holds_records(backend, graphs))
+    try:
+        return read_in_scope(q, backend, graphs)
+    finally:
+        RECORDS.reset(scope)
+
+
+def read_in_scope(q: Question, backend: Backend, graphs: list[NamedNode] | None) -> Answer | None:
     text = question_text(q)
     # names and titles are looked up in the question's product, else among the organisation's people and
     # companies only: a title read against every product's would cost a scan of all (ids are found anywhere)
@@ -460,6 +511,8 @@ class Reader:
         if owned := self.owned(entity, mention, placed, asked, left):
             return owned
         readings = self.readings(entity, placed) or self.where_readings(entity, placed, asked)
+        if asked is not None and len(readings) > 1:  # literals are no entities of the asked kind ("which PRs")
+            readings = [r for r in readings if not r.prop.datatype] or readings
         if not readings:
             return None
         described, left = self.apposition(entity, placed, left)
@@ -1066,7 +1119,12 @@ class Reader:
         if reading.how == "subject" and below == {asked} and overlaps and not reading.prop.domain <= below:
             bindings["class"] = NamedNode(str(asked))  # "which pull requests has eid_… authored": those only
             absent = f"no {s_label(str(asked))} has {reading.prop.label} {entity.label}"
-        done = self.execute(reading.query(), bindings, intent, slots, absent)
+        query = reading.query()
+        if reading.how == "value" and below == {asked} and not reading.prop.datatype and reading.prop.range > below:
+            bindings["class"] = NamedNode(str(asked))  # "which PRs does ENG-… link": its links that are PRs
+            query = "onto_value_of"
+            absent = f"{entity.label} has no {reading.prop.label} that is a {s_label(str(asked))}"
+        done = self.execute(query, bindings, intent, slots, absent)
         if isinstance(done, Answer):
             return done
         rows, queries = done
@@ -1395,11 +1453,15 @@ class Reader:
         )
 
 
-@cache
 def phrase_kinds() -> dict[str, frozenset[str]]:
-    """Every phrase the reader places, with what it names: forward / inverse (a property's labels), up / down /
-    two (a chain's words), class (a kind of entity)."""
-    s = schema()
+    """Every phrase the reader places in the question's scope, with what it names: forward / inverse (a
+    property's labels), up / down / two (a chain's words), class (a kind of entity)."""
+    return scoped_phrase_kinds(RECORDS.get())
+
+
+@cache
+def scoped_phrase_kinds(records: bool) -> dict[str, frozenset[str]]:
+    s = scoped_schema(records)
     kinds: dict[str, set[str]] = {}
     for prop in s.properties.values():
         for w in prop.forward:
@@ -1412,18 +1474,22 @@ def phrase_kinds() -> dict[str, frozenset[str]]:
                 kinds.setdefault(_phrase(w), set()).add(how)
     for w in s.class_words:
         kinds.setdefault(w, set()).add("class")
-    for phrase in [*value_words(), *literal_values()]:
+    for phrase in [*value_words(), *scoped_literal_values(records)]:
         kinds.setdefault(phrase, set()).add("value")
     return {w: frozenset(k) for w, k in kinds.items() if w}
 
 
-@cache
 def literal_values() -> dict[str, tuple[tuple[str, str], ...]]:
     """The phrases naming a datatype property's listed values (an rdfs:range of owl:oneOf literals, as
-    ekg:prState's "open" and "closed"), each with the properties and values it names."""
+    ekg:prState's "open" and "closed"), each with the properties and values it names, in the question's scope."""
+    return scoped_literal_values(RECORDS.get())
+
+
+@cache
+def scoped_literal_values(records: bool) -> dict[str, tuple[tuple[str, str], ...]]:
     store = ontology_store()
     found: dict[str, set[tuple[str, str]]] = {}
-    for iri in schema().properties:
+    for iri in scoped_schema(records).properties:
         for rng in store.quads_for_pattern(NamedNode(iri), NamedNode(RDFS + "range"), None):
             if not isinstance(rng.object, BlankNode):
                 continue
@@ -1436,13 +1502,17 @@ def literal_values() -> dict[str, tuple[tuple[str, str], ...]]:
     return {w: tuple(sorted(v)) for w, v in found.items()}
 
 
-@cache
 def lemma_phrases() -> dict[str, str]:
     """One-word participles the reader places ("approved", "merged"), by their lemma, where one phrase has that
     lemma: a word left unplaced is placed by its lemma ("approve" as the review state "approved"); other words'
-    lemmas may mean something else ("later" is not "latest")."""
+    lemmas may mean something else ("later" is not "latest"). In the question's scope."""
+    return scoped_lemma_phrases(RECORDS.get())
+
+
+@cache
+def scoped_lemma_phrases(records: bool) -> dict[str, str]:
     found: dict[str, set[str]] = {}
-    for phrase in phrase_kinds():
+    for phrase in scoped_phrase_kinds(records):
         if " " not in phrase and len(phrase) > MIN_LEMMA_WORD and phrase.endswith(PARTICIPLE_ENDINGS):
             for lemma in lemmas(phrase):
                 found.setdefault(lemma, set()).add(phrase)

@@ -34,7 +34,7 @@ from pyoxigraph import (
 )
 
 from kg.errors import KGError
-from kg.namespaces import ORG_GRAPH, PREFIXES, product_graph
+from kg.namespaces import ORG_GRAPH, PREFIXES, product_graph, product_of_graph
 from kg.paths import resource
 from kg.text import closest
 
@@ -127,6 +127,13 @@ def known_products(backend: Backend) -> list[str]:
         return listed()
     rows = backend.select(named_query("qa_products").text)
     return sorted({r["label"].value for r in rows if r["graph"] == product_graph(r["label"].value)})
+
+
+def record_graphs(backend: Backend) -> list[str]:
+    """The names of the graphs holding source records (`erb-jira`, ...: `kg build --source erb`), which grants
+    and record-scoped questions name as they name products (`record_graphs.rq`)."""
+    rows = backend.select(named_query("record_graphs").text)
+    return sorted({p for r in rows if isinstance(g := r["graph"], NamedNode) and (p := product_of_graph(g.value))})
 
 
 def check_product(backend: Backend, product: str | None) -> None:

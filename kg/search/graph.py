@@ -66,6 +66,11 @@ EDGE_WEIGHTS: dict[str, float] = {
     "ekg:statusReason": 0.0,
     "ekg:inRepository": 0.0,
     "skos:inScheme": 0.0,
+    # a reified statement (an ERB record's statement about another record, kept for its provenance) is
+    # bookkeeping: the records are linked by the statement itself, not again through it
+    "rdf:subject": 0.0,
+    "rdf:predicate": 0.0,
+    "rdf:object": 0.0,
 }
 #: Weight of a predicate the table does not name (a typed edge added by a rule written after this table).
 DEFAULT_WEIGHT = 0.3
