@@ -7,7 +7,7 @@ abstention). Only `ask` and `run_intent` abstain, and only on an ASK proof of ab
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,11 @@ def ask(reader: Reader, question: str) -> dict[str, Any]:
         raise KGError(f"invalid question: {exc}") from exc
     if parsed.product is not None:
         reader.check_product(parsed.product)
-    return reader.answerer.ask(question).to_json()
+    if parsed.across is not None:  # each product it names must be the caller's; "every product" is theirs
+        for product in parsed.across.products if parsed.across.named else ():
+            reader.check_product(product)
+        parsed = replace(parsed, across=parsed.across.within(reader.products))
+    return reader.answerer.answer_parsed(parsed).to_json()
 
 
 def intents(reader: Reader) -> dict[str, list[dict[str, Any]]]:
