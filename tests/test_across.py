@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 import requests
@@ -32,7 +33,8 @@ def across(text: str) -> Across:
     [
         ("Who is on both the LeadForce and PitchForce teams?", "both", "Who is on the P teams?"),
         ("Who is on LeadForce's and also PitchForce's team?", "both", "Who is on P's team?"),
-        ("Who is on the LeadForce as well as the PitchForce team?", "both", "Who is on the P team?"),
+        ("Who is on the LeadForce team as well as the PitchForce team?", "both", "Who is on the P team?"),
+        ("Who is on the LeadForce team, PitchForce team or VizForce team?", "either", "Who is on the P team?"),
         ("Which companies had bugs in LeadForce or in PitchForce?", "either", "Which companies had bugs in P?"),
         ("Who worked on either LeadForce, PitchForce or VizForce?", "either", "Who worked on P?"),
         ("How many bugs across LeadForce and PitchForce?", "either", "How many bugs in P?"),
@@ -70,6 +72,7 @@ def test_and_alone_is_read_neither_way_and_offers_both_readings() -> None:
     [
         "Who wrote LeadForce's report, the one PitchForce cites?",  # named apart: no join
         "Who is on the LeadForce team? PitchForce",
+        "Who wrote LeadForce's report and PitchForce's?",  # a noun after one product only
     ],
 )
 def test_products_named_apart_are_no_join(text: str) -> None:
@@ -238,6 +241,13 @@ def test_across_all_products_reads_only_the_tokens_products_and_says_which(
     assert code == 0 and cli["answer"] == str(len(gold)) and cli["cross"]["products"] == ["LeadForce", "PitchForce"]
     code = main(["ask", question, "--endpoint", f"{server}/query", "--token", "two-token"])
     assert code == 0 and "in any of LeadForce, PitchForce" in capsys.readouterr().out
+    page = requests.get(
+        f"{server}/ask", params={"q": question}, headers={"Authorization": "Bearer two-token"}, timeout=120
+    )
+    assert page.status_code == 200 and '<section id="per-product">' in page.text
+    for product in ("LeadForce", "PitchForce"):  # each product's own question, where its answer is cited
+        asked = question.replace("across all products", f"in {product}")
+        assert f'href="/ask?q={quote(asked, safe="")}">{product}</a>' in page.text
 
 
 @pytest.mark.herb

@@ -26,6 +26,8 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kg.text import singular
+
 if TYPE_CHECKING:
     from kg.qa.answer import Answer
 
@@ -116,11 +118,13 @@ def mentions(text: str, names: dict[str, str]) -> list[Mention]:
 
 @cache
 def gap_pattern() -> re.Pattern[str]:
-    """What may stand between two products joined: a comma or a separator, a preposition, "the"."""
+    """What may stand between two products joined: the noun said after each ("the X team as well as the Y
+    team"), a comma or a separator, a preposition, "the"."""
     join = data()["join"]
     seps = words_pattern(s for s in join["separators"] if s != ",")
     preps = words_pattern(join["prepositions"])
-    return re.compile(rf"^\s*(?P<comma>,)?\s*(?:(?P<sep>{seps})\s+)?(?:(?:{preps})\s+)?(?:the\s+)?$", re.I)
+    noun = rf"(?:(?!(?:{seps}|{preps}|the)(?!\w))(?P<noun>[^\W\d_]+)\s*)?"
+    return re.compile(rf"^\s*{noun}(?P<comma>,)?\s*(?:(?P<sep>{seps})\s+)?(?:(?:{preps})\s+)?(?:the\s+)?$", re.I)
 
 
 @cache
@@ -145,25 +149,33 @@ def joined(text: str, found: list[Mention]) -> Across | None:
     """Products named one after the other with a join between each two, as one span of the question; None when
     they stand apart (the question names several products without saying how they go together)."""
     words: list[str] = []
+    nouns = set()
     for one, two in pairwise(found):
         gap = gap_pattern().match(text[one.end : two.start])
         if gap is None or not (gap["comma"] or gap["sep"]):
             return None
         words.append(gap["sep"] or ",")
+        nouns.add(singular(gap["noun"].casefold()) if gap["noun"] else "")
     first, last = found[0], found[-1]
+    noun = nouns.pop() if len(nouns) == 1 else None
+    said_after = re.match(r"\s+([^\W\d_]+)", text[last.end :]) if noun else None
+    if noun is None or (noun and not (said_after and singular(said_after[1].casefold()) == noun)):
+        return None  # a noun after some products and not the others: they stand apart
     start, replacement = first.start, ""
     if before := before_pattern().search(text[: first.start]):
         word = " ".join(before["word"].casefold().split())
         words.append(word)
         start, replacement = before.start(), data()["join"]["before"][word]
-    end = last.end
+    end = last.end + (said_after.end() if said_after else 0)
     if after := after_pattern().match(text[end:]):
         words.append(after.group(0).strip())
         end += after.end()
     possessive = "'s" if re.search(r"['’]s$", text[first.start : first.end]) else ""
     lead = text[start : first.start] if not before else text[before.end("word") : first.start].lstrip()
     said = f"{replacement} " if replacement else ""
-    template = text[:start] + said + lead + MARK + possessive + text[end:]
+    own_noun = re.match(r"\s+[^\W\d_]+", text[first.end :]) if said_after else None
+    after_first = own_noun[0] if own_noun else ""
+    template = text[:start] + said + lead + MARK + possessive + after_first + text[end:]
     products = tuple(dict.fromkeys(m.name for m in found))
     kind = combined_by(words)
     readings = both_and_either(text, found, start) if kind == "and" else ()
