@@ -192,6 +192,61 @@ def test_a_count_across_all_products_and_the_product_with_the_most(
     assert dict(got["cross"]["ranked"]) == {p: len(v) for p, v in per.items()}
 
 
+def approvals(herb: Path) -> dict[str, int]:
+    """How many pull requests each reviewer approved, over every product: the raw PR records' reviews whose
+    state is APPROVED, each PR once per reviewer (a PR belongs to one product, so the counts add up)."""
+    counts: dict[str, int] = {}
+    for product in all_products(herb):
+        approved: dict[str, set[str]] = {}
+        for pr in json.loads((herb / "products" / f"{product}.json").read_text())["prs"]:
+            for review in pr.get("reviews", []):
+                if review.get("state") == "APPROVED":
+                    approved.setdefault(review["user"]["login"], set()).add(pr["link"])
+        for who, prs in approved.items():
+            counts[who] = counts.get(who, 0) + len(prs)
+    return counts
+
+
+@pytest.mark.herb
+def test_the_most_across_all_products_sums_each_products_ranked_rows(
+    store: Path, herb: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Who approved the most PRs across all products, and who the second most: each reviewer's approvals summed
+    over the products, as the raw PR records count them; "the most in both" is not read."""
+    counts = approvals(herb)
+    levels = sorted(set(counts.values()), reverse=True)
+    code, got = ask(capsys, "Who approved the most PRs across all products?", "--store", str(store))
+    assert code == 0 and got["intent"] == "pr_top_approver" and dict(got["operator"]["ranked"]) == counts
+    assert set(got["answer"]) == {who for who, n in counts.items() if n == levels[0]}
+    code, got = ask(capsys, "Who approved the second most PRs across all products?", "--store", str(store))
+    assert code == 0 and set(got["answer"]) == {who for who, n in counts.items() if n == levels[1]}
+    code, got = ask(capsys, "Who approved the most PRs in both LeadForce and PitchForce?", "--store", str(store))
+    assert code == 3 and got["outcome"] == "uncertain" and "say 'across'" in got["reason"]
+
+
+REVIEWERS = "Find employee IDs of Product Managers who reviewed the Product Vision Document for {product}?"
+
+
+@pytest.mark.herb
+def test_nothing_across_products_rests_on_every_products_proof(
+    store: Path, herb: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A question HERB marks unanswerable for each of three products (qa/dev/unanswerable.jsonl) is absent
+    across them, with each product's proof; its count is 0 on the same proofs."""
+    products = ("ActionGenie", "ConnectForce", "SupportForce")
+    unanswerable = {json.loads(line)["question"] for line in (herb / "qa" / "dev" / "unanswerable.jsonl").open()}
+    assert {REVIEWERS.format(product=p) for p in products} <= unanswerable
+    code, got = ask(
+        capsys, REVIEWERS.format(product="ActionGenie, ConnectForce or SupportForce"), "--store", str(store)
+    )
+    assert code == 0 and got["outcome"] == "absent" and got["proof"]["result"] is True
+    assert list(got["proof"]["bindings"]) == list(products) and got["intent"] == "doc_reviewers_by_role"
+    assert all(p["outcome"] == "absent" and p["proof"]["result"] is True for p in got["cross"]["parts"])
+    counted = "How many Product Managers reviewed the Product Vision Document for either ActionGenie or ConnectForce?"
+    code, got = ask(capsys, counted, "--store", str(store))
+    assert code == 0 and got["answer"] == "0" and got["proof"]["result"] is True
+
+
 @pytest.mark.herb
 def test_a_word_no_product_reading_places_is_uncertain_never_one_products_answer(
     store: Path, capsys: pytest.CaptureFixture[str]

@@ -271,12 +271,18 @@ def part_json(product: str, asked: str, part: Answer) -> dict[str, Any]:
     }
 
 
+def proved_empty(part: Answer) -> bool:
+    """The product's answer is "nothing" on a proof: absent, or a count of 0 over a core whose proof held."""
+    held = part.proof is not None and part.proof.get("result") is True
+    return part.outcome == "absent" or (part.type == "count" and part.answer == "0" and held)
+
+
 def proof_of(parts: dict[str, Answer]) -> dict[str, Any]:
     """Every product's proof, as one: it holds when each holds."""
     return {
         "query": "each product's proof",
         "bindings": {p: (a.proof or {}).get("query") for p, a in parts.items()},
-        "result": all(a.outcome == "absent" for a in parts.values()),
+        "result": all(proved_empty(a) for a in parts.values()),
     }
 
 
@@ -304,6 +310,8 @@ def combine(across: Across, parts: dict[str, Answer], template: Answer) -> Answe
     base = prepared(across, parts, template)
     if (bad := doubt(parts)) is not None:
         return uncertain(base, bad[1], bad[0])
+    read = next((a for a in parts.values() if a.intent), None)
+    base = replace(base, type=read.type, intent=read.intent) if read else base
     answered = [a for a in parts.values() if a.outcome == "answer"]
     if not answered:
         return absent(base, parts)
@@ -331,10 +339,13 @@ def items(across: Across, base: Answer, parts: dict[str, Answer]) -> Answer:
     joined_items = set.intersection(*per.values()) if across.kind == "both" else set.union(*per.values())
     cites = sorted({c for p, a in parts.items() if per[p] for c in a.citations})
     if not joined_items:
-        if all(a.outcome == "absent" for a in parts.values()):
+        if all(proved_empty(a) for a in parts.values()):
+            if base.type == "count":  # 0 on every product's proof
+                return replace(base, answer="0", operator={**(base.operator or {}), "items": []}, proof=proof_of(parts))
             return absent(base, parts)
         counts = ", ".join(f"{p} {len(v)}" for p, v in per.items())
-        return uncertain(base, f"no item is in every product's answer ({counts}), and no proof says so")
+        where = "in every product's answer" if across.kind == "both" else "in any product's answer"
+        return uncertain(base, f"no item is {where} ({counts}), and not every product's proof says so")
     found = sorted(joined_items)
     if base.type == "count":
         operator = {**(base.operator or {}), "items": found}
