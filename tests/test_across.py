@@ -58,6 +58,21 @@ def test_every_product_is_the_callers_and_a_former_name_is_its_product() -> None
     assert named.products == ("ActionGenie", "LeadForce") and named.within(["LeadForce"]) == named
 
 
+def test_which_of_the_named_products_ranks_them() -> None:
+    found = across("Which of LeadForce and PitchForce has the most QA Specialists on its team?")
+    assert (found.kind, found.products, found.named) == ("rank", ("LeadForce", "PitchForce"), True)
+    assert found.asked_of("P") == "Which QA Specialists on P's team?" and not found.fewest
+
+
+def test_in_all_products_is_read_neither_way_and_offers_both_readings() -> None:
+    found = across("Which customers reported bugs in all products?")
+    assert found.kind == "and" and not found.named and found.products == EVERY
+    assert found.readings == (
+        "Which customers reported bugs in every product?",
+        "Which customers reported bugs across all products?",
+    )
+
+
 def test_and_alone_is_read_neither_way_and_offers_both_readings() -> None:
     found = across("Which customers reported bugs in LeadForce and in PitchForce?")
     assert found.kind == "and"
@@ -190,6 +205,12 @@ def test_a_count_across_all_products_and_the_product_with_the_most(
     code, got = ask(capsys, "Which product has the most QA Specialists on its team?", "--store", str(store))
     assert code == 0 and set(got["answer"]) == {p for p, v in per.items() if len(v) == most}
     assert dict(got["cross"]["ranked"]) == {p: len(v) for p, v in per.items()}
+    pair = ("LeadForce", "PitchForce")
+    fewer = min(len(per[p]) for p in pair)
+    named = "Which of LeadForce and PitchForce has the fewest QA Specialists on its team?"
+    code, got = ask(capsys, named, "--store", str(store))
+    assert code == 0 and set(got["answer"]) == {p for p in pair if len(per[p]) == fewer}
+    assert dict(got["cross"]["ranked"]) == {p: len(per[p]) for p in pair}
 
 
 def approvals(herb: Path) -> dict[str, int]:

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 DATA = Path(__file__).with_name("across.toml")
 #: Where the product goes in the question asked of one product.
 MARK = "⟦product⟧"
+#: How many products a reason names with their counts before it says "…" (`cross.parts` has them all).
+SHOWN = 5
 #: Answer types whose answers are items to join (an ontology reading's "name" is a title, a label or a link).
 ITEM_TYPES = frozenset({"person", "company", "pr", "url", "name"})
 
@@ -196,13 +198,16 @@ def both_and_either(text: str, found: list[Mention], start: int) -> tuple[str, .
 def every_product(text: str, everything: Sequence[str]) -> Across | None:
     """A phrase naming every product the caller reads ("across all products", "in every product")."""
     prepositions = set(data()["join"]["prepositions"]) - {"across"}
-    for kind in ("both", "either"):
-        phrases = data()["all"][kind]
-        if m := re.search(rf"(?<!\w)(?:{words_pattern(phrases)})(?!\w)", text, re.I):
+    every = data()["all"]
+    for kind in ("both", "either", "either_way"):
+        if m := re.search(rf"(?<!\w)(?:{words_pattern(every[kind])})(?!\w)", text, re.I):
             first = m.group(0).split()[0].casefold()
-            prep = first if first in prepositions else data()["all"]["preposition"]
+            prep = first if first in prepositions else every["preposition"]
             template = text[: m.start()] + f"{prep} {MARK}" + text[m.end() :]
-            return Across(kind, tuple(everything), m.group(0), template, named=False)
+            if kind != "either_way":
+                return Across(kind, tuple(everything), m.group(0), template, named=False)
+            said = tuple(text[: m.start()] + every[f"{k}_said"] + text[m.end() :] for k in ("both", "either"))
+            return Across("and", tuple(everything), m.group(0), template, named=False, readings=said)
     return None
 
 
@@ -230,6 +235,17 @@ def ranks_products(text: str, everything: Sequence[str]) -> Across | None:
     return Across("rank", tuple(everything), said, asked + "?", named=False, fewest=m["fewest"] is not None)
 
 
+def ranks_named(text: str, group: Across) -> Across:
+    """ "Which of X and Y has the most <rest>?": the named products ranked as "which product" ranks them all;
+    any other join as it is."""
+    opening = re.match(rf"^\W*(?:{words_pattern(data()['rank']['named_opening'])})\s+", text, re.I)
+    end = text.find(group.said) + len(group.said)
+    if opening is None or text.find(group.said) != opening.end():
+        return group
+    ranked = ranks_products("Which product " + text[end:].lstrip(), group.products)
+    return replace(ranked, said=text[:end].strip(), named=True) if ranked is not None else group
+
+
 def find(text: str, names: dict[str, str], everything: Sequence[str]) -> Across | None:
     """How the question spans products, if it does: several products joined, or every product the caller
     reads. None for a question about one product (or none), and for several products named apart, which
@@ -237,7 +253,8 @@ def find(text: str, names: dict[str, str], everything: Sequence[str]) -> Across 
     found = mentions(text, names)
     distinct = set(m.name for m in found)
     if len(distinct) > 1:
-        return joined(text, found)
+        group = joined(text, found)
+        return ranks_named(text, group) if group is not None else None
     every = every_product(text, everything) or ranks_products(text, everything)
     if every is not None and distinct:
         return replace(every, kind="unread", products=tuple(distinct))
@@ -343,7 +360,7 @@ def items(across: Across, base: Answer, parts: dict[str, Answer]) -> Answer:
             if base.type == "count":  # 0 on every product's proof
                 return replace(base, answer="0", operator={**(base.operator or {}), "items": []}, proof=proof_of(parts))
             return absent(base, parts)
-        counts = ", ".join(f"{p} {len(v)}" for p, v in per.items())
+        counts = ", ".join(f"{p} {len(v)}" for p, v in list(per.items())[:SHOWN]) + (", …" if len(per) > SHOWN else "")
         where = "in every product's answer" if across.kind == "both" else "in any product's answer"
         return uncertain(base, f"no item is {where} ({counts}), and not every product's proof says so")
     found = sorted(joined_items)

@@ -246,13 +246,15 @@ class Answerer:
             why = f"'{across.said}' beside {', '.join(across.products)}: which products to read is not read"
             return spans.uncertain(base, why)
         if across.kind == "and":
-            why = f"'{across.said}' may mean in both or in either: say 'both' or 'or'"
+            why = f"'{across.said}' may mean in every one of the products or in any of them"
             answer = spans.uncertain(base, why)
             answer.readings = [{"question": r, "intent": "across"} for r in across.readings]
             return answer
         if not across.products:
             raise KGError(f"'{across.said}': no product to read at {self.backend.location}")
         parts = {p: self.answer_parsed(parse(across.asked_of(p), self.vocabulary)) for p in across.products}
+        first = next(iter(parts.values()))
+        base.choice, base.queries = first.choice, first.queries  # `--explain`: how one product's question was read
         if across.kind != "rank" and (ranked := self._most_across(q, across, parts, base)) is not None:
             return ranked
         answer = spans.combine(across, parts, base)
