@@ -340,3 +340,17 @@ def test_a_product_the_token_cannot_read_is_refused_as_a_name_it_does_not_hold(s
     assert not any(eid in json.dumps(hidden) for eid in pitch)
     only = api(server, "Who are the Technical Architects on the PitchForce team?", "lead-token")
     assert only.status_code == 403
+
+
+@pytest.mark.herb
+def test_a_what_if_question_across_products_is_refused_in_one_line(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`kg ask --with` copies one product's graph: a question across products has none to copy."""
+    scratch = tmp_path / "scratch.jsonl"
+    scratch.write_text("")
+    question = "Who are the Technical Architects on the LeadForce or PitchForce teams?"
+    code = main(["ask", question, "--with", str(scratch), "--store", str(store)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("kg: error: --with / --without copy one product's graph")
+    assert len(err.splitlines()) == 1

@@ -22,7 +22,7 @@ from kg.mcp.slots import EID, bindings_of, intent_slots
 from kg.namespaces import ORG_GRAPH, node, product_graph
 from kg.page.views import artifact_view
 from kg.qa.intents import Intent, table
-from kg.qa.question import Question, parse
+from kg.qa.question import Question
 from kg.query.sparql import named_query, prefixed, product_dataset
 
 #: How many employee ids one `people` call takes.
@@ -36,10 +36,7 @@ ACCEPT = "application/sparql-results+json, application/n-triples"
 def ask(reader: Reader, question: str) -> dict[str, Any]:
     """`kg ask --json`'s object for the question; a question about a product the caller does not read is refused
     before anything runs (as the answer page refuses it)."""
-    try:
-        parsed = parse(question, reader.answerer.vocabulary)
-    except KGError as exc:
-        raise KGError(f"invalid question: {exc}") from exc
+    parsed = reader.answerer.read(question)
     if parsed.product is not None:
         reader.check_product(parsed.product)
     if parsed.across is not None:  # each product it names must be the caller's; "every product" is theirs

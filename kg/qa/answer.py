@@ -202,12 +202,14 @@ class Answerer:
     def ask(self, raw: str | bytes) -> Answer:
         """The answer or a proof-backed abstention. An invalid question (empty, not text, naming two products apart)
         and a backend failure raise KGError: neither is evidence about the data, so neither may abstain."""
-        vocabulary = self.vocabulary
+        return self.answer_parsed(self.read(raw))
+
+    def read(self, raw: str | bytes) -> Question:
+        """The question parsed against the graph's vocabularies; an invalid one is a KGError saying so."""
         try:
-            q = parse(raw, vocabulary)
+            return parse(raw, self.vocabulary)
         except KGError as exc:
             raise KGError(f"invalid question: {exc}") from exc
-        return self.answer_parsed(q)
 
     def answer_parsed(self, q: Question) -> Answer:
         if q.across is not None:
