@@ -155,6 +155,27 @@ def test_herb_dev_answers_joined_as_the_question_joins_them(
 
 
 @pytest.mark.herb
+def test_operators_compose_with_the_join(store: Path, herb: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Yes/no, exclusion and count over HERB's dev answers for two products, joined by the question."""
+    pair = ("ContextForce", "EdgeForce")
+    gold = [dev_gold(herb, STRENGTHS, p)[0] for p in pair]
+    both, either = gold[0] & gold[1], gold[0] | gold[1]
+    among = "Is {company} among the companies that highlighted strengths of the previous release of {join}?"
+    for company in sorted(either):
+        for join, held in (("both ContextForce and EdgeForce", both), ("ContextForce or EdgeForce", either)):
+            code, got = ask(capsys, among.format(company=company, join=join), "--store", str(store))
+            assert code == 0 and got["type"] == "yes_no" and got["answer"] == ("yes" if company in held else "no")
+            assert got["answer"] == "yes" or got["proof"]["result"].startswith("no in")
+    left = sorted(both)[0]
+    other = f"Find names of companies other than {left} that highlighted strengths of the previous release of {{}}?"
+    code, got = ask(capsys, other.format("both ContextForce and EdgeForce"), "--store", str(store))
+    assert code == 0 and set(got["answer"]) == both - {left}
+    counted = "How many companies highlighted strengths of the previous release of ContextForce or EdgeForce?"
+    code, got = ask(capsys, counted, "--store", str(store))
+    assert code == 0 and got["answer"] == str(len(either)) and set(got["operator"]["items"]) == either
+
+
+@pytest.mark.herb
 def test_an_empty_intersection_without_proofs_is_uncertain_never_nothing(
     store: Path, herb: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -376,7 +376,15 @@ def yes_or_no(across: Across, base: Answer, parts: dict[str, Answer]) -> Answer:
     said = [a.answer == "yes" for a in parts.values()]
     yes = all(said) if across.kind == "both" else any(said)
     cites = sorted({c for a in parts.values() for c in a.citations})
-    return replace(base, answer="yes" if yes else "no", citations=cites, proof=None if yes else proof_of(parts))
+    if yes:
+        return replace(base, answer="yes", citations=cites, proof=None)
+    noes = [p for p, a in parts.items() if a.answer != "yes"]
+    proof = {  # each product's no rests on its own proof or full answer, kept in `cross.parts`
+        "query": "each product's yes or no",
+        "bindings": {p: a.answer for p, a in parts.items()},
+        "result": f"no in {', '.join(noes)}",
+    }
+    return replace(base, answer="no", citations=cites, proof=proof)
 
 
 def prose(across: Across, base: Answer, parts: dict[str, Answer]) -> Answer:
