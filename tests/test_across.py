@@ -94,6 +94,15 @@ def test_products_named_apart_are_no_join(text: str) -> None:
     assert find(text, NAMES, EVERY) is None
 
 
+def test_every_product_is_no_phrase_inside_a_longer_name() -> None:
+    """ "For every product manager" names a role (a compound the vocabulary holds), not every product."""
+    compounds = ("product manager", "product managers", "product vision document")
+    assert find("Please list the eids of every Product Manager on the team", NAMES, EVERY, compounds) is None
+    assert find("Who reviewed it for every product manager?", NAMES, EVERY, compounds) is None
+    found = find("Which QA Specialists are in every product team?", NAMES, EVERY, compounds)
+    assert found is not None and found.kind == "both" and found.asked_of("P") == "Which QA Specialists are in P team?"
+
+
 def test_a_product_named_beside_every_product_is_not_read() -> None:
     found = across("How many bugs in LeadForce across all products?")
     assert found.kind == "unread" and found.products == ("LeadForce",)

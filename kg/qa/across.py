@@ -195,12 +195,15 @@ def both_and_either(text: str, found: list[Mention], start: int) -> tuple[str, .
     return both, either + text[found[-1].end :]
 
 
-def every_product(text: str, everything: Sequence[str]) -> Across | None:
-    """A phrase naming every product the caller reads ("across all products", "in every product")."""
+def every_product(text: str, everything: Sequence[str], compounds: Sequence[str] = ()) -> Across | None:
+    """A phrase naming every product the caller reads ("across all products", "in every product"); not one
+    whose last word begins a longer name (`compounds`: "for every product manager" names a role)."""
     prepositions = set(data()["join"]["prepositions"]) - {"across"}
     every = data()["all"]
     for kind in ("both", "either", "either_way"):
-        if m := re.search(rf"(?<!\w)(?:{words_pattern(every[kind])})(?!\w)", text, re.I):
+        found = re.finditer(rf"(?<!\w)(?:{words_pattern(every[kind])})(?!\w)", text, re.I)
+        whole = (m for m in found if not begins(text[m.start() :], m.group(0).split()[-1], compounds))
+        if m := next(whole, None):
             first = m.group(0).split()[0].casefold()
             prep = first if first in prepositions else every["preposition"]
             template = text[: m.start()] + f"{prep} {MARK}" + text[m.end() :]
@@ -209,6 +212,13 @@ def every_product(text: str, everything: Sequence[str]) -> Across | None:
             said = tuple(text[: m.start()] + every[f"{k}_said"] + text[m.end() :] for k in ("both", "either"))
             return Across("and", tuple(everything), m.group(0), template, named=False, readings=said)
     return None
+
+
+def begins(text: str, last: str, compounds: Sequence[str]) -> bool:
+    """The phrase's last word, where it stands in the text, begins one of the compounds ("product manager")."""
+    rest = " ".join(text.casefold().split())
+    at = rest.find(last.casefold())
+    return any(c.startswith(last.casefold() + " ") and rest[at:].startswith(c) for c in compounds)
 
 
 @cache
@@ -246,16 +256,17 @@ def ranks_named(text: str, group: Across) -> Across:
     return replace(ranked, said=text[:end].strip(), named=True) if ranked is not None else group
 
 
-def find(text: str, names: dict[str, str], everything: Sequence[str]) -> Across | None:
+def find(text: str, names: dict[str, str], everything: Sequence[str], compounds: Sequence[str] = ()) -> Across | None:
     """How the question spans products, if it does: several products joined, or every product the caller
     reads. None for a question about one product (or none), and for several products named apart, which
-    the caller refuses as before."""
+    the caller refuses as before. `compounds`: the longer names a word of "every product" may begin (roles,
+    document kinds: "every product manager" is no product)."""
     found = mentions(text, names)
     distinct = set(m.name for m in found)
     if len(distinct) > 1:
         group = joined(text, found)
         return ranks_named(text, group) if group is not None else None
-    every = every_product(text, everything) or ranks_products(text, everything)
+    every = every_product(text, everything, compounds) or ranks_products(text, everything)
     if every is not None and distinct:
         return replace(every, kind="unread", products=tuple(distinct))
     return every

@@ -40,6 +40,13 @@ class Vocabulary:
     locations: dict[str, str] = field(default_factory=dict)
 
     @cached_property
+    def compounds(self) -> tuple[str, ...]:
+        """Role and document kind names, normalised, singular and plural: a word of "for every product" may
+        begin one ("for every product manager")."""
+        names = [*self.roles, *(n for kind in DOC_KINDS.values() for n in kind)]
+        return tuple(sorted({form for n in names for form in (normalise(n), normalise(n) + "s")}))
+
+    @cached_property
     def singular_roles(self) -> dict[str, str]:
         """Roles keyed by their singularised form, as questions are matched against singularised text, and by
         their initials ("MRA", "UXR", "CPO"): short forms people type for any role the graph holds."""
@@ -169,7 +176,7 @@ def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     q = Question(text=text, norm=norm, sing=singular_text(PLURAL_POSSESSIVE.sub("", norm)), time=time)
     own = {k: v for k, v in vocab.products.items() if k == normalise(v)}  # former names are written as these now
     products = _find_longest(full, own) or _find_longest(full.replace("'s", ""), own)
-    q.across = find_across(text, vocab.products, sorted(set(own.values())))
+    q.across = find_across(text, vocab.products, sorted(set(own.values())), vocab.compounds)
     if len(set(products)) > 1 and q.across is None:
         raise KGError(
             f"the question names {len(set(products))} products ({', '.join(dict.fromkeys(products))}) without "
