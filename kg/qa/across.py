@@ -79,7 +79,7 @@ class Across:
         return self if self.named else replace(self, products=tuple(p for p in self.products if p in products))
 
     def shown(self) -> str:
-        """How the reading line shows it: "in both LeadForce and PitchForce", "in any of 30 products"."""
+        """How the reading line shows it: "in every one of LeadForce, PitchForce", "in any of ActionGenie, …"."""
         listed = ", ".join(self.products)
         if self.kind == "rank":
             return f"the product with the {'fewest' if self.fewest else 'most'}, of {listed}"
@@ -88,7 +88,13 @@ class Across:
         return f"in any of {listed}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "said": self.said, "products": list(self.products), "shown": self.shown()}
+        return {
+            "kind": self.kind,
+            "said": self.said,
+            "products": list(self.products),
+            "named": self.named,
+            "shown": self.shown(),
+        }
 
 
 @dataclass(frozen=True)
