@@ -33,7 +33,7 @@ def test_ask_prints_answer_evidence_intent_and_explain(store: Path, capsys: pyte
         ("", "the question is empty"),
         ("   ", "the question is empty"),
         ("x" * 1_000_000, "limit"),
-        ("Who wrote the Market Research Report for ActionGenie and SearchFlow?", "names 2 products"),
+        ("Who wrote ActionGenie's Market Research Report, the one SearchFlow cites?", "names 2 products"),
     ],
 )
 def test_invalid_questions_are_errors_not_abstentions(

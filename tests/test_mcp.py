@@ -162,7 +162,8 @@ HOSTILE: list[tuple[str, dict, str]] = [
     ("ask", {"question": 42}, "valid string"),
     ("ask", {}, "question"),
     ("ask", {"question": f"Who authored the Market Research Report for {BETA}?"}, "not one this token reads"),
-    ("ask", {"question": f"Who authored the Market Research Report for {ALPHA} and {BETA}?"}, "2 products"),
+    ("ask", {"question": f"Who authored the Market Research Report for both {ALPHA} and {BETA}?"}, "not one this"),
+    ("ask", {"question": f"Who authored {ALPHA}'s Market Research Report, the one {BETA} cites?"}, "2 products"),
     ("run_intent", {"intent": "no_such_intent", "slots": {"product": ALPHA}}, "no intent named"),
     ("run_intent", {"intent": "document_author", "slots": {"doc_kind": "MarketResearchReport"}}, "slot product"),
     ("run_intent", {"intent": "document_author", "slots": {"product": BETA, "doc_kind": "X"}}, "not one this token"),
@@ -232,6 +233,12 @@ def test_hostile_arguments_are_tool_errors_with_a_clear_message(
 
 def test_the_session_still_answers_after_the_hostile_calls(alpha: Session) -> None:
     assert not alpha.call("ask", {"question": ANSWERED}).value["abstain"]
+
+
+def test_a_question_across_all_products_reads_the_sessions_products_only(alpha: Session) -> None:
+    """ "Across all products" is every product the token reads, and the answer says which (kg/qa/across.py)."""
+    got = alpha.call("ask", {"question": "How many Technical Architects are on the team across all products?"}).value
+    assert got["outcome"] == "answer" and got["cross"]["products"] == [ALPHA]
 
 
 # --- the SDK's client over streamable HTTP, one bearer token per session ---------------------------------------

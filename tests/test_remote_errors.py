@@ -219,7 +219,7 @@ def test_unknown_product_names_the_closest(store: Path, tmp_path: Path) -> None:
 
 @pytest.mark.herb
 def test_a_question_naming_two_products_is_refused(store: Path) -> None:
-    done = kg("ask", "Who wrote the Market Research Report for ActionGenie and for SearchFlow?", "--store", str(store))
+    done = kg("ask", "Who wrote ActionGenie's Market Research Report? SearchFlow's?", "--store", str(store))
     assert_one_line_error(
         done, "invalid question: the question names 2 products (ActionGenie, SearchFlow)", "one product at a time"
     )

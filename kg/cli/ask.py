@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "of them.",
         epilog="exit status by outcome: 0 answered, 0 proved absent (the proof is an answer), 3 uncertain "
         "reading, 4 unsupported (no intent covers the wording, or it names no product), 2 error. An invalid "
-        "question (empty, not text, naming two products) and an endpoint failure are errors, never "
+        "question (empty, not text, naming two products apart, with no 'both', 'or' or 'across' joining them) "
+        "and an endpoint failure are errors, never "
         "abstentions; in --batch they become error records. A batch exits with its worst outcome: 2 if any "
         "line got an error record, else 4 if any was unsupported, else 3 if any was uncertain, else 0.",
     )
@@ -190,6 +191,17 @@ def understanding_lines(u: dict) -> list[str]:
 HEADINGS = {"absent": "ABSTAIN (proof of absence)", "unsupported": "UNSUPPORTED", "uncertain": "UNCERTAIN READING"}
 
 
+def part_line(part: dict) -> str:
+    """One product's answer to a question across products: its outcome, how many items, how many artifacts."""
+    value, held = part["answer"], ""
+    if isinstance(value, list):
+        held = f" {len(value)}"
+    elif part["outcome"] == "answer":
+        said = str(value).splitlines()
+        held = f" {value}" if len(said) == 1 else f" {len(said)} lines"
+    return f"{part['product']} {part['outcome']}{held} ({plural(len(part['citations']), 'artifact')})"
+
+
 def render(a: Answer, explain: bool) -> str:
     lines = [f"Q: {a.question}"]
     if a.abstain:
@@ -217,6 +229,10 @@ def render(a: Answer, explain: bool) -> str:
         lines.append(f"evidence ({plural(len(a.citations), 'artifact')}): {shown}{more}")
     if a.outcome != "uncertain":  # an uncertain question offers its readings instead
         lines.append(f"I read this as: {reading(a)}")
+    if a.cross and a.cross.get("parts"):
+        lines.append("per product: " + "; ".join(part_line(p) for p in a.cross["parts"]))
+    if a.cross and a.cross.get("ranked"):
+        lines.append("ranked: " + ", ".join(f"{p} {n}" for p, n in a.cross["ranked"]))
     lines.append(f"intent: {a.intent or '-'}  type: {a.type}")
     if a.proof:
         lines.append(f"proof: {a.proof['query']} with {json.dumps(a.proof['bindings'])} -> {a.proof['result']}")

@@ -7,7 +7,7 @@ abstention). Only `ask` and `run_intent` abstain, and only on an ASK proof of ab
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from kg.mcp.slots import EID, bindings_of, intent_slots
 from kg.namespaces import ORG_GRAPH, node, product_graph
 from kg.page.views import artifact_view
 from kg.qa.intents import Intent, table
-from kg.qa.question import Question, parse
+from kg.qa.question import Question
 from kg.query.sparql import named_query, prefixed, product_dataset
 
 #: How many employee ids one `people` call takes.
@@ -36,14 +36,14 @@ ACCEPT = "application/sparql-results+json, application/n-triples"
 def ask(reader: Reader, question: str) -> dict[str, Any]:
     """`kg ask --json`'s object for the question; a question about a product or source record (ERB) the caller
     does not read, or, with a grant, naming neither, is refused before anything runs (as the answer page
-    refuses it)."""
-    try:
-        parsed = parse(question, reader.answerer.vocabulary)
-    except KGError as exc:
-        raise KGError(f"invalid question: {exc}") from exc
-    parsed = reader.answerer.scoped(parsed, reader.graphs)  # a source record's graph, among the grant's
+    refuses it). "Every product" of a question across products is the caller's."""
+    parsed = reader.answerer.scoped(reader.answerer.read(question), reader.graphs)
     if parsed.product is not None:
         reader.check_product(parsed.product)
+    elif parsed.across is not None:  # each product it names must be the caller's; "every product" is theirs
+        for product in parsed.across.products if parsed.across.named else ():
+            reader.check_product(product)
+        parsed = replace(parsed, across=parsed.across.within(reader.products))
     elif reader.graphs is not None:
         raise KGError("the question names no product or record this token reads")
     return reader.answerer.answer_parsed(parsed).to_json()

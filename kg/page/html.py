@@ -201,6 +201,22 @@ def start_block(products: list[str], product: str | None, examples: list[tuple[s
     return f'{tried}<h2>Your products ({len(products)})</h2><ul class="products" id="products">{listed}</ul>'
 
 
+def per_product_block(a: Answer) -> str:
+    """For a question across products: each product's own answer (its outcome, how many items and artifacts),
+    linked to that product's question, where its citations or its proof are shown; and a ranking's counts."""
+    if not a.cross or not a.cross.get("parts"):
+        return ""
+    rows = "".join(
+        f'<li><a class="part" href="{escape(ask_href(p["asked"]))}">{escape(p["product"])}</a>: {escape(p["outcome"])}'
+        + (f", {plural(len(p['answer']), 'item')}" if isinstance(p["answer"], list) else "")
+        + f", {plural(len(p['citations']), 'artifact')}</li>"
+        for p in a.cross["parts"]
+    )
+    ranked = ", ".join(f"{escape(p)} {n}" for p, n in a.cross.get("ranked", []))
+    shown = f'<p class="ranked">Ranked: {ranked}</p>' if ranked else ""
+    return f'<section id="per-product"><h2>Per product</h2><ul class="parts">{rows}</ul>{shown}</section>'
+
+
 def ask_page(
     question: str,
     answer: Answer | None,
@@ -215,6 +231,7 @@ def ask_page(
     ]
     if answer is not None:
         body.append(OUTCOMES[outcome(answer)](answer, question, summaries or {}))
+        body.append(per_product_block(answer))
     if svg:
         body.append(evidence_figure(svg))
     body.append(start)

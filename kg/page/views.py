@@ -87,11 +87,18 @@ def read_question(question: str, scope: Scope, answerer: Answerer) -> Question |
     except KGError as exc:
         return Refusal(400, "Not a question", f"invalid question: {exc}")
     parsed = answerer.scoped(parsed, scope)  # a source record's graph, found by its id among the token's
-    if parsed.product is None and scope is not None:
+    if parsed.product is None and parsed.across is None and scope is not None:
         slipped = slipped_product(question, vocabulary)
         hint = f"; did you mean {slipped}?" if slipped else ""
         return Refusal(403, "Not in your products", f"the question names no product this token reads{hint}")
     return parsed
+
+
+def question_dataset(parsed: Question) -> list[NamedNode] | None:
+    """The graphs a question's evidence is drawn from: its product's, or those of the products it spans."""
+    if parsed.across is None:
+        return product_dataset(parsed.product)
+    return [*(product_graph(p) for p in parsed.across.products), NamedNode(ORG_GRAPH)]
 
 
 def answer_json(question: str, scope: Scope, answerer: Answerer) -> tuple[int, dict[str, Any]]:
@@ -124,14 +131,15 @@ def answer_page(
     if isinstance(parsed, Refusal):
         return Page(parsed.status, html.message_page(parsed.status, parsed.title, parsed.message, ask_token))
     answer = answerer.answer_parsed(parsed)
+    graphs = question_dataset(parsed)
     svg = (  # a question not read, or not covered, has no evidence to draw
-        inline_svg(render_svg(evidence_graph(answer, answerer.backend, product_dataset(parsed.product), question)))
+        inline_svg(render_svg(evidence_graph(answer, answerer.backend, graphs, question)))
         if answer.outcome in ("answer", "absent")
         else None
     )
     slipped = slipped_product(question, answerer.vocabulary) if parsed.product is None else None
     start = start_block(scope, examples, parsed.product or slipped, first=False) if answer.abstain else ""
-    summaries = artifact_summaries(answer.citations, answerer.backend, product_dataset(parsed.product))
+    summaries = artifact_summaries(answer.citations, answerer.backend, graphs)
     return Page(200, html.ask_page(question, answer, svg, ask_token, start, summaries))
 
 

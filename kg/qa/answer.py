@@ -26,7 +26,9 @@ from pyoxigraph import NamedNode
 
 from kg.errors import KGError, ShardDown
 from kg.namespaces import GRAPH, ORG_GRAPH, product_graph
+from kg.qa import across as spans
 from kg.qa import operators
+from kg.qa.across import Across
 from kg.qa.cues import Tagged
 from kg.qa.entities import record_scope
 from kg.qa.intents import Choice, Intent, choose
@@ -83,6 +85,9 @@ class Answer:
     #: The operator the question adds to its core reading (kg/qa/operators.py): its kind, how it is shown after
     #: the core's reading ("companies by unresolved bugs in ActionGenie → excluding BlueWave"), what it counted.
     operator: dict[str, Any] | None = None
+    #: For a question across products (kg/qa/across.py): how they combine, which ones, and each product's own
+    #: answer (what was asked of it, its outcome, items, citations and proof).
+    cross: dict[str, Any] | None = None
     #: {eid: {"name", "role"}} for every employee the answer names: the answer itself stays eids.
     people: dict[str, dict[str, str | None]] = field(default_factory=dict)
     queries: list[str] = field(default_factory=list)
@@ -210,25 +215,29 @@ class Answerer:
         return self.people.people_map(values) if any(EID.search(v) for v in values) else {}
 
     def ask(self, raw: str | bytes) -> Answer:
-        """The answer or a proof-backed abstention. An invalid question (empty, not text, naming two products)
+        """The answer or a proof-backed abstention. An invalid question (empty, not text, naming two products apart)
         and a backend failure raise KGError: neither is evidence about the data, so neither may abstain."""
-        vocabulary = self.vocabulary
+        return self.answer_parsed(self.scoped(self.read(raw)))
+
+    def read(self, raw: str | bytes) -> Question:
+        """The question parsed against the graph's vocabularies; an invalid one is a KGError saying so."""
         try:
-            q = parse(raw, vocabulary)
+            return parse(raw, self.vocabulary)
         except KGError as exc:
             raise KGError(f"invalid question: {exc}") from exc
-        return self.answer_parsed(self.scoped(q))
 
     def scoped(self, q: Question, readable: frozenset[str] | None = None) -> Question:
         """The question with its scope: the product it names, else the graph of the source record (ERB) it
         names by id (`erb-jira`), among the graphs the caller reads (`readable`: graph IRIs, None for all).
         Either is then read as a product's question is: in that graph and the organisation graph."""
-        if q.product is not None:
+        if q.product is not None or q.across is not None:
             return q
         graph = record_scope(q.text, self.backend, readable)
         return replace(q, product=graph) if graph else q
 
     def answer_parsed(self, q: Question) -> Answer:
+        if q.across is not None:
+            return self._across(q, q.across)
         if q.product is None and self.backend.hides_graphs:
             raise KGError(
                 f"the question names no product {self.backend.location} shows this token: a product outside "
@@ -253,6 +262,67 @@ class Answerer:
         if op is None and operators.opens_yes_no(q.text) and str(answer.intent).startswith("ontology:"):
             answer = self._yes_no_of_list(q, answer)
         return self._company_slips(q, answer)
+
+    def _across(self, q: Question, across: Across) -> Answer:
+        """A question across products (kg/qa/across.py): asked of each product as that product's own question,
+        read by the same readers, the answers combined by the question's connective."""
+        base = self._abstain(q, None, "", outcome="uncertain")
+        base.cross, base.slots = across.to_json(), {**base.slots, "products": list(across.products)}
+        if across.kind == "unread":
+            why = f"'{across.said}' beside {', '.join(across.products)}: which products to read is not read"
+            return spans.uncertain(base, why)
+        if across.kind == "and":
+            why = f"'{across.said}' may mean in every one of the products or in any of them"
+            answer = spans.uncertain(base, why)
+            answer.readings = [{"question": r, "intent": "across"} for r in across.readings]
+            return answer
+        if not across.products:
+            raise KGError(f"'{across.said}': no product to read at {self.backend.location}")
+        parts = {p: self.answer_parsed(parse(across.asked_of(p), self.vocabulary)) for p in across.products}
+        first = next(iter(parts.values()))
+        base.choice, base.queries = first.choice, first.queries  # `--explain`: how one product's question was read
+        if across.kind != "rank" and (ranked := self._most_across(q, across, parts, base)) is not None:
+            return ranked
+        answer = spans.combine(across, parts, base)
+        values = answer.operator.get("items", []) if answer.type == "count" and answer.operator else answer.answer
+        answer.people = self.people_named(values if isinstance(values, list) else [])
+        return answer
+
+    def _most_across(self, q: Question, across: Across, parts: dict[str, Answer], base: Answer) -> Answer | None:
+        """A "most" (or a ranking operator over one) across products: each item's count summed over the
+        products' ranked rows (`sparql/<query>_ranked.rq`), then ranked as one product's would be. None when no
+        product's reading asks for the most."""
+        winners = {p: a.choice.winner for p, a in parts.items() if a.choice and a.choice.winner}
+        most = {p: w for p, w in winners.items() if parts[p].intent == w.intent.name and "most" in w.intent.requires}
+        if not most or spans.doubt(parts) is not None:
+            return None
+        answer = spans.prepared(across, parts, base)
+        if across.kind == "both":
+            return spans.uncertain(answer, "the most in every product is not read: say 'across' to count them together")
+        name = f"{next(iter(most.values())).intent.query}_ranked"
+        if name not in library():
+            return spans.uncertain(answer, f"the most across products needs the ranked rows, which {name} is not")
+        rows = {}
+        for product, winner in most.items():
+            got = self.backend.select(library()[name].text, winner.bindings or {}, product_dataset(product))
+            rows[product] = [
+                (term_text(r["answer"]), int(term_text(r["n"]))) for r in got if "answer" in r and "n" in r
+            ]
+        first = parse(across.asked_of(next(iter(most))), self.vocabulary)
+        op = detect(first)
+        op = op if op is not None and (op.ranks or op.kind == "exclude") else Operator("rank", frozenset(), "the most")
+        part = parts[next(iter(most))]
+        core = replace(
+            answer, outcome="answer", abstain=False, reason=None, answer=[], type=part.type, intent=part.intent
+        )
+        ranked = operators.ranked(op, core, spans.summed(rows.values()), operators.opens_yes_no(q.text))
+        named = ranked.answer if isinstance(ranked.answer, list) else [op.item, op.other]
+        # cited: the products whose rows count an item the answer names
+        held = [p for p, got in rows.items() if any(item in named for item, _ in got)]
+        ranked.citations = sorted({c for p in held for c in parts[p].citations})
+        if ranked.outcome == "answer" and isinstance(ranked.answer, list):
+            ranked.people = self.people_named(ranked.answer)
+        return ranked
 
     def _yes_no_of_list(self, q: Question, answer: Answer) -> Answer:
         """An ontology reading's list for a question that asks yes or no. "Has eid_… written any PRs?" asks

@@ -67,4 +67,5 @@ def reading(answer: Answer) -> str:
         return "no kind of question I know" + (f" ({found})" if found else "")
     what = f"{ANSWER_WORDS.get(answer.type, answer.type)} ({intent_words(answer.intent)})"
     then = f" → {answer.operator['shown']}" if answer.operator else ""
+    then += f" → {answer.cross['shown']}" if answer.cross else ""
     return what + (f": {slots}" if slots else "") + (f" ({spelled})" if spelled else "") + then

@@ -2,9 +2,10 @@
 
 Slots are recognised against vocabularies read from the graph (products, roles, companies) or fixed tables
 (document kinds), so a new product or role needs no code change. Nothing here guesses: a slot is either found
-verbatim (after normalisation) or absent. A question naming two products is refused (KGError, so `kg ask` exits 2 and
-`--batch` writes an error record): answering for whichever comes first, or abstaining, would each claim
-something about one product the question did not ask alone.
+verbatim (after normalisation) or absent. A question naming several products joined by a connective ("both X
+and Y", "X or Y", "across all products") spans them (`Question.across`, kg/qa/across.py); one naming several
+products apart is refused (KGError, so `kg ask` exits 2 and `--batch` writes an error record): answering for
+whichever comes first, or abstaining, would each claim something about one product the question did not ask alone.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import KGError
+from kg.qa.across import Across
+from kg.qa.across import find as find_across
 from kg.qa.time import TimeSlot, find_time
 from kg.text import DOC_KINDS, normalise, singular_text
 from kg.text import singular_phrase as _singular_phrase
@@ -35,6 +38,13 @@ class Vocabulary:
     companies: dict[str, str]
     #: Where people work ("Seattle", "New York"), matched as written with capitals: "remote" is a word too.
     locations: dict[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def compounds(self) -> tuple[str, ...]:
+        """Role and document kind names, normalised, singular and plural: a word of "for every product" may
+        begin one ("for every product manager")."""
+        names = [*self.roles, *(n for kind in DOC_KINDS.values() for n in kind)]
+        return tuple(sorted({form for n in names for form in (normalise(n), normalise(n) + "s")}))
 
     @cached_property
     def singular_roles(self) -> dict[str, str]:
@@ -70,6 +80,8 @@ class Question:
     customer_ids: list[str] = field(default_factory=list)
     locations: list[str] = field(default_factory=list)
     time: TimeSlot | None = None  # "on 2026-08-01", "when P's previous release shipped": removed from norm / sing
+    #: The products a question spans and how their answers combine ("both X and Y"); then `product` is None.
+    across: Across | None = None
 
     def slots(self) -> dict[str, object]:
         return {
@@ -164,12 +176,14 @@ def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     q = Question(text=text, norm=norm, sing=singular_text(PLURAL_POSSESSIVE.sub("", norm)), time=time)
     own = {k: v for k, v in vocab.products.items() if k == normalise(v)}  # former names are written as these now
     products = _find_longest(full, own) or _find_longest(full.replace("'s", ""), own)
-    if len(set(products)) > 1:
+    q.across = find_across(text, vocab.products, sorted(set(own.values())), vocab.compounds)
+    if len(set(products)) > 1 and q.across is None:
         raise KGError(
-            f"the question names {len(set(products))} products ({', '.join(dict.fromkeys(products))}); "
-            "ask about one product at a time"
+            f"the question names {len(set(products))} products ({', '.join(dict.fromkeys(products))}) without "
+            "saying how they go together ('both X and Y', 'X or Y', 'across all products'); ask about one product "
+            "at a time, or join them so"
         )
-    q.product = products[0] if products else None
+    q.product = products[0] if products and q.across is None else None
     for kind, names in DOC_KINDS.items():
         if any(
             (n in q.sing and _whole_words(n).search(q.sing)) or (n in norm and _whole_words(n).search(norm))

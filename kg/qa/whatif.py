@@ -9,7 +9,6 @@ from pathlib import Path
 
 from kg.errors import KGError
 from kg.qa.answer import Answer, Answerer
-from kg.qa.question import parse as parse_question
 from kg.query.sparql import EmbeddedStore
 from kg.query.whatif import ScratchStore
 
@@ -34,8 +33,10 @@ def items(answer: Answer) -> list[str]:
 def ask_what_if(real: EmbeddedStore, question: str, with_files: list[Path], without_files: list[Path]) -> WhatIf:
     """The question answered over the scratch copy of the product it names, compared with the real answer."""
     answerer = Answerer(real)
-    real_answer = answerer.ask(question)
-    q = parse_question(question, answerer.vocabulary)
+    q = answerer.read(question)
+    if q.across is not None:  # no one graph to copy
+        raise KGError("--with / --without copy one product's graph: ask the question of one product at a time")
+    real_answer = answerer.answer_parsed(q)
     if q.product is None:
         raise KGError("--with / --without need a question that names a product (its graph is what is copied)")
     scratch = Answerer(ScratchStore(real, q.product, with_files, without_files)).answer_parsed(q)
