@@ -552,3 +552,17 @@ def test_a_meeting_described_by_its_month(answerer: Answerer, herb: Path) -> Non
     assert answer.outcome != "absent"
     none = answerer.ask("Who sat in on the SentimentForce meeting in January 2020?")
     assert none.outcome == "absent", none.reason
+
+
+@pytest.mark.herb
+def test_a_kind_of_artifact_listed_counted_and_proved_absent(answerer: Answerer, herb: Path) -> None:
+    """A product's artifacts of one kind, with no condition: listed, counted, and, where the product has none,
+    proved absent; "meeting transcripts" in the plural lists them, it describes no one meeting."""
+    raw = product_file(herb, "SecurityForce")
+    docs = answerer.ask("Which documents does SecurityForce have?")
+    assert set(docs.citations) == {d["id"] for d in raw["documents"]}, docs.reason
+    count = answerer.ask("number of meeting transcripts we have for SecurityForce?")
+    assert count.answer == str(len(raw["meeting_transcripts"])), count.reason
+    assert not raw["meeting_chats"]
+    chats = answerer.ask("Can you pull up the meeting chat logs for SecurityForce?")
+    assert chats.outcome == "absent" and chats.proof, chats.reason

@@ -121,6 +121,15 @@ def day_in(run: list[str]) -> str | None:
     return f"{found.group('y')}-{month:02d}-{int(found.group('d')):02d}"
 
 
+def plural(typed: list[str], anchors: set[str]) -> bool:
+    """Whether the words as typed name meetings in the plural ("meeting transcripts", "meeting chats"): a set
+    to list, not one meeting described."""
+    ends = [i for i, t in enumerate(typed) if t in anchors]  # "meeting chat logs": the noun's last word
+    return bool({f"{a}s" for a in anchors} & set(typed)) or any(
+        any(w.endswith("s") and len(w) > len("is") for w in typed[i + 1 : i + 3]) for i in ends
+    )
+
+
 def meeting(q: Question, text: str, backend: Backend, graphs: list | None, data: dict[str, Any]) -> Described | None:
     table = data["described"]
     tokens = text.split()
@@ -137,6 +146,8 @@ def meeting(q: Question, text: str, backend: Backend, graphs: list | None, data:
     start, end = run_around(tokens, anchors[0], allowed, set(table["edges"]))
     words = " ".join(tokens[start:end])
     kind, day = said_kind(q, words), day_of(q) or day_in(tokens[start:end])
+    if kind is None and day is None and plural(q.norm.split(), set(table["meeting_anchors"])):
+        return None  # "the meeting transcripts of X": a set to list, not one meeting described
     rows = backend.select(named_query("onto_meetings").text, graphs=graphs)
     fits = tuple(
         Entity(r["meeting"].value, frozenset({MEETING}), term_text(r["id"]))

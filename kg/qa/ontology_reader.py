@@ -480,7 +480,11 @@ class Reader:
             return self.related(named, placed, asked, left)
         if self.desc is not None:
             return self.of_described(self.desc, placed, asked, left, asks_property)
-        if not asks_property and not ((self.q.roles or self.q.locations) and not named):
+        if (
+            not asks_property
+            and not ((self.q.roles or self.q.locations) and not named)
+            and not self.lists(placed, asked)
+        ):
             return None
         if self.q.time is not None:  # the ontology's properties hold as of now: an answer for then is a guess
             return self.uncertain(f"'{self.q.slots().get('time')}': the properties read here have no time")
@@ -573,6 +577,15 @@ class Reader:
         if quoted(self.q.text, entity.label):
             doubt.slots["entity"] = local(entity.iri)
         return doubt
+
+    def lists(self, placed: Placed, asked: str | None) -> bool:
+        """Whether the question only lists a kind of artifact of its product ("which documents does X have"):
+        an artifact class, the product, and nothing else named."""
+        return (
+            asked in schema().below.get(ARTIFACT, frozenset())
+            and not self.found
+            and all(kind in ("class", "scope") for kind, _, _ in placed.phrases)
+        )
 
     def by_role(self, read: Answer) -> Answer:
         """A reading's people narrowed to the role the question names ("which QA specialists report to
@@ -1189,7 +1202,8 @@ class Reader:
         if asked is None:
             return None
         conditions = self.conditions(placed, asked)
-        if conditions is None or self.unlisted(placed) or (owner is None and not conditions):
+        every = not conditions and asked in schema().below.get(ARTIFACT, frozenset())  # "the meeting chats of X"
+        if conditions is None or self.unlisted(placed) or (owner is None and not conditions and not every):
             return None
         conditions = [owner, *conditions] if owner else conditions
         if any(c.source for c in conditions):  # "competitors named in X's report": the verb says the source
@@ -1201,26 +1215,28 @@ class Reader:
             c.negated for c in conditions if c not in unsaid.values()
         ):
             return None  # every word left is a negation, and one is left only when a condition reads it
-        if not 1 <= len(conditions) <= MAX_CONDITIONS:
+        if not (every or 1 <= len(conditions) <= MAX_CONDITIONS):
             return None
         if len(conditions) > 1 and "or" in self.text.split():
             return None  # the conditions are read together: "merged or reverted" asks for either
         sources = [c for c in conditions if c.source]
         plain = [c for c in conditions if not c.source]
-        if len(sources) > 1 or not plain or (sources and len(plain) > 1):
+        if len(sources) > 1 or not (plain or every) or (sources and len(plain) > 1):
             return None
-        first, second = plain[0], plain[-1]
-        bindings: dict[str, Any] = {"class": NamedNode(asked), **first.bindings(""), **second.bindings("2")}
+        bindings: dict[str, Any] = {"class": NamedNode(asked)}
+        if plain:
+            bindings.update({**plain[0].bindings(""), **plain[-1].bindings("2")})
         query = "onto_list"
         if sources:
             query = "onto_list_from"
-            bindings = {"class": NamedNode(asked), **first.bindings("")}
+            bindings = {"class": NamedNode(asked), **plain[0].bindings("")}
             bindings.update({"sourceProperty": NamedNode(sources[0].prop.iri), "sourceObject": sources[0].value})
         noun = s_label(asked)
         said = " and ".join(c.shown() for c in conditions)
-        slots["reading"] = f"every {noun} of {self.q.product} with {said}"
-        intent = "ontology:" + "+".join(local(c.prop.iri) for c in conditions) + ":list"
-        done = self.execute(query, bindings, intent, slots, f"no {noun} of {self.q.product} has {said}")
+        slots["reading"] = f"every {noun} of {self.q.product}" + (f" with {said}" if said else "")
+        intent = "ontology:" + ("+".join(local(c.prop.iri) for c in conditions) or local(asked)) + ":list"
+        missing = f"no {noun} of {self.q.product}" + (f" has {said}" if said else " is in the graph")
+        done = self.execute(query, bindings, intent, slots, missing)
         if isinstance(done, Answer):
             return self.source_checked(done, sources[0]) if sources else done
         rows, queries = done
