@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -490,6 +491,103 @@ def test_requests_queued_for_their_tokens_turn_never_lock_another_token_out(
         for conn in held:
             conn.close()
         assert "Traceback" not in log.read_text()
+
+
+#: Client addresses of the F2 flood (every 127.x address is this machine's loopback).
+FLOOD_FROM = [f"127.0.0.{i}" for i in range(2, 10)]
+
+
+def post_from(url: str, source: str, query: str, token: str) -> socket.socket | None:
+    """A connection from `source` that has sent one query (None when the server refused it on the spot)."""
+    host, port = url.removeprefix("http://").split(":")
+    try:
+        conn = socket.create_connection((host, int(port)), timeout=10, source_address=(source, 0))
+        body = query.encode()
+        conn.sendall(
+            f"POST /query HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n"
+            f"Content-Type: application/sparql-query\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+        return conn
+    except OSError:
+        return None
+
+
+def status_read(conn: socket.socket) -> int:
+    """The status the server answers on `conn` (waiting for it), 0 when it closes the connection unanswered."""
+    conn.settimeout(120)
+    try:
+        head = conn.recv(12)
+    except OSError:
+        return 0
+    return int(head[9:12]) if len(head) == 12 else 0
+
+
+@contextmanager
+def stalled(pid: int) -> Iterator[None]:
+    """The server's main process stopped (SIGSTOP) for the block, then resumed: whatever connects meanwhile waits
+    in the kernel and arrives in one burst, as on a machine too loaded to read a newcomer before the next ones."""
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 60
+        while Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "T":
+            assert time.monotonic() < deadline, "the server did not stop"
+            time.sleep(0.01)
+        yield
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
+
+def test_a_flood_arriving_with_a_newcomer_cannot_close_the_newcomers_request(
+    store_dir: Path, access: Path, tmp_path: Path
+) -> None:
+    """F2 on a slowed server: one token's runaways from 8 addresses (8 connections each, so twice the server's 32
+    slots) arrive in the same burst as another token's request. Landed, the newcomer's request was still unread
+    when the burst's later connections came, so it was the oldest idle connection and was closed (the soak's
+    24 % at a load of 20). A request that has arrived is now never closed for its own address's newcomers, and
+    the flood's addresses, holding the most, give way first. Counted in answers: the burst is made by stopping
+    the server, not by timing."""
+    extra = ("--workers", "2", "--max-per-token", "1", "--max-connections", "32", "--max-per-client", "8")
+    with server_process(store_dir, access, tmp_path / "serve.log", *extra, "--timeout", "60") as (url, pid):
+        flood: list[socket.socket | None] = []
+        answers = []
+        for _round in range(3):
+            flood += [post_from(url, source, RUNAWAY, ALPHA_TOKEN) for _ in range(8) for source in FLOOD_FROM]
+            with stalled(pid):
+                newcomer = post_from(url, "127.0.0.1", NORMAL, BETA_TOKEN)
+                flood += [post_from(url, source, RUNAWAY, ALPHA_TOKEN) for _ in range(8) for source in FLOOD_FROM]
+            assert newcomer is not None
+            answers.append(status_read(newcomer))
+            newcomer.close()
+        for conn in flood:
+            if conn is not None:
+                conn.close()
+        assert answers == [200, 200, 200]
+        assert beta_query(url) == 200
+    assert "Traceback" not in (tmp_path / "serve.log").read_text()
+
+
+def test_idle_connections_arriving_with_a_newcomer_of_their_address_cannot_close_its_request(
+    store_dir: Path, access: Path, tmp_path: Path
+) -> None:
+    """Clients behind one address (a proxy): a request and then 40 connections that send nothing arrive in one
+    burst from the same address, past its --max-per-client 8. Each of those takes the slot of the longest-idle
+    connection of the address; the request, unread when they came, looked idle and oldest. It has arrived (it
+    waits in the socket), so it is the server's to answer, and the empty connections give way to each other."""
+    extra = ("--max-per-client", "8")
+    with server_process(store_dir, access, tmp_path / "serve.log", *extra) as (url, pid):
+        host, port = url.removeprefix("http://").split(":")
+        held, answers = [], []
+        for _round in range(3):
+            with stalled(pid):
+                newcomer = post_from(url, "127.0.0.11", NORMAL, BETA_TOKEN)
+                held += [socket.create_connection((host, int(port)), 10, ("127.0.0.11", 0)) for _ in range(40)]
+            assert newcomer is not None
+            answers.append(status_read(newcomer))
+            newcomer.close()
+        for conn in held:
+            conn.close()
+        assert answers == [200, 200, 200]
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ import random
 import socket
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -493,6 +494,34 @@ def test_one_tokens_runaway_queries_leave_other_tokens_a_worker(mcp_store: Path,
         time.sleep(1.0)  # for them to reach the pool; the order below does not depend on it
         assert other.call("query", {"sparql": "ASK {}"}).value["boolean"] is True
         assert not any(f.done() for f in runaways), "a runaway ended before the other token was answered"
+
+
+@pytest.mark.slow
+def test_ending_a_runaways_session_gives_its_token_no_more_workers(
+    mcp_store: Path, access: Path, tmp_path: Path
+) -> None:
+    """F7 by cancellation: a session ended (DELETE) while its runaway ran cancelled the call, which left its
+    worker out of the pool for good and gave the token its turn back. Two such sessions took both workers, and
+    another token's `ASK {}` waited out the 60 s limit and failed. A job at a worker now runs to its end, its
+    token keeping the turn, and the worker comes back. Decided by answers: each round's runaway is still
+    running (the limit is 60 s) when the other token asks."""
+    args = ("--store", str(mcp_store), "--access", str(access), "--workers", "2", "--timeout", "60")
+    runaway = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+    runaway["params"] = {"name": "query", "arguments": {"sparql": RUNAWAY}}
+    with http_server(tmp_path, *args) as url, http_session(url, BETA_TOKEN) as other:
+        headers = {**MCP_HEADERS, "Authorization": f"Bearer {ALPHA_TOKEN}"}
+        answers = []
+        with ThreadPoolExecutor(3) as calls:
+            for _round in range(3):
+                session = {**headers, "mcp-session-id": initialize(url, ALPHA_TOKEN).headers["mcp-session-id"]}
+                initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+                requests.post(url, json=initialized, headers=session, timeout=60)
+                call = calls.submit(requests.post, url, json=runaway, headers=session, timeout=120)
+                time.sleep(1.0)  # for the call to reach a worker; the answers below do not depend on it
+                assert requests.delete(url, headers=session, timeout=60).status_code == 200
+                call.result()
+                answers.append(other.call("query", {"sparql": "ASK {}"}).value["boolean"])
+        assert answers == [True, True, True]
 
 
 def test_without_a_valid_token_no_session_is_made(http_url: str) -> None:

@@ -305,10 +305,22 @@ class Pool:
     async def run(self, job: Job, admit: Admit | None = None, party: str | None = None) -> Reply:
         """The job's reply. The worker announces the reply's size first; `admit(size)` may wait for room for
         it (or refuse with an HttpError) before the bytes cross into this process. `party` (a token's name)
-        is whose job it is: a freed worker goes to the waiting party with the fewest jobs running."""
-        return await self._run_on(await self._take(party), job, admit, party)
+        is whose job it is: a freed worker goes to the waiting party with the fewest jobs running. Once at a
+        worker the job is not cancelled with its caller (see `start`)."""
+        return await asyncio.shield(self.start(await self.take(party), job, admit, party))
 
-    async def _take(self, party: str | None) -> Worker:
+    def start(self, worker: Worker, job: Job, admit: Admit | None, party: str | None) -> asyncio.Task[Reply]:
+        """The job on `worker`, as a task of its own: a caller that goes away (a client gone, an MCP session
+        ended or its call cancelled) cannot stop a worker mid-query, so the task runs until the reply or the
+        time limit and then gives the worker back. Cancelling the await of it once left the worker out of the
+        pool for good (issue 36, F7: two ended sessions took both of `kg mcp`'s workers)."""
+        task = asyncio.ensure_future(self._run_on(worker, job, admit, party))
+        task.add_done_callback(_retrieved)
+        return task
+
+    async def take(self, party: str | None) -> Worker:
+        """A worker for `party`, at once or in its turn (503 after the time limit); cancelling the wait gives
+        back a worker handed over just then."""
         if self.free and not self.waiting:
             self.running[party] = self.running.get(party, 0) + 1
             return self.free.pop()
@@ -318,11 +330,13 @@ class Pool:
         try:
             async with asyncio.timeout(self.limits.timeout):
                 return await chosen
-        except TimeoutError:
+        except (TimeoutError, asyncio.CancelledError) as exc:
             if entry in self.waiting:
                 self.waiting.remove(entry)
-            if chosen.done() and not chosen.cancelled():  # handed a worker just as the time ran out
+            if chosen.done() and not chosen.cancelled():  # handed a worker just as the wait ended
                 self._give(chosen.result(), party)
+            if isinstance(exc, asyncio.CancelledError):
+                raise
             raise HttpError(
                 503, f"all {len(self.workers)} query workers stayed busy for {self.limits.timeout:g} s; try again"
             ) from None
@@ -422,6 +436,12 @@ class Pool:
         self.executor.shutdown(wait=False, cancel_futures=True)
         for worker in self.workers:
             worker.stop()
+
+
+def _retrieved(task: asyncio.Task[Reply]) -> None:
+    """Mark a job task's outcome as seen: when its caller has gone, nobody else looks at it."""
+    if not task.cancelled():
+        task.exception()
 
 
 def _refusal(status: int, message: str) -> Reply:

@@ -162,8 +162,9 @@ def set_working(request: web.BaseRequest, working: bool) -> None:
 
 @web.middleware
 async def working_marks(request: web.Request, handler: Any) -> web.StreamResponse:
-    """A request without a body works from its start; one with a body once body_text has read it."""
-    set_working(request, not request.body_exists)
+    """A request works from its start once its body, if any, has arrived whole (the wait is then the server's);
+    one whose body is still coming once body_text has read it."""
+    set_working(request, not request.body_exists or request.content.is_eof())
     try:
         return await handler(request)
     finally:
@@ -422,7 +423,7 @@ def answer_page_routes(store: Path) -> web.RouteTableDef:
 def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) -> web.Application:
     names = hosts.allowed_names(settings.host, settings.allow_hosts)
     app = web.Application(
-        middlewares=[host_guard(names), working_marks, cors_middleware(settings.cors), refusals],
+        middlewares=[working_marks, host_guard(names), cors_middleware(settings.cors), refusals],
         client_max_size=settings.limits.max_body,
     )
     app[SETTINGS], app[GRANTS], app[POOL] = settings, grants, pool
@@ -444,13 +445,18 @@ def make_app(settings: Settings, grants: dict[str, Grant] | None, pool: Pool) ->
 class Admission:
     """Who holds a connection slot: at most `limit` connections, at most `per_client` from one address.
 
-    A connection over either limit takes the slot of the longest-idle connection in the way (one waiting for
-    its headers, on keep-alive or still sending its body) and closes it; only when every connection in the
-    way is working on a request does the newcomer get a 503. A request waiting for its token's turn is not
-    working (kg/endpoint/shares.py), so one token's queue cannot hold the slots; it is closed only when no idle
-    connection is in the way. Idle and slow clients therefore cannot keep anyone out, and one address cannot hold
-    more than its share. A slot is given back exactly once, whatever
-    closed the connection (aiohttp's force_close() clears `transport` before connection_lost runs).
+    A newcomer over its address's limit takes the slot of that address's **idle** connection that has waited
+    longest (one still sending its headers or body, or on keep-alive) and closes it; failing that, of its
+    request that has waited longest for its token's turn (kg/endpoint/shares.py), so one token's queue never
+    holds slots against other tokens. A newcomer over the server's limit takes a slot from the address holding
+    the most connections, if that one holds more than the newcomer's: there the choice goes on to a request
+    that has arrived whole but is not yet at work, so an address flooding the server with requests (or with a
+    token's requests past its share) gives way to one holding fewer. A connection is never closed while its
+    request is being answered (`working`), nor for its own address's newcomers once its request has arrived:
+    a server slowed by load must not count its own delay (a request still in the socket or in aiohttp's queue)
+    against the client. Only when nothing in the way can go does the newcomer get a 503. A slot is given back
+    exactly once, whatever closed the connection (aiohttp's force_close() clears `transport` before
+    connection_lost runs).
     """
 
     def __init__(self, limit: int, per_client: int) -> None:
@@ -459,13 +465,13 @@ class Admission:
         self.count = 0
 
     def admit(self, handler: LimitedHandler) -> bool:
-        """Give `handler` a slot, evicting the longest-idle connection in the way; False when none can go."""
+        """Give `handler` a slot, closing a connection in the way (above); False when none can go."""
         mine = self.by_peer.get(handler.peer, {})
-        if len(mine) >= self.per_client:
-            if not self._evict(mine):
+        if len(mine) >= self.per_client or self.count >= self.limit:
+            victim = victim_among(mine, False) if len(mine) >= self.per_client else self._fair_victim(len(mine))
+            if victim is None:
                 return False
-        elif self.count >= self.limit and not self._evict(h for peer in self.by_peer.values() for h in peer):
-            return False
+            self._evict(victim)
         self.by_peer.setdefault(handler.peer, {})[handler] = None
         self.count += 1
         return True
@@ -479,31 +485,63 @@ class Admission:
             if not mine:
                 del self.by_peer[handler.peer]
 
-    def _evict(self, handlers: Iterable[LimitedHandler]) -> bool:
-        """Close the longest-idle connection in the way; only when none is idle, the one that has waited longest
-        for its token's turn (so a queue never costs an idle-free server its newcomers, and idle connections go
-        first, as before queues were evictable)."""
-        waiting = [h for h in handlers if not h.working]
-        idle = [h for h in waiting if h.queued is None]
-        victim = min(idle or waiting, key=lambda h: h.idle_since, default=None)
-        if victim is None:
-            return False
+    def _fair_victim(self, held: int) -> LimitedHandler | None:
+        """With every slot taken, for a newcomer whose address holds `held`: a connection of the address holding
+        the most, if more than `held` (even one whose request has arrived); else an idle or queued one of an
+        address holding as many as `held` (the newcomer's own among them)."""
+        for peer in sorted(self.by_peer.values(), key=len, reverse=True):
+            if len(peer) <= held:
+                break
+            if (victim := victim_among(peer, True)) is not None:
+                return victim
+        return victim_among([h for peer in self.by_peer.values() if len(peer) == held for h in peer], False)
+
+    def _evict(self, victim: LimitedHandler) -> None:
         self.release(victim)
         victim.force_close()
         if victim.queued is not None:  # its request waits for its token's turn: it will never be answered
             victim.queued.cancel()
-        return True
+
+
+def victim_among(handlers: Iterable[LimitedHandler], arrived_too: bool) -> LimitedHandler | None:
+    """The connection to close among `handlers`: the longest-idle one whose request has not arrived, else the one
+    that has waited longest for its token's turn, else (`arrived_too`) the longest-idle one whose request has
+    arrived but is not yet at work; never a working one."""
+    resting = sorted((h for h in handlers if not h.working), key=lambda h: h.idle_since)
+    idle = [h for h in resting if h.queued is None]
+    unsent = next((h for h in idle if not h.request_arrived()), None)  # each socket peeked only as far as needed
+    queued = next((h for h in resting if h.queued is not None), None)
+    return unsent or queued or (idle[0] if arrived_too and idle else None)
+
+
+#: Bytes of a connection's unread input looked at for the end of a request head (a longer head is not seen).
+PEEK = 16384
+
+
+def head_unread(transport: asyncio.BaseTransport | None) -> bool:
+    """Whether the socket holds a whole request head this server has not read yet (peeked, not consumed)."""
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is None:
+        return False
+    view = socket.socket(fileno=sock.fileno())  # the same descriptor, not a copy: detached, never closed
+    try:
+        return b"\r\n\r\n" in view.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except OSError:
+        return False
+    finally:
+        view.detach()
 
 
 class LimitedHandler(RequestHandler):
     """aiohttp's connection handler under an Admission: a connection refused a slot gets one 503 and is closed.
 
     The check runs in connection_made, not in the protocol factory: asyncio accepts a burst of connections
-    (calling the factory for each) before any of them is counted as made. `working` is set once a request's
-    body has been read and cleared when its response is sent: only then is the connection safe from eviction.
+    (calling the factory for each) before any of them is counted as made. `working` is set once a request has
+    arrived whole (its body too) and cleared when its response is sent: only then is the connection safe from
+    eviction. Before that, `request_arrived()` tells a request waiting for the server from a slow client.
     """
 
-    __slots__ = ("_admission", "_admitted", "idle_since", "peer", "queued", "working")
+    __slots__ = ("_admission", "_admitted", "arrived", "idle_since", "peer", "queued", "working")
     REFUSAL = (
         b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
         b"Content-Length: 30\r\nConnection: close\r\n\r\ntoo many connections; retry.\r\n"
@@ -511,7 +549,7 @@ class LimitedHandler(RequestHandler):
 
     def __init__(self, server: Server, admission: Admission, **kwargs: Any) -> None:
         super().__init__(server, **kwargs)
-        self._admission, self._admitted, self.working = admission, False, False
+        self._admission, self._admitted, self.working, self.arrived = admission, False, False, False
         self.peer, self.idle_since = "", 0.0
         self.queued: asyncio.Task | None = None
 
@@ -530,8 +568,18 @@ class LimitedHandler(RequestHandler):
         if self._admitted:
             super().connection_lost(exc)
 
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self._messages:  # a request head was parsed: it waits for the handler (working_marks clears this)
+            self.arrived = True
+
+    def request_arrived(self) -> bool:
+        """Whether a request head has arrived and waits for this server: parsed (and perhaps already taken from
+        aiohttp's queue by a task not yet run), or still unread in the socket."""
+        return self.arrived or bool(self._messages) or head_unread(self.transport)
+
     def set_working(self, working: bool) -> None:
-        self.working = working
+        self.working, self.arrived = working, False
         if not working:
             self.idle_since = time.monotonic()
 

@@ -5,7 +5,9 @@ A token may have at most `per_token` queries at the workers at once; the rest of
 waiting for its token's turn is told so (`queued`): `kg serve` then counts its connection as idle, so it can be
 closed to make room for another client's and never holds a connection slot against other tokens. `kg serve`
 (/query, /store and the answer page) and `kg mcp` (its query tool and its library calls) use the same shares.
-A reply is held
+A query at a worker is not stopped by its caller going away (a worker cannot be interrupted mid-query): it runs
+to its reply or its time limit, and its token keeps the turn until then, so ending sessions or cancelling calls
+cannot give one token more than its share of the workers. A reply is held
 in the main process until the client has read it. A worker announces a reply's size before its bytes; a large
 reply crosses into the main process only once its size fits in the budget, and gives the room back once the
 client has it or the send deadline has passed. The main process so never holds more than `max_inflight` bytes
@@ -15,9 +17,10 @@ of large results, however slowly the clients read, and small replies never wait 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from kg.endpoint.engine import SMALL_REPLY, Job, Pool, Reply
 from kg.endpoint.policy import HttpError
@@ -50,10 +53,20 @@ class TokenSlots:
     async def slot(
         self, key: str | None, timeout: float, queued: Callable[[bool], None] | None = None
     ) -> AsyncIterator[None]:
-        """A turn for `key` within `timeout` seconds (else 503); `queued(True)` while it waits, `queued(False)`
-        once it has its turn or gave up."""
-        if key is None:
+        """A turn for `key` within `timeout` seconds (else 503), held for the block; `queued(True)` while it
+        waits, `queued(False)` once it has its turn or gave up."""
+        async with self.turn(key, timeout, queued):
             yield
+
+    @asynccontextmanager
+    async def turn(
+        self, key: str | None, timeout: float, queued: Callable[[bool], None] | None = None
+    ) -> AsyncIterator[Turn]:
+        """As `slot`, but the turn may be handed to a task (`Turn.until`): it then ends when the task does, not
+        with the block, so a job its caller left still counts against its token while a worker runs it."""
+        turn = Turn()
+        if key is None:
+            yield turn
             return
         slots = self.slots.setdefault(key, asyncio.Semaphore(self.per_token))
         if slots.locked() and self.waiting.get(key, 0) >= WAITING_PER_TURN * self.per_token:
@@ -74,9 +87,22 @@ class TokenSlots:
             if queued is not None:
                 queued(False)
         try:
-            yield
+            yield turn
         finally:
-            slots.release()
+            if turn.task is None or turn.task.done():
+                slots.release()
+            else:
+                turn.task.add_done_callback(lambda _: slots.release())
+
+
+class Turn:
+    """A token's turn, held by its block or handed to the task doing its work."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task | None = None
+
+    def until(self, task: asyncio.Task) -> None:
+        self.task = task
 
 
 class ByteBudget:
@@ -102,6 +128,21 @@ class ByteBudget:
         async with self.changed:
             self.used += delta
             self.changed.notify_all()
+
+
+#: Tasks started from a callback, kept here until done (the event loop holds only weak references to tasks).
+BACKGROUND: set[asyncio.Task] = set()
+
+
+def in_background(work: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.ensure_future(work)
+    BACKGROUND.add(task)
+    task.add_done_callback(BACKGROUND.discard)
+
+
+async def release(holds: list[Hold]) -> None:
+    for hold in holds:
+        await hold.release()
 
 
 class Hold:
@@ -132,15 +173,27 @@ class Shares:
         """The job's reply, run in `key`'s turn (None: no share, one party). A reply over SMALL_REPLY bytes
         needs room in the budget before it leaves the worker, and holds it until the caller is done with it."""
         holds: list[Hold] = []
+        gone = False
 
         async def admit(size: int) -> None:
             if size > SMALL_REPLY:
-                holds.append(await self.budget.reserve(size, min(ROOM_WAIT, self.timeout)))
+                if gone:  # nobody will read it: the worker drops it
+                    raise HttpError(503, "the caller has gone")
+                hold = await self.budget.reserve(size, min(ROOM_WAIT, self.timeout))
+                if gone:
+                    await hold.release()
+                    raise HttpError(503, "the caller has gone")
+                holds.append(hold)
 
+        task: asyncio.Task[Reply] | None = None
         try:
-            async with self.slots.slot(key, self.timeout, queued):
-                reply = await self.pool.run(job, admit, key)
-            yield reply
+            async with self.slots.turn(key, self.timeout, queued) as turn:
+                task = self.pool.start(await self.pool.take(key), job, admit, key)
+                turn.until(task)
+            yield await asyncio.shield(task)
         finally:
-            for hold in holds:
-                await hold.release()
+            gone = True
+            if task is not None and not task.done():  # the caller left: the room is given back with the worker
+                task.add_done_callback(lambda _: in_background(release(holds)))
+            else:
+                await release(holds)
