@@ -17,7 +17,7 @@ def run_without_data(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[
     absent = str(tmp_path / "absent")
     inherited = {k: v for k, v in os.environ.items() if k != "EKG_REQUIRE_DATA"}
     environ = {**inherited, "HERB_DATA": absent, "ERB_DATA": absent, **env}
-    cmd = [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", NEEDS_HERB, NEEDS_ERB]
+    cmd = [sys.executable, "-m", "pytest", "-q", "-rs", "-n", "0", "-p", "no:cacheprovider", NEEDS_HERB, NEEDS_ERB]
     return subprocess.run(cmd, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=300)
 
 

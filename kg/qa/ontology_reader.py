@@ -523,7 +523,7 @@ class Reader:
         if described is not None:
             return described
         if len(readings) == 1:
-            left += self.unfit_classes(placed, entity, readings[0], asked)
+            left += self.unfit_classes(placed, entity, readings[0], asked) + self.unread(placed, readings[0], asked)
             if opens_yes_no(self.q.text):  # the slot's value is what the yes or no checks
                 left = self.without_slot_words(readings[0], left)
         expected = self.expected(readings[0], placed) if len(readings) == 1 else None
@@ -577,6 +577,13 @@ class Reader:
         if quoted(self.q.text, entity.label):
             doubt.slots["entity"] = local(entity.iri)
         return doubt
+
+    def unread(self, placed: Placed, reading: Reading, asked: str | None) -> list[str]:
+        """Property words the question places that neither the reading nor the property it follows to the asked
+        kind reads ("what weak points have the products of X's competitors": a weakness, not the competitors)."""
+        props = [reading.prop, *([follow] if (follow := self.answer_as(reading, asked)) else [])]
+        own = {w for p in props for w in (*p.forward, *p.inverse, *p.names, *p.inverse_names)}
+        return [w for k, w, _ in placed.phrases if k in ("forward", "inverse") and w not in own]
 
     def lists(self, placed: Placed, asked: str | None) -> bool:
         """Whether the question only lists a kind of artifact of its product ("which documents does X have"):

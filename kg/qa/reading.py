@@ -38,6 +38,9 @@ ASKED_BY: dict[str, tuple[str, ...]] = {
 #: The cues that ask for an answer type: checked against the row's type, not as words.
 TYPE_CUES = frozenset(c for cues in ASKED_BY.values() for c in cues)
 WHO = frozenset({"who", "whom"})
+#: Words that open the question itself: a clause they open asks, it sets no scene ("Of the approved PRs for X,
+#: which ones got merged?").
+WH_OPENERS = frozenset({"which", "what", "who", "whom", "whose", "how"})
 FIRST_PERSON = frozenset({"i", "we", "my", "our", "me", "us"})
 #: Words shown for bound values in a canonical question.
 REASON_WORDS = {
@@ -231,10 +234,16 @@ def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
     """The words of context clauses ("For the board deck, ...", "... ? prepping a customer call"): their cues set
     the scene and ask nothing. The reading holds the clause where it claims most words (slots but the product,
     free-phrase words, its cues' words), every clause holding a slot or free-phrase word, and, for each of its
-    cues no held clause holds, the clauses that cue stands in; every other clause is context."""
+    cues no held clause holds, the clauses that cue stands in, and every clause a question word opens (it asks);
+    every other clause is context."""
     where = {cue: {tagged.clauses[i] for i in tagged.covered({cue})} for cue in cues}
     claims = Counter(tagged.clauses[i] for i in named | tagged.covered(cues))
     held = {tagged.clauses[i] for i in named} | ({claims.most_common(1)[0][0]} if claims else set())
+    held |= {
+        c
+        for i, c in enumerate(tagged.clauses)
+        if tagged.tokens[i] in WH_OPENERS and (i == 0 or tagged.clauses[i - 1] != c)
+    }
     changed = True
     while changed:
         changed = False
