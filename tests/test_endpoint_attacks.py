@@ -244,7 +244,7 @@ def ask_request(question: bytes, token: str = ADMIN) -> bytes:
         (b"GET /ask?q=who HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: kg_token=\xff\xfe\r\n", 401),
         (b"GET /artifact/a1 HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: kg_token=\xc3\x28\r\n", 401),
         (b"GET /query HTTP/1.1\r\nHost: a> <b\r\nAuthorization: Bearer " + ALPHA_TOKEN.encode() + b"\r\n", 421),
-        (ask_request(b"Who+wrote+the+Alpha+and+Beta+design%3F"), 400),
+        (ask_request(b"Who+wrote+Alpha%27s+design%2C+the+one+Beta+cites%3F"), 400),  # two products named apart
         (ask_request(b"a" * 2100), 400),
         (ask_request(b"who%00wrote"), 400),
     ],
