@@ -566,3 +566,12 @@ def test_a_kind_of_artifact_listed_counted_and_proved_absent(answerer: Answerer,
     assert not raw["meeting_chats"]
     chats = answerer.ask("Can you pull up the meeting chat logs for SecurityForce?")
     assert chats.outcome == "absent" and chats.proof, chats.reason
+
+
+@pytest.mark.herb
+def test_is_an_employee_part_of_a_products_team(answerer: Answerer, herb: Path) -> None:
+    team = set(product_file(herb, "VizForce")["team"])
+    inside = sorted(team)[0]
+    outside = next(e for e in sorted(managers(herb)) if e not in team)
+    assert answerer.ask(f"Is {inside} part of the VizForce team?").answer == "yes"
+    assert answerer.ask(f"Is {outside} a member of the VizForce team?").answer == "no"

@@ -583,7 +583,12 @@ class Reader:
         kind reads ("what weak points have the products of X's competitors": a weakness, not the competitors)."""
         props = [reading.prop, *([follow] if (follow := self.answer_as(reading, asked)) else [])]
         own = {w for p in props for w in (*p.forward, *p.inverse, *p.names, *p.inverse_names)}
-        return [w for k, w, _ in placed.phrases if k in ("forward", "inverse") and w not in own]
+        said = {lemma for w in own for word in w.split() for lemma in lemmas(word)}  # "report" as "reported"
+        return [
+            w
+            for k, w, _ in placed.phrases
+            if k in ("forward", "inverse") and w not in own and not all(lemmas(x) & said for x in w.split())
+        ]
 
     def lists(self, placed: Placed, asked: str | None) -> bool:
         """Whether the question only lists a kind of artifact of its product ("which documents does X have"):
@@ -639,11 +644,22 @@ class Reader:
                 return listed[0], {listed[0].casefold()}
         if XSD_BOOLEAN in reading.prop.range:  # "was <PR> merged": its merged flag, true
             return "true", {"true"}
-        if self.q.product and PRODUCT in reading.prop.range:
-            return self.q.product, {self.q.product.casefold()}
+        if self.q.product and (PRODUCT in reading.prop.range or self.products_part(reading.prop.range)):
+            return self.q.product, {self.q.product.casefold()}  # "is eid_… part of the X team": X's team
         if (said := self.slot_values(reading)) and len(said) == 1:
             return said[0], {said[0].casefold()}
         return None
+
+    @staticmethod
+    def products_part(classes: frozenset[str]) -> bool:
+        """Whether the values are what a product's scope noun names ("the X team": a team, which `ekg:teamOf`
+        leads to the product and which answers show by the product's name)."""
+        nouns = set(reader_data()["scope_nouns"])
+        return any(
+            p.domain & classes and PRODUCT in p.range and not p.datatype and s_label(c) in nouns
+            for p in schema().properties.values()
+            for c in classes
+        )
 
     def slot_values(self, reading: Reading) -> list[str]:
         """The question's slot values a property's values are written as (a location: "is eid_… based in
@@ -793,14 +809,20 @@ class Reader:
         if candidates[0].classes & schema().below.get(PERSON, frozenset({PERSON})):
             return None
         answers = [self.of_entity(e, mention, placed, asked, left) for e in candidates]
-        found = [a for a in answers if a is not None and a.outcome == "answer"]
-        if len(found) < len(answers) or len({str(a.answer) for a in found if a.type == "yes_no"}) > 1:
+        if any(a is None or a.outcome not in ("answer", "absent") for a in answers):
             return None
-        each = "; ".join(f"{local(e.iri)} → {shown_values(a.answer)}" for e, a in zip(candidates, found, strict=True))
-        first = found[0]
-        first.slots["reading"] = (
-            f"{first.slots.get('reading', '')} (for each of the {len(found)} titled '{candidates[0].label}': {each})"
+        found = [a for a in answers if a is not None and a.outcome == "answer"]
+        if not found or len({str(a.answer) for a in found if a.type == "yes_no"}) > 1:
+            return None  # all proved absent: one proof cannot stand for all; or the yes and no disagree
+        if any(a.type == "yes_no" for a in found) and len(found) < len(answers):
+            return None
+        each = "; ".join(
+            f"{local(e.iri)} → {shown_values(a.answer) if a is not None and a.outcome == 'answer' else 'none'}"
+            for e, a in zip(candidates, answers, strict=True)
         )
+        first = found[0]
+        titled = f"for each of the {len(candidates)} titled '{candidates[0].label}'"
+        first.slots["reading"] = f"{first.slots.get('reading', '')} ({titled}: {each})"
         first.slots["entity"] = ", ".join(local(e.iri) for e in candidates)
         first.citations = sorted({c for a in found for c in a.citations})
         if isinstance(first.answer, list):
