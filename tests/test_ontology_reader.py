@@ -575,3 +575,17 @@ def test_is_an_employee_part_of_a_products_team(answerer: Answerer, herb: Path) 
     outside = next(e for e in sorted(managers(herb)) if e not in team)
     assert answerer.ask(f"Is {inside} part of the VizForce team?").answer == "yes"
     assert answerer.ask(f"Is {outside} a member of the VizForce team?").answer == "no"
+
+
+@pytest.mark.herb
+def test_a_yes_or_no_followed_by_which_ones_answers_the_items(answerer: Answerer, herb: Path) -> None:
+    """ "Is anyone on X based in Y? Who?": the items, which answer the yes as well; with none, the proof's no."""
+    people = json.loads((herb / "metadata" / "employee.json").read_text())
+    team = product_file(herb, "EdgeForce")["team"]
+    places = sorted({people[e]["location"] for e in team if e in people})
+    there = {e for e in team if e in people and people[e]["location"] == places[0]}
+    who = answerer.ask(f"Is anyone on EdgeForce based in {places[0]}? Who?")
+    assert who.outcome == "answer" and set(who.answer or []) == there, who.reason
+    assert who.question.endswith("Who?")
+    reverted = answerer.ask("Were any EdgeForce PRs rolled back? Which ones?")
+    assert reverted.answer == answerer.ask("Which EdgeForce PRs were rolled back?").answer

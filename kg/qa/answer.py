@@ -36,7 +36,7 @@ from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
 from kg.qa.intents.chooser import slots_read
 from kg.qa.operators import Operator, detect
-from kg.qa.question import Question, Vocabulary, normalise, parse
+from kg.qa.question import Question, Vocabulary, follow_up_core, normalise, parse
 from kg.qa.reading import Account
 from kg.qa.residue import Labels
 from kg.qa.spelling import name_slips, names_words, respelled, respellings
@@ -61,6 +61,8 @@ VOCABULARY_CHUNK = 50
 INTERNAL = ("queries", "choice")
 #: Why an answer is absent when the proof finds nothing and the intent has no wording of its own for it.
 NO_EVIDENCE = "the graph holds nothing that fits this reading of the question"
+#: Words that ask whether there is any ("were any PRs reverted", "is anyone based in …").
+ANY = frozenset({"any", "anyone", "anybody", "anything"})
 #: "Does X have a <role>?", "is there an open PR …": whether there is one, as "any" asks.
 EXISTS_A = re.compile(r"\b(?:ha(?:ve|s|d)|is there|are there|was there|were there)\s+(?:an?|any)\b")
 
@@ -236,6 +238,13 @@ class Answerer:
         return replace(q, product=graph) if graph else q
 
     def answer_parsed(self, q: Question) -> Answer:
+        first = follow_up_core(q.text)
+        if first is not None and operators.opens_yes_no(first):  # "Were any PRs rolled back? Which ones?"
+            asked = replace(self.scoped(self.read(first)), items_asked=True)
+            if asked.product == q.product and asked.across is None:
+                answer = self.answer_parsed(asked)
+                answer.question = q.text
+                return answer
         if q.across is not None:
             return self._across(q, q.across)
         if q.product is None and self.backend.hides_graphs:
@@ -332,7 +341,10 @@ class Answerer:
             return answer
         words = operators.tokens_of(q)
         one_clause = not re.search(r"[?.!;]\s+\S", q.text.strip())
-        if ("any" in words or EXISTS_A.search(q.norm)) and one_clause:
+        if q.items_asked and answer.outcome == "answer" and (ANY & set(words) or EXISTS_A.search(q.norm)):
+            answer.operator = {"kind": "exists", "shown": "are there any? which?", "items": answer.answer}
+            return answer  # the items asked for after the yes or no: they answer both
+        if (ANY & set(words) or EXISTS_A.search(q.norm)) and one_clause:
             items = answer.answer if isinstance(answer.answer, list) else []
             answer.operator = {"kind": "exists", "shown": "are there any?", "items": items}
             answer.answer, answer.type, answer.abstain = ("yes" if items else "no"), "yes_no", False

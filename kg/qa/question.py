@@ -60,6 +60,25 @@ ACRONYM_SKIPS = frozenset({"of", "and", "the", "for"})
 MIN_ACRONYM = 3
 
 
+#: Where a question's sentences end.
+SENTENCE_END = re.compile(r"(?<=[?.!])\s+")
+
+
+def follow_up_core(text: str) -> str | None:
+    """The question before a last sentence that only asks for the items ("… ? Which ones?", "… ? Give me the PR
+    links."), when there is one: made of the lexicon's `[follow_up]` words alone."""
+    sentences = [s for s in SENTENCE_END.split(text.strip()) if s]
+    if len(sentences) < 2:
+        return None
+    words = set(normalise(sentences[-1]).split())
+    return " ".join(sentences[:-1]) if words and words <= follow_up_words() else None
+
+
+@cache
+def follow_up_words() -> frozenset[str]:
+    return frozenset(lexicon_data()["follow_up"]["words"])
+
+
 def initials(name: str) -> str | None:
     """A role's acronym, lower case: each word's initial, a word in capitals kept whole ("UX Researcher" -> "uxr")."""
     words = [w for w in re.findall(r"[A-Za-z]+", name) if w.casefold() not in ACRONYM_SKIPS]
@@ -82,6 +101,9 @@ class Question:
     time: TimeSlot | None = None  # "on 2026-08-01", "when P's previous release shipped": removed from norm / sing
     #: The products a question spans and how their answers combine ("both X and Y"); then `product` is None.
     across: Across | None = None
+    #: A yes or no followed by a request for the items ("Were any PRs rolled back? Which ones?"): the items are
+    #: the answer, the yes implied by them.
+    items_asked: bool = False
 
     def slots(self) -> dict[str, object]:
         return {
