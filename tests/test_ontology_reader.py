@@ -589,3 +589,10 @@ def test_a_yes_or_no_followed_by_which_ones_answers_the_items(answerer: Answerer
     assert who.question.endswith("Who?")
     reverted = answerer.ask("Were any EdgeForce PRs rolled back? Which ones?")
     assert reverted.answer == answerer.ask("Which EdgeForce PRs were rolled back?").answer
+
+
+@pytest.mark.herb
+def test_the_whole_team_listed_and_counted(answerer: Answerer, herb: Path) -> None:
+    team = set(product_file(herb, "ProposalForce")["team"])
+    assert set(answerer.ask("Who is on the ProposalForce team?").answer or []) == team
+    assert answerer.ask("How many people are on the ProposalForce team?").answer == str(len(team))

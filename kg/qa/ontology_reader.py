@@ -484,6 +484,7 @@ class Reader:
             not asks_property
             and not ((self.q.roles or self.q.locations) and not named)
             and not self.lists(placed, asked)
+            and not (self.whole_team(placed, asked) and not named)
         ):
             return None
         if self.q.time is not None:  # the ontology's properties hold as of now: an answer for then is a guess
@@ -1226,7 +1227,7 @@ class Reader:
         if self.q.product is None:
             return None
         slots = self.q.slots()
-        if owner is None and (members := self.team_members(placed, left, slots)) is not None:
+        if owner is None and (members := self.team_members(placed, left, slots, asked)) is not None:
             return members
         if asked is None:
             return None
@@ -1337,11 +1338,20 @@ class Reader:
             return None
         return Condition(props[0], NamedNode(named[0]), False, source=True)
 
-    def team_members(self, placed: Placed, left: list[str], slots: dict[str, Any]) -> Answer | None:
-        """The members of the product's team with a role, based somewhere, or both ("the Engineering Leads on
-        X's team", "which X team members are based in Berlin"); None when the question says more than that."""
+    def whole_team(self, placed: Placed, asked: str | None) -> bool:
+        """Whether the question asks for people and names the product's team ("who is on the X team")."""
+        person = schema().below.get(PERSON, frozenset({PERSON}))
+        nouns = [f"{_phrase(str(self.q.product))} {n}" for n in reader_data()["scope_nouns"]]
+        return asked in person and any(k == "scope" and w in nouns for k, w, _ in placed.phrases)
+
+    def team_members(
+        self, placed: Placed, left: list[str], slots: dict[str, Any], asked: str | None = None
+    ) -> Answer | None:
+        """The members of the product's team with a role, based somewhere, both, or all of them ("the
+        Engineering Leads on X's team", "which X team members are based in Berlin", "who is on the X team");
+        None when the question says more than that."""
         roles, places = self.q.roles, self.q.locations
-        if len(roles) > 1 or len(places) > 1 or not (roles or places):
+        if len(roles) > 1 or len(places) > 1 or not (roles or places or self.whole_team(placed, asked)):
             return None
         said = {w for name in [*roles, *places] for w in singular_text(normalise(name)).split()}
         if [w for w in left if w not in said and w not in reader_data()["team_words"]]:
@@ -1351,7 +1361,7 @@ class Reader:
         allowed = (*team.forward, *team.inverse, *(where.forward if where else ()), *reader_data()["team_words"])
         if any(w not in allowed for k, w, _ in placed.phrases if k not in ("class", "scope", "role")):
             return None  # "the PMs who reviewed the X document" is not the team's PMs; "team members" is
-        filters = " and ".join([*(f"role {r}" for r in roles), *(f"based in {p}" for p in places)])
+        filters = " and ".join([*(f"role {r}" for r in roles), *(f"based in {p}" for p in places)]) or "any role"
         slots["reading"] = f"members of {self.q.product}'s team with {filters}"
         bindings = {
             **({"role": Literal(roles[0])} if roles else {}),
