@@ -596,3 +596,17 @@ def test_the_whole_team_listed_and_counted(answerer: Answerer, herb: Path) -> No
     team = set(product_file(herb, "ProposalForce")["team"])
     assert set(answerer.ask("Who is on the ProposalForce team?").answer or []) == team
     assert answerer.ask("How many people are on the ProposalForce team?").answer == str(len(team))
+
+
+@pytest.mark.herb
+def test_when_asks_for_a_date_and_only_of_a_time_property(answerer: Answerer, herb: Path) -> None:
+    docs = [d for d in product_file(herb, "SentimentForce")["documents"] if d["type"] == "System Design Document"]
+    newest = max(docs, key=lambda d: d["date"])
+    for asked in (
+        "When was the latest version of the SentimentForce system design doc published?",
+        "What is the date of the final version of the SentimentForce system design document?",
+    ):
+        answer = answerer.ask(asked)
+        assert answer.outcome == "answer" and answer.answer == [newest["date"]], (asked, answer.reason)
+    pr = next(p for p in product_file(herb, "SentimentForce")["prs"] if str(p["merged"]) == "True")
+    assert answerer.ask(f"When was {pr['link']} reverted?").outcome == "uncertain"  # a PR, not a date

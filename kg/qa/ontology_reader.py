@@ -525,6 +525,7 @@ class Reader:
             return described
         if len(readings) == 1:
             left += self.unfit_classes(placed, entity, readings[0], asked) + self.unread(placed, readings[0], asked)
+            left = self.untimed(left, placed)
             if opens_yes_no(self.q.text):  # the slot's value is what the yes or no checks
                 left = self.without_slot_words(readings[0], left)
         expected = self.expected(readings[0], placed) if len(readings) == 1 else None
@@ -599,6 +600,17 @@ class Reader:
             and not self.found
             and all(kind in ("class", "scope") for kind, _, _ in placed.phrases)
         )
+
+    @staticmethod
+    def untimed(left: list[str], placed: Placed) -> list[str]:
+        """The words left without "when" where the question asks only properties whose values are times ("when
+        was the latest PRD published"); "when" asks for no other property."""
+        timed = {expand(p) for p in reader_data()["time_properties"]}
+        words = {w for iri in timed if (p := schema().properties.get(iri)) for w in (*p.forward, *p.names)}
+        asked = [w for k, w, _ in placed.phrases if k in ("forward", "inverse")]
+        if not asked or any(w not in words for w in asked):
+            return left
+        return [w for w in left if w not in reader_data()["time_words"]]
 
     def by_role(self, read: Answer) -> Answer:
         """A reading's people narrowed to the role the question names ("which QA specialists report to
@@ -723,6 +735,7 @@ class Reader:
         proof."""
         if self.q.time is not None and not desc.dated:
             return self.uncertain(f"'{self.q.slots().get('time')}': the properties read here have no time")
+        left = self.untimed(left, placed)
         if left:
             return self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
         if not desc.entities:
