@@ -62,16 +62,20 @@ def kind_words(q: Question) -> set[str]:
     return {w for names in DOC_KINDS.values() for n in names for w in n.split()} if q.doc_kind else set()
 
 
-def run_around(tokens: list[str], anchor: int, allowed: set[str], edges: set[str]) -> tuple[int, int]:
-    """The run of allowed words around the anchor, less the edge words ("the", "of") at either end."""
+def run_around(
+    tokens: list[str], anchor: int, allowed: set[str], edges: set[str], pairs: frozenset[tuple[str, str]] = frozenset()
+) -> tuple[int, int]:
+    """The run of allowed words around the anchor, less the edge words ("the", "of") at either end; a word of
+    `pairs` is allowed only after its first word ("by date")."""
 
-    def fits(token: str) -> bool:  # "feature-planning": each part
-        return all(part in allowed for part in token.split("-"))
+    def fits(at: int) -> bool:  # "feature-planning": each part
+        token = tokens[at]
+        return all(part in allowed for part in token.split("-")) or (at > 0 and (tokens[at - 1], token) in pairs)
 
     start, end = anchor, anchor + 1
-    while start > 0 and fits(tokens[start - 1]):
+    while start > 0 and fits(start - 1):
         start -= 1
-    while end < len(tokens) and fits(tokens[end]):
+    while end < len(tokens) and fits(end):
         end += 1
     while start < anchor and tokens[start] in edges:
         start += 1
@@ -182,7 +186,8 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
     latest, first = set(table["latest"]), set(table["first"])
     allowed = {*table["version_words"], *table["edges"], *latest, *first, *kind_words(q), *dated}
     allowed |= set(normalise(str(q.product)).split()) | date_words(tokens)
-    start, end = run_around(tokens, anchor, allowed, set(table["edges"]))
+    pairs = frozenset((a, b) for a, b in table["version_pairs"])
+    start, end = run_around(tokens, anchor, allowed, set(table["edges"]), pairs)
     run = tokens[start:end]
     words = " ".join(run)
     if said_kind(q, words) is None:
