@@ -78,7 +78,7 @@ def test_the_deployment_guide_runs_as_written(dev_store: Path, tmp_path: Path) -
     assert check.stdout.count("healthy") >= 3 and "skipped" not in check.stdout
     asked = next(o for b, o in zip(steps, outputs, strict=True) if "kg ask" in b)
     assert "eid_13fdff84" in asked.stdout
-    assert "replicas (this run)" in (tmp_path / "stats.txt").read_text()
+    assert "replicas (served: this run" in (tmp_path / "stats.txt").read_text()
     again = next(o for b, o in zip(steps, outputs, strict=True) if "--out deploy-next" in b)
     assert "against deploy/deployment.yaml: 0 of" in again.stdout  # the same data, the same placement
     for shard in ("shard-0", "shard-1"):  # and the same build ids: no replica needs a reload

@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -26,9 +27,10 @@ from test_shards import FAN_OUT, fan_out_differs, oxigraph_server
 from test_virtuoso import comparable, dev_questions
 
 from kg.cli import main
+from kg.cli.stats import REPLICAS
 from kg.qa.answer import Answerer
-from kg.query.deployment import ShardedBackend, open_deployment
-from kg.query.sparql import EmbeddedStore
+from kg.query.deployment import ShardedBackend, events_path, open_deployment
+from kg.query.sparql import EmbeddedStore, product_dataset
 from kg.query.store import stats
 
 pytestmark = [pytest.mark.herb, pytest.mark.slow]
@@ -268,3 +270,51 @@ def test_a_replica_emptied_after_its_health_check_proves_nothing(
             assert comparable(answerer, question) == want, question
     counts = backend.replicas["shard-0"].counts
     assert counts[reloading.url, "failed"] >= 1
+
+
+def test_failovers_and_skips_of_every_process_are_logged_once_each_and_counted_in_kg_stats(
+    replicas: Replicas, questions: dict[str, list[tuple[str, dict]]], tmp_path: Path
+) -> None:
+    """Each process reading the deployment records its failovers and skips beside the file; `kg stats
+    --deployment`, a later process, counts all of them: as many as the warning lines every process printed."""
+    replicas.urls["dead"] = f"http://127.0.0.1:{free_port()}/query"
+    path = deployment_file(
+        replicas, tmp_path / "d.yaml", {"shard-0": ["empty", "shard-0"], "shard-1": ["dead", "shard-1"]}
+    )
+    runs = [kg("ask", questions[shard][0][0], "--deployment", str(path)) for shard in ("shard-0", "shard-1")]
+    runs.append(kg("stats", "--deployment", str(path), "--json"))
+    assert all(r.returncode in (0, 3, 4) and "Traceback" not in r.stderr for r in runs), [r.stderr for r in runs]
+    logged = Counter(
+        (url, event)
+        for r in runs
+        for line in r.stderr.splitlines()
+        for event in ("failed", "skipped")
+        for url in replicas.urls.values()
+        if line.startswith("kg: warning: shard-") and f"replica {event}: " in line and url in line
+    )
+    table = {r["replica"]: r for r in json.loads(runs[-1].stdout)[REPLICAS]}
+    for name in ("empty", "dead"):  # every process read both shards (the vocabulary), each met both first
+        url = replicas.urls[name]
+        assert table[url]["skipped"] == logged[url, "skipped"] >= len(runs), (name, table[url], logged)
+        assert table[url]["served"] == 0
+    assert all(
+        table[replicas.urls[n]]["failed"] + table[replicas.urls[n]]["skipped"] == 0 for n in ("shard-0", "shard-1")
+    )
+    events = [json.loads(line) for line in events_path(path).read_text().splitlines()]
+    assert len(events) == sum(logged.values()) and {e["shard"] for e in events} == {"shard-0", "shard-1"}
+
+
+def test_an_events_file_that_is_a_link_is_never_followed_and_the_events_are_counted_in_process(
+    replicas: Replicas, tmp_path: Path
+) -> None:
+    replicas.urls["dead"] = f"http://127.0.0.1:{free_port()}/query"
+    path = deployment_file(replicas, tmp_path / "d.yaml", {"shard-1": ["dead", "shard-1"]})
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("untouched\n")
+    events_path(path).symlink_to(target)
+    backend = open_deployment(str(path))
+    product = next(p for p, s in replicas.placement.items() if s == "shard-1")
+    assert backend.select("SELECT * WHERE { ?s ?p ?o } LIMIT 1", graphs=product_dataset(product))
+    assert target.read_text() == "untouched\n"
+    dead = [(failed, skipped) for _, url, _, failed, skipped in backend.counters() if url == replicas.urls["dead"]]
+    assert dead == [(0, 1)]  # not in the file (a link is refused), counted in this process

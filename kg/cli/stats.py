@@ -7,7 +7,7 @@ import json
 
 from kg.cli import add_backend_options, add_deployment_option, open_args_backend
 from kg.cli.table import print_table
-from kg.query.deployment import ShardedBackend
+from kg.query.deployment import ShardedBackend, events_path
 from kg.query.store import stats
 
 #: Column headers of each `kg stats` table, by its title.
@@ -16,8 +16,9 @@ COLUMNS = {
     "instances per class": ["class", "instances"],
     "edges per property": ["property", "edges"],
 }
-#: With --deployment: each replica's calls in this run, answered, failed over and skipped by its health check.
-REPLICAS = "replicas (this run)"
+#: With --deployment: each replica's calls answered in this run, and its failovers and health-check skips as every
+#: process recorded them beside the deployment file (kg.query.deployment.events_path).
+REPLICAS = "replicas (served: this run; failed and skipped: every run)"
 REPLICA_COLUMNS = ["shard", "replica", "served", "failed", "skipped"]
 
 
@@ -33,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     backend = open_args_backend(args)
     tables = stats(backend)
     replicas = backend.counters() if isinstance(backend, ShardedBackend) else []
+    events = events_path(backend.deployment.path) if isinstance(backend, ShardedBackend) else None
     if args.json:
         out: dict[str, object] = {title: dict(rows) for title, rows in tables.items()}
         if replicas:
@@ -47,4 +49,5 @@ def run(args: argparse.Namespace) -> int:
     if replicas:
         print(f"\n{REPLICAS}")
         print_table(REPLICA_COLUMNS, [list(r) for r in replicas])
+        print(f"failed and skipped are counted from {events} (delete it to start again)")
     return 0

@@ -4,7 +4,8 @@ A query whose dataset is one shard's (a product's graph, with or without the org
 shard holds) goes to a replica of that shard. Reads take the shard's replicas in turn (round-robin), so two
 healthy replicas each serve about half. Any failure of a replica (a dead port, the deadline passed, a refusal,
 a redirect, a body that is not results, a failed health check) moves the query to the next replica, logged on
-one line and counted; only a shard whose every replica failed is an error (`ShardDown`), for its own products'
+one line and recorded beside the deployment file (`events_path`), where `kg stats --deployment` counts every
+process's; only a shard whose every replica failed is an error (`ShardDown`), for its own products'
 questions only, never an empty result. Any other query (the whole company's data, or graphs on several shards)
 runs once per product on its shard and the results are merged exactly, or refused with the reason
 (`kg.query.federation`).
@@ -20,12 +21,14 @@ absence, an empty result may be an emptied store) is used only when the replica 
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import threading
 import time
 from collections import Counter
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +63,8 @@ REPLICA_DEADLINE = 20.0
 HEALTH_EVERY = 30.0
 #: Seconds a replica that failed is tried only after the others.
 RETRY_AFTER = 30.0
+#: Characters of a failure's reason kept in the events file: a line stays one short write.
+MAX_WHY = 1000
 
 
 @dataclass(frozen=True)
@@ -174,12 +179,63 @@ def _manifest(path: Path, name: str, manifest: Any) -> tuple[str | None, dict[st
         ) from exc
 
 
+def events_path(deployment: Path) -> Path:
+    """Where a deployment's failovers and skips are recorded, one JSON line each, by every process using it:
+    `deploy/deployment.yaml` -> `deploy/deployment.events.jsonl`."""
+    return deployment.with_name(f"{deployment.stem}.events.jsonl")
+
+
+class EventLog:
+    """The failovers and skips of every process reading a deployment, appended to one file beside it: one short
+    line per event, written with a single O_APPEND write, so processes (a batch's workers among them) never
+    interleave or lose each other's lines. Where the file cannot be written, the events stay counted in this
+    process only, said once."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.unrecorded: Counter[tuple[str, str]] = Counter()
+        self.warned = False
+
+    def record(self, shard: str, url: str, event: str, why: str) -> None:
+        line = {"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "shard": shard, "replica": url}
+        data = json.dumps(line | {"event": event, "why": why[:MAX_WHY]}, ensure_ascii=False) + "\n"
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+            try:
+                os.write(fd, data.encode())
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            self.unrecorded[url, event] += 1
+            if not self.warned:
+                self.warned = True
+                LOG.warning("cannot record replica events in %s (%s): counted in this process only", self.path, exc)
+
+    def counts(self) -> Counter[tuple[str, str]]:
+        """(replica URL, "failed" | "skipped") -> events recorded by every process, and this one's unrecorded; a
+        line that is not an event (cut short, edited) is not counted."""
+        counts = Counter(self.unrecorded)
+        try:
+            with self.path.open(encoding="utf-8", errors="replace") as fh:
+                for raw in fh:
+                    with suppress(ValueError):
+                        event = json.loads(raw)
+                        if isinstance(event, dict) and event.get("event") in ("failed", "skipped"):
+                            counts[str(event.get("replica")), event["event"]] += 1
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise KGError(f"cannot read the replica events in {self.path} ({exc.strerror or exc})") from exc
+        return counts
+
+
 class ReplicaSet:
     """One shard's replicas, taken in turn while healthy; a failed one passes the call to the next."""
 
-    def __init__(self, shard: Shard, deadline: float = REPLICA_DEADLINE) -> None:
+    def __init__(self, shard: Shard, deadline: float = REPLICA_DEADLINE, events: EventLog | None = None) -> None:
         token = os.environ[shard.token_env] if shard.token_env else None
         self.shard = shard
+        self.events = events
         self.endpoints = [RemoteEndpoint(url, token=token, timeout=deadline) for url in shard.replicas]
         self.turn = 0
         self.checked: dict[int, float] = {}  # replica -> when its health was last confirmed
@@ -246,6 +302,8 @@ class ReplicaSet:
         self.counts[url, event] += 1
         then = "trying the next replica" if len(self.endpoints) > 1 else "it is the shard's only replica"
         LOG.warning("%s: replica %s: %s; %s", self.shard.name, event, exc, then)
+        if self.events is not None:
+            self.events.record(self.shard.name, url, event, str(exc))
 
 
 def still_holds(endpoint: RemoteEndpoint, shard: Shard) -> None:
@@ -296,7 +354,8 @@ class ShardedBackend:
         self.deployment = deployment
         self.location = str(deployment.path)
         seconds = deadline or deployment.deadline
-        self.replicas = {name: ReplicaSet(shard, seconds) for name, shard in deployment.shards.items()}
+        self.events = EventLog(events_path(deployment.path))
+        self.replicas = {name: ReplicaSet(shard, seconds, self.events) for name, shard in deployment.shards.items()}
         self.graph_shard = {product_graph(p).value: s for p, s in deployment.product_shard.items()}
 
     def products(self) -> list[str]:
@@ -369,9 +428,11 @@ class ShardedBackend:
         return Federation(shards, self.location)
 
     def counters(self) -> list[tuple[str, str, int, int, int]]:
-        """Per replica: shard, URL, calls served, failures and health-check skips, in this process."""
+        """Per replica: shard, URL, calls served in this process, and the failures and health-check skips every
+        process recorded (`events_path`)."""
+        recorded = self.events.counts()
         return [
-            (name, e.url, rs.counts[e.url, "served"], rs.counts[e.url, "failed"], rs.counts[e.url, "skipped"])
+            (name, e.url, rs.counts[e.url, "served"], recorded[e.url, "failed"], recorded[e.url, "skipped"])
             for name, rs in self.replicas.items()
             for e in rs.endpoints
         ]
