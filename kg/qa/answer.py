@@ -238,13 +238,10 @@ class Answerer:
         return replace(q, product=graph) if graph else q
 
     def answer_parsed(self, q: Question) -> Answer:
-        first = follow_up_core(q.text)
-        if first is not None and operators.opens_yes_no(first):  # "Were any PRs rolled back? Which ones?"
-            asked = replace(self.scoped(self.read(first)), items_asked=True)
-            if asked.product == q.product and asked.across is None:
-                answer = self.answer_parsed(asked)
-                answer.question = q.text
-                return answer
+        if (asked := self._items_asked(q)) is not None:  # "Were any PRs rolled back? Which ones?"
+            answer = self.answer_parsed(asked)
+            answer.question = q.text
+            return answer
         if q.across is not None:
             return self._across(q, q.across)
         if q.product is None and self.backend.hides_graphs:
@@ -341,10 +338,11 @@ class Answerer:
             return answer
         words = operators.tokens_of(q)
         one_clause = not re.search(r"[?.!;]\s+\S", q.text.strip())
-        if q.items_asked and answer.outcome == "answer" and (ANY & set(words) or EXISTS_A.search(q.norm)):
+        asks_any = bool(ANY & set(words) or EXISTS_A.search(q.norm))
+        if q.items_asked and answer.outcome == "answer" and asks_any:
             answer.operator = {"kind": "exists", "shown": "are there any? which?", "items": answer.answer}
             return answer  # the items asked for after the yes or no: they answer both
-        if (ANY & set(words) or EXISTS_A.search(q.norm)) and one_clause:
+        if asks_any and one_clause:
             items = answer.answer if isinstance(answer.answer, list) else []
             answer.operator = {"kind": "exists", "shown": "are there any?", "items": items}
             answer.answer, answer.type, answer.abstain = ("yes" if items else "no"), "yes_no", False
@@ -436,6 +434,18 @@ class Answerer:
             return self._reparsed(text, q) if text != q.text else q
         except KGError:
             return q
+
+    def _items_asked(self, q: Question) -> Question | None:
+        """The yes or no before a last sentence that only asks for its items, in the question's scope; None when
+        the question has no such sentence (or its first part reads another product)."""
+        first = follow_up_core(q.text)
+        if first is None or not operators.opens_yes_no(first):
+            return None
+        try:
+            asked = replace(self._reparsed(first, q), items_asked=True)
+        except KGError:
+            return None
+        return asked if asked.product == q.product and asked.across is None else None
 
     def _reparsed(self, text: str, q: Question) -> Question:
         """Another wording of the question, parsed, in the question's scope where it names no product (a record's

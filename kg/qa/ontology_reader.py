@@ -1031,7 +1031,7 @@ class Reader:
         between = re.sub("\x00+", " placed ", placed.text[first[0] : second[0]]).split()[1:]
         if not between or between[0] not in BE:
             return False
-        quiet = frozenset(reader_data()["function_words"]) | frozenset(reader_data()["collective"])
+        quiet = quiet_words()
         return all(w in quiet for w in between) and s.kin(s.class_words[first[1]], s.class_words[second[1]])
 
     @staticmethod
@@ -1039,7 +1039,7 @@ class Reader:
         """Whether "who" only opens "who are the <class>" ("who are the competitors …"): the class word comes
         next, past a form of "be" and an article; "who fixed the bug …" asks for a person."""
         between = re.sub("\x00+", " placed ", placed.text[wh:noun]).split()[1:]  # past "who" itself
-        quiet = frozenset(reader_data()["function_words"]) | frozenset(reader_data()["collective"])
+        quiet = quiet_words()
         return bool(between) and between[0] in BE and all(w in quiet for w in between)  # "who are our key …"
 
     def readings(self, entity: Entity, placed: Placed) -> list[Reading]:
@@ -1618,6 +1618,13 @@ def value_words() -> dict[str, tuple[str, ...]]:
             for name in names:
                 found.setdefault(_phrase(name), set()).add(iri)
     return {w: tuple(sorted(iris)) for w, iris in found.items()}
+
+
+@cache
+def quiet_words() -> frozenset[str]:
+    """Words that place nothing between an asking word and its class ("who are our key …"): the function
+    words and the asker's team."""
+    return frozenset(reader_data()["function_words"]) | frozenset(reader_data()["collective"])
 
 
 def individuals(phrase: str) -> list[str]:
