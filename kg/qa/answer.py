@@ -263,6 +263,9 @@ class Answerer:
         answer = self._read(core, op)
         if answer.outcome in ("uncertain", "unsupported"):
             answer = self._respelled(core, answer, op)
+        if answer.outcome in ("uncertain", "unsupported") and (bare := operators.itemless(q, op)) is not None:
+            again = self._read(bare, op)  # "was eid_… one of the engineers who …": is it among the answer's items
+            answer = again if again.outcome in ("answer", "absent") else answer
         answer.question = q.text
         answer = self._composed(op, answer) if op is not None else answer
         if op is None and operators.opens_yes_no(q.text) and str(answer.intent).startswith("ontology:"):
@@ -373,7 +376,10 @@ class Answerer:
         winner = core.choice.winner if core.choice else None
         intent = winner.intent if winner else None
         superlative = intent is not None and "most" in intent.requires
-        reads_item = intent is not None and op.slot in slots_read(intent)
+        bound = (winner.bindings or {}) if winner else {}
+        # the row binds the item itself ("did BlueWave report ..."), not only a slot of its kind
+        binds = any(str(op.item) in str(v) for v in bound.values())
+        reads_item = intent is not None and op.slot in slots_read(intent) and binds
         # an ontology reading of the item itself ("was <PR link> reverted"): the item is its entity
         reads_item = reads_item or (str(core.intent).startswith("ontology:") and core.slots.get("named") == op.item)
         if intent is not None and winner is not None and (op.ranks or (op.kind == "exclude" and superlative)):

@@ -89,7 +89,7 @@ def phrases() -> dict[str, tuple[tuple[str, ...], ...]]:
             )
         )
         for kind, ps in table.items()
-        if kind != "exclude_around"
+        if kind not in ("exclude_around", "exclude_restated", "count_restated")
     }
 
 
@@ -152,10 +152,28 @@ def named_items(q: Question, tokens: list[str]) -> list[tuple[int, str, str, set
     return sorted(out)
 
 
-def opens_yes_no(text: str) -> bool:
-    """The question opens with an auxiliary: a yes/no question."""
+#: The most words a lead clause may have before a yes/no question ("Quick check: did …", "sales here - is …").
+LEAD = 3
+
+
+def yes_no_start(text: str) -> int | None:
+    """Where the auxiliary that opens a yes/no question stands: the first word, or the first of the clause after
+    a short lead ("Quick check: did eid_… review …?"); None when the question is no yes/no one."""
     words = cue_words(text.casefold())
-    return bool(words) and singular_text(words[0]) in YES_NO_OPENERS
+    if not words:
+        return None
+    if singular_text(words[0]) in YES_NO_OPENERS:
+        return 0
+    clauses = clause_ids(text, words)
+    start = next((i for i, c in enumerate(clauses) if c != clauses[0]), None)
+    if start is not None and start <= LEAD and singular_text(words[start]) in YES_NO_OPENERS:
+        return start
+    return None
+
+
+def opens_yes_no(text: str) -> bool:
+    """The question opens with an auxiliary, after a short lead at most: a yes/no question."""
+    return yes_no_start(text) is not None
 
 
 def opens_clause(q: Question, at: int) -> bool:
@@ -175,21 +193,23 @@ def detect(q: Question) -> Operator | None:
     if (span := find(tokens, "unsupported")) is not None and opens_clause(q, span[0]):
         return Operator("unsupported", frozenset(range(*span)), " ".join(tokens[span[0] : span[1]]))
     if (span := find(tokens, "exclude")) is not None or (span := around(tokens, items)) is not None:
-        after = [it for it in items if span[1] <= it[0] <= span[1] + 1 or span[0] < it[0] < span[1]]
+        after = [it for it in items if span[1] <= it[0] <= span[1] + 1 or span[0] <= it[0] < span[1]]
         if len(after) == 1:
             _, name, slot, at = after[0]
-            return Operator("exclude", frozenset(range(*span)) | at, f"excluding {name}", name, slot)
+            words = set(range(*span)) | at | restated(tokens, "exclude_restated")
+            return Operator("exclude", frozenset(words), f"excluding {name}", name, slot)
     if (compared := comparison(tokens, items)) is not None:
         return compared
     if (span := find(tokens, "count")) is not None:
-        return Operator("count", frozenset(range(*span)), "how many")
+        return Operator("count", frozenset(range(*span)) | restated(tokens, "count_restated"), "how many")
     if (ranked := ranking(tokens)) is not None:
         return ranked
-    if tokens and tokens[0] in YES_NO_OPENERS and items and len({name for _, name, _, _ in items}) == 1:
+    opener = yes_no_start(q.text)
+    if opener is not None and items and len({name for _, name, _, _ in items}) == 1:
         _, name, slot, at = items[0]
         among = find(tokens, "among")
-        words = at | ({0} | set(range(*among)) if among else {0})
-        implied = frozenset({"person"}) if slot == "eid" else frozenset()
+        words = at | ({opener} | set(range(*among)) if among else {opener})
+        implied = frozenset({{"eid": "person", "company": "company"}[slot]}) if slot != "url" else frozenset()
         return Operator("yes_no", frozenset(words), f"is {name} among them?", name, slot, implied)
     return None
 
@@ -200,14 +220,25 @@ def around(tokens: list[str], items: list[tuple[int, str, str, set[int]]]) -> tu
     for opening, closing in lexicon_data()["operators"]["exclude_around"]:
         for _, _, _, at in items:
             before, after = min(at) - 1, max(at) + 1
-            if (
-                before >= 0
-                and after < len(tokens)
-                and tokens[before] in opening.split("|")
-                and tokens[after] == closing
-            ):
-                return before, after + 1
+            alone = "" in opening.split("|")
+            if after < len(tokens) and tokens[after] in closing.split("|"):
+                if before >= 0 and tokens[before] in opening.split("|"):
+                    return before, after + 1
+                if alone:
+                    return min(at), after + 1
     return None
+
+
+def restated(tokens: list[str], kind: str) -> set[int]:
+    """The positions of the words that restate an operator found ("who else", "how many different"), from its
+    `<kind>` list of the lexicon's [operators]."""
+    out: set[int] = set()
+    for phrase in lexicon_data()["operators"][kind]:
+        seq = phrase_tokens(phrase)
+        for i in range(len(tokens)):
+            if (end := matched(tokens, i, seq)) is not None:
+                out |= set(range(i, end))
+    return out
 
 
 def places() -> dict[str, int]:
@@ -285,6 +316,17 @@ def core(q: Question, op: Operator | None) -> Question:
         return q
     gone = {op.item, op.other}
     return replace(q, companies=[c for c in q.companies if c not in gone], eids=[e for e in q.eids if e not in gone])
+
+
+def itemless(q: Question, op: Operator | None) -> Question | None:
+    """For a yes/no about one named company or employee, the question with that item bound to no slot: its
+    core then lists the items the yes or no looks the item up in ("was eid_… one of the engineers who resolved
+    …"). None for other operators, a link, or an item said as an owner ("eid_…'s manager")."""
+    if op is None or op.kind != "yes_no" or op.slot not in ("company", "eid"):
+        return None
+    if re.search(re.escape(str(op.item)) + r"['’]s?\b", q.text, re.I):
+        return None
+    return replace(q, companies=[c for c in q.companies if c != op.item], eids=[e for e in q.eids if e != op.item])
 
 
 def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> Answer:

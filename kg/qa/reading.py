@@ -204,10 +204,10 @@ def unplaced(
     scenery = scenery or set()
 
     def free(i: int, word: str, token: str) -> bool:
-        if word.isdigit() and i in scenery:
-            return True
         if i in placed:
             return False
+        if word.isdigit() and i in scenery:
+            return True
         if word in meaning or token in meaning or word.isdigit():
             return True
         return i not in colour and i not in phrase and token not in known and word not in known
