@@ -173,6 +173,18 @@ def test_a_bug_named_by_its_title_in_quotes(answerer: Answerer) -> None:
 
 
 @pytest.mark.herb
+def test_a_record_linked_to_the_entity_never_answers_with_the_entity_itself(answerer: Answerer) -> None:
+    """ "Which PR resolved the bug 'X'": the bug's resolution record links to the bug (ekg:eventOf, a sub-property
+    of ekg:stateEventOf); reading stateEventOf back from it gives the bug, never an answer about it."""
+    title = "Incorrect Load Balancing Recommendations"
+    fixed = answerer.ask(f"Which PR fixed the FlowForce bug '{title}'?")
+    assert fixed.outcome == "answer" and all("/pull/" in str(v) for v in fixed.answer or [])
+    resolved = answerer.ask(f"Which PR resolved the FlowForce bug '{title}'?")
+    assert title not in str(resolved.answer)
+    assert resolved.outcome != "answer" or resolved.answer == fixed.answer
+
+
+@pytest.mark.herb
 def test_a_title_no_bug_has_is_unsupported_with_the_closest_titles(answerer: Answerer) -> None:
     answer = answerer.ask("Who is the Incorrect Load Balancer Recommendation bug in FlowForce assigned to?")
     assert answer.outcome == "unsupported"
@@ -328,10 +340,11 @@ def test_document_versions_latest_first_and_every(answerer: Answerer, herb: Path
         (d for d in product_file(herb, "EdgeForce")["documents"] if d["type"] == "Technical Specifications Document"),
         key=lambda d: d["date"],
     )
+    # a document asked for itself is shown by its link, cited by its id
     latest = answerer.ask("What is the latest version of EdgeForce's Technical Specifications Document?")
-    assert latest.answer == [docs[-1]["id"]]
+    assert latest.answer == [docs[-1]["document_link"]] and docs[-1]["id"] in latest.citations
     first = answerer.ask("What is the original version of EdgeForce's Technical Specifications Document?")
-    assert first.answer == [docs[0]["id"]]
+    assert first.answer == [docs[0]["document_link"]] and docs[0]["id"] in first.citations
     every = answerer.ask("How many versions of EdgeForce's Technical Specifications Document are there?")
     assert every.answer == str(len(docs))
     author = answerer.ask("Who authored the most recent version of EdgeForce's Technical Specifications Document?")

@@ -230,3 +230,130 @@ def test_the_fewest_among_those_with_any_is_read_as_the_fewest(answerer: Answere
     )
     plain = answerer.ask("Who resolved the fewest customer bugs in FlowForce?")
     assert got.outcome == "answer" and got.answer == plain.answer, got.reason
+
+
+PLAIN_APPROVED = "Find the links to the approved PRs for integrating predictive analytics in AnomalyForce."
+
+
+EXCLUSIONS = {
+    # a link in a clause of its own: its number would be a time the reading drops, but the exclusion holds it
+    PLAIN_APPROVED: (
+        "Leaving out {}, list the approved PRs for integrating predictive analytics in AnomalyForce.",
+        "Which approved PRs for integrating predictive analytics in AnomalyForce are there, other than {}?",
+    ),
+    # said around the item, and the words that restate an exclusion ("who else")
+    PLAIN_REVIEWERS: (
+        "{} aside, which employees reviewed the Market Research Report for ActionGenie?",
+        "Setting {} aside, which employees reviewed the Market Research Report for ActionGenie?",
+        "Drop {} from the list: who else reviewed the Market Research Report for ActionGenie?",
+        "Which other employees reviewed the Market Research Report for ActionGenie, if we ignore {}?",
+        "Which employees reviewed the Market Research Report for ActionGenie? Skip {}.",
+    ),
+}
+
+
+def test_exclusions_in_the_ways_people_say_them(answerer: Answerer) -> None:
+    for plain_question, forms in EXCLUSIONS.items():
+        plain = answerer.ask(plain_question).answer
+        assert isinstance(plain, list) and len(plain) > 1
+        for form in forms:
+            got = answerer.ask(form.format(plain[0]))
+            assert got.outcome == "answer" and got.answer == plain[1:], form
+
+
+def test_how_many_different_counts_as_how_many(answerer: Answerer) -> None:
+    plain = answerer.ask(PLAIN_REVIEWERS).answer
+    assert isinstance(plain, list)
+    for said in (
+        "How many distinct employees reviewed the Market Research Report for ActionGenie?",
+        "How many employees in total reviewed the Market Research Report for ActionGenie?",
+    ):
+        assert answerer.ask(said).answer == str(len(plain)), said
+
+
+def test_a_yes_no_after_a_short_lead_and_its_frame(answerer: Answerer) -> None:
+    reviewers = answerer.ask(PLAIN_REVIEWERS).answer
+    assert isinstance(reviewers, list) and reviewers
+    for eid in (reviewers[0], "eid_13fdff84"):
+        expected = "yes" if eid in reviewers else "no"
+        for said in (
+            f"Quick check: did {eid} review the ActionGenie Market Research Report?",
+            f"Is it true that {eid} reviewed the ActionGenie Market Research Report?",
+        ):
+            got = answerer.ask(said)
+            assert got.outcome == "answer" and got.answer == expected, said
+
+
+def test_a_yes_no_whose_item_no_row_reads_is_its_membership_in_the_core(answerer: Answerer) -> None:
+    """ "Was eid_… one of the engineers who resolved <component> issues": no row takes an employee there, so the
+    core is read without the item and the item looked up among its answers."""
+    core = answerer.ask("Which engineers resolved the API Security & Access Control issue in ActionGenie?")
+    assert core.outcome == "answer" and isinstance(core.answer, list) and core.answer
+    for eid in (core.answer[0], "eid_13fdff84"):
+        got = answerer.ask(
+            f"Was {eid} one of the engineers who resolved the API Security & Access Control issue in ActionGenie?"
+        )
+        assert got.outcome == "answer" and got.answer == ("yes" if eid in core.answer else "no")
+    owner = answerer.ask(
+        f"Did {core.answer[0]}'s manager resolve the API Security & Access Control issue in ActionGenie?"
+    )
+    assert owner.answer not in ("yes", "no")  # the item said as an owner is no member of the answer
+
+
+def test_of_several_items_the_yes_no_asks_about_the_one_after_the_opening(answerer: Answerer) -> None:
+    plain = answerer.ask("Which PRs did eid_b9189afb submit to fix bugs reported by FusionTech in SupportForce?")
+    assert plain.outcome == "answer" and isinstance(plain.answer, list) and plain.answer
+    for link in (plain.answer[0], "https://github.com/salesforce/SupportForce/pull/36"):
+        got = answerer.ask(
+            f"Is {link} one of the PRs eid_b9189afb submitted to fix bugs reported by FusionTech in SupportForce?"
+        )
+        assert got.answer == ("yes" if link in plain.answer else "no")
+
+
+def test_a_role_or_place_the_row_does_not_read_keeps_the_answer_to_those_people(answerer: Answerer) -> None:
+    """One more filter the graph expresses: the row's people kept to a role or a location, as the organisation
+    graph gives them; nobody left is absent with the count looked at as its proof; never the plain answer."""
+    plain = answerer.ask("Who shared a demo of KnowledgeForce's competitor products?")
+    assert plain.outcome == "answer" and isinstance(plain.answer, list)
+    people = answerer.people
+    for role in sorted({people.person(e).role or "" for e in plain.answer} | {"QA Specialist"}):
+        got = answerer.ask(f"Which {role}s shared a demo of KnowledgeForce's competitor products?")
+        wanted = [e for e in plain.answer if people.person(e).role == role]
+        if wanted:
+            assert got.outcome == "answer" and got.answer == wanted, role
+        else:
+            assert got.outcome == "absent" and got.proof is not None, role
+        assert got.operator is not None and got.operator["kind"] == "filter"
+    where = answerer.ask("Which remote engineers resolved bugs in the log analysis module of SupportForce?")
+    assert where.outcome in ("answer", "absent")
+    kept = where.answer if isinstance(where.answer, list) else []
+    assert all(people.person(e).location == "Remote" for e in kept)
+
+
+def test_a_role_the_row_does_not_read_is_never_dropped_from_a_most(answerer: Answerer) -> None:
+    got = answerer.ask("Which QA Specialist resolved the most bugs in AnomalyForce?")
+    assert got.outcome == "uncertain" and "specialist" in (got.reason or "")
+
+
+def test_a_role_named_for_the_asker_is_context(answerer: Answerer) -> None:
+    plain = answerer.ask(PLAIN_APPROVED)
+    got = answerer.ask(
+        "For the PM update: links to the approved PRs for integrating predictive analytics in AnomalyForce"
+    )
+    assert got.outcome == "answer" and got.answer == plain.answer
+
+
+def test_what_reason_led_to_is_a_why(answerer: Answerer) -> None:
+    got = answerer.ask(
+        "What change in product direction led to the AI-driven data anomaly detection PR in ConnectForce being "
+        "reverted?"
+    )
+    assert got.outcome == "unsupported" and got.answer is None
+
+
+def test_a_ranked_form_for_every_most_row(answerer: Answerer) -> None:
+    from kg.qa.intents.loader import table
+    from kg.query.sparql import library
+
+    most = [i for i in table()[1] if "most" in i.requires]
+    assert most and all(f"{i.query}_ranked" in library() for i in most)

@@ -263,14 +263,40 @@ class Answerer:
         answer = self._read(core, op)
         if answer.outcome in ("uncertain", "unsupported"):
             answer = self._respelled(core, answer, op)
+        answer = self._kept_to(core, op, answer) or answer
         if answer.outcome in ("uncertain", "unsupported") and (bare := operators.itemless(q, op)) is not None:
             again = self._read(bare, op)  # "was eid_… one of the engineers who …": is it among the answer's items
+            again = self._kept_to(bare, op, again) or again
             answer = again if again.outcome in ("answer", "absent") else answer
         answer.question = q.text
         answer = self._composed(op, answer) if op is not None else answer
         if op is None and operators.opens_yes_no(q.text) and str(answer.intent).startswith("ontology:"):
             answer = self._yes_no_of_list(q, answer)
         return self._company_slips(q, answer)
+
+    def _kept_to(self, q: Question, op: Operator | None, typed: Answer) -> Answer | None:
+        """A list of people read by a row that takes no role or location, where the question adds one ("the
+        Product Managers who shared a demo …", "which remote engineers resolved …"): the row's answer kept to
+        the people the organisation graph gives that role or location, with the row's evidence; nobody left is
+        absent, with the count of those looked at as its proof. None where that is not the question's only
+        gap, or where the row asks for the most (the top among all is not the top among them)."""
+        winner = typed.choice.winner if typed.outcome == "uncertain" and typed.choice else None
+        kinds = frozenset(k for k, v in (("role", q.roles), ("location", q.locations)) if v)
+        gap = winner.account if winner is not None else None
+        if winner is None or gap is None or not kinds or not gap.unread or gap.words or gap.cues or gap.asked_type:
+            return None
+        if winner.intent.answer_type != "person" or "most" in winner.intent.requires:
+            return None
+        labels = self.labels(q.product) if q.product else None
+        placed, implied = (op.positions, op.cues) if op else (frozenset(), frozenset())
+        choice = choose(q, labels, placed, implied, kinds)
+        if choice.winner is None or choice.winner.intent is not winner.intent:
+            return None
+        core = self._answer_choice(q, choice)
+        core.choice = choice
+        if core.outcome not in ("answer", "absent"):
+            return None
+        return operators.kept_to(core, self.people, q.roles, q.locations)
 
     def _across(self, q: Question, across: Across) -> Answer:
         """A question across products (kg/qa/across.py): asked of each product as that product's own question,
@@ -664,7 +690,7 @@ def unaccounted(account: Account, tagged: Tagged, intent: str) -> str:
     if account.cues:
         left = ", ".join(f"'{tagged.phrase(c)}' ({c})" for c in account.cues)
         return f"{intent} leaves {left} unexplained"
-    words = " and ".join(f"'{w}'" for w in account.words)
+    words = " and ".join(f"'{w}'" for w in (*account.unread, *account.words))
     return f"I don't know what {words} changes here"
 
 

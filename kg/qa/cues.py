@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
-from kg.qa.question import Question, lexicon_data, spelled_out
+from kg.qa.question import Question, lexicon_data, location_forms, spelled_out
 from kg.text import DOC_KINDS, normalise, singular_text
 
 #: Spelled-out negations: "couldn't" -> "could not" (then "ca not" / "wo not" -> "can not" / "will not"), and
@@ -88,6 +88,9 @@ class Tagged:
     #: Token positions an operator claims ("second", "how many", "other than X": kg/qa/operators.py): read by
     #: no row, left out of the free phrase.
     placed: set[int] = field(default_factory=set)
+    #: Slot kinds the answer is kept to after the row has read the rest (a role or a location the row itself
+    #: does not read: kg/qa/answer.py `_kept_to`): every row counts them as read.
+    filters: frozenset[str] = frozenset()
 
     @property
     def found(self) -> set[str]:
@@ -282,7 +285,7 @@ def occupied(names: list[str], tokens: list[str]) -> set[int]:
 
 def name_tokens(q: Question, tokens: list[str]) -> set[int]:
     """Where the question names a product, a company, an id or a place: words that are names, not cues."""
-    return occupied([q.product or "", *q.companies, *q.eids, *q.customer_ids, *q.locations], tokens)
+    return occupied([q.product or "", *q.companies, *q.eids, *q.customer_ids, *location_forms(q.locations)], tokens)
 
 
 def residue_positions(tagged: Tagged, used: set[str]) -> list[int]:

@@ -49,6 +49,8 @@ class Described:
     #: when nothing fits: what is missing and the ASK that proves it
     missing: str = ""
     proof: dict[str, Any] = field(default_factory=dict)
+    #: each entity's link, where the artifact gives one: how an entity asked for itself is shown
+    links: dict[str, str] = field(default_factory=dict)
 
 
 def described(q: Question, text: str, backend: Backend, graphs: list | None, data: dict[str, Any]) -> Described | None:
@@ -196,6 +198,7 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
     rows = backend.select(named_query("onto_versions").text, {"kind": kind}, graphs)
     day = (day_of(q) or day_in(run)) if dated & set(run) else None
     docs: dict[str, Entity] = {}
+    links = {r["document"].value: term_text(r["url"]) for r in rows if "url" in r}
     revised, revising = set(), set()
     for r in rows:
         iri = r["document"].value
@@ -216,4 +219,4 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
         picked = tuple(e for iri, e in docs.items() if iri not in revising)
     else:
         picked = tuple(docs.values())
-    return Described(words, picked, every=every, dated=day is not None)
+    return Described(words, picked, every=every, dated=day is not None, links=links)

@@ -129,6 +129,8 @@ class Prop:
     #: the labels as written (`forward` and `inverse` hold them singularised, as questions are matched)
     names: tuple[str, ...] = ()
     inverse_names: tuple[str, ...] = ()
+    #: the properties it is declared a sub-property of (ekg:eventOf ⊑ ekg:stateEventOf)
+    supers: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -294,6 +296,7 @@ def full_schema() -> Schema:
                 kind_name(store, objects(q.subject, RDFS + "range"), "value"),
                 tuple(forward),
                 tuple(o.value for o in objects(q.subject, INVERSE)),
+                frozenset(term_text(o) for o in objects(q.subject, RDFS + "subPropertyOf")),
             )
     words = {_phrase(o.value): c for c in classes for o in objects(NamedNode(c), RDFS + "label")}
     words.update({_phrase(w): expand(c) for w, c in reader_data()["class_words"].items()})
@@ -752,7 +755,8 @@ class Reader:
                 return self.ambiguous(Mention(desc.words, desc.entities))
             slots = {**self.q.slots(), "reading": f"{desc.words} → itself"}
             ids = [e.label for e in desc.entities]
-            return self.answered(ids, ids, "ontology:described", slots, [named_query("onto_versions").text])
+            shown = [desc.links.get(e.iri, e.label) for e in desc.entities]
+            return self.answered(shown, ids, "ontology:described", slots, [named_query("onto_versions").text])
         if len(desc.entities) > 1 and not desc.every:
             return self.ambiguous(Mention(desc.words, desc.entities))
         answers = []
@@ -1105,6 +1109,7 @@ class Reader:
                         for p in s.properties.values()
                         if not p.datatype
                         and p.iri not in (f.iri, link)
+                        and not self.same_link(p, link)  # back to the entity itself (eventOf ⊑ stateEventOf)
                         and p.domain
                         and p.domain <= f.domain
                         and p.range & wanted
@@ -1114,6 +1119,13 @@ class Reader:
         # answer follows the record made for it: the property whose range is narrowest
         narrowest = min((len(s.properties[r.filter or ""].range) for r in out), default=0)
         return [r for r in out if len(s.properties[r.filter or ""].range) == narrowest]
+
+    @staticmethod
+    def same_link(prop: Prop, link: str) -> bool:
+        """The property is the link read the other way up its hierarchy: one is declared a sub-property of the
+        other, so its value is the entity the question names, not an answer about it."""
+        other = schema().properties.get(link)
+        return link in prop.supers or (other is not None and prop.iri in other.supers)
 
     def links(self, prop: Prop, entity: Entity) -> list[str]:
         """The properties from the records a property is read on (its domain) to the entity."""

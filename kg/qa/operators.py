@@ -23,6 +23,7 @@ from kg.text import singular_text
 
 if TYPE_CHECKING:
     from kg.qa.answer import Answer
+    from kg.query.people import People
 
 #: Auxiliaries that open a yes/no question ("Did eid_… review …?", "Is BlueWave among …?"), as cue text.
 YES_NO_OPENERS = frozenset({"is", "are", "wa", "was", "were", "did", "doe", "does", "do", "ha", "has", "have", "had"})
@@ -89,7 +90,7 @@ def phrases() -> dict[str, tuple[tuple[str, ...], ...]]:
             )
         )
         for kind, ps in table.items()
-        if kind not in ("exclude_around", "exclude_restated", "count_restated")
+        if kind not in ("exclude_around", "exclude_restated", "count_restated", "yes_no_restated")
     }
 
 
@@ -205,13 +206,27 @@ def detect(q: Question) -> Operator | None:
     if (ranked := ranking(tokens)) is not None:
         return ranked
     opener = yes_no_start(q.text)
-    if opener is not None and items and len({name for _, name, _, _ in items}) == 1:
-        _, name, slot, at = items[0]
+    if opener is not None and (asked := item_asked(items, tokens, opener)) is not None:
+        _, name, slot, at = asked
         among = find(tokens, "among")
-        words = at | ({opener} | set(range(*among)) if among else {opener})
+        words = at | {opener} | (set(range(*among)) if among else set()) | restated(tokens, "yes_no_restated")
         implied = frozenset({{"eid": "person", "company": "company"}[slot]}) if slot != "url" else frozenset()
         return Operator("yes_no", frozenset(words), f"is {name} among them?", name, slot, implied)
     return None
+
+
+def item_asked(
+    items: list[tuple[int, str, str, set[int]]], tokens: list[str], opener: int
+) -> tuple[int, str, str, set[int]] | None:
+    """The item a yes/no asks about: the one item named, or, of several, the one said right after the opening
+    ("Is <PR link> one of the PRs eid_… submitted …", "Is it true that eid_… …"); the others are the core's."""
+    if len({name for _, name, _, _ in items}) == 1:
+        return items[0]
+    frame = restated(tokens, "yes_no_restated")
+    after = opener + 1
+    while after in frame:
+        after += 1
+    return next((it for it in items if it[0] == after), None)
 
 
 def around(tokens: list[str], items: list[tuple[int, str, str, set[int]]]) -> tuple[int, int] | None:
@@ -329,11 +344,48 @@ def itemless(q: Question, op: Operator | None) -> Question | None:
     return replace(q, companies=[c for c in q.companies if c != op.item], eids=[e for e in q.eids if e != op.item])
 
 
+def kept_to(core: Answer, people: People, roles: list[str], locations: list[str]) -> Answer:
+    """A list of people kept to those with one of the roles and one of the locations (each if given), as the
+    organisation graph holds them; nobody left is absent, with what was looked at as the proof."""
+    based = f"based in {' or '.join(locations)}" if locations else ""
+    wanted = " and ".join(x for x in (" or ".join(roles), based) if x)
+    reading = core.choice.winner.reading if core.choice and core.choice.winner else ""
+    shown: dict[str, Any] = {"kind": "filter", "shown": f"only {wanted}"}
+    if reading:
+        shown["reading"] = f"{reading} → only {wanted}"
+    if core.outcome != "answer":
+        return replace(core, operator=shown)
+    items = core.answer if isinstance(core.answer, list) else []
+
+    def holds(eid: str) -> bool:
+        who = people.person(eid)
+        fits_role = not roles or (who.role or "").casefold() in {r.casefold() for r in roles}
+        return fits_role and (not locations or (who.location or "").casefold() in {x.casefold() for x in locations})
+
+    kept = [x for x in items if holds(x)]
+    shown = {**shown, "items": items}
+    if kept:
+        return replace(core, answer=kept, operator=shown)
+    looked = f"none of the {len(items)} answers is {wanted}"
+    proof: dict[str, Any] = {"query": core.intent, "bindings": {}, "result": looked}
+    return replace(
+        core,
+        answer=None,
+        abstain=True,
+        outcome="absent",
+        proof=proof,
+        operator=shown,
+        reason=f"none of the {len(items)} people the graph gives is {wanted}",
+    )
+
+
 def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> Answer:
     """The operator applied to the core's answer. `superlative`: the core's row asks for the most (its answer is
     the top, not a ranked list); `reads_item`: the core's row binds the operator's item itself ("did BlueWave
     report ..."). An uncertain or unsupported core stays so, with the operator shown."""
     reading = core.choice.winner.reading if core.choice and core.choice.winner else ""
+    if core.operator and core.operator.get("kind") == "filter":  # kept to a role first: shown in its place
+        reading = f"{reading} → {core.operator['shown']}"
     shown = op.to_json(reading)
     if core.outcome in ("uncertain", "unsupported"):
         return replace(core, operator=shown)

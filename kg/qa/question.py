@@ -190,6 +190,26 @@ def with_names(norm: str, products: dict[str, str]) -> str:
     return norm
 
 
+#: Words for people after which a location said in lower case is still one ("remote engineers").
+PEOPLE_AFTER = (
+    r"(?:\w+\s+)?(?:engineers?|employees?|members?|people|staff|folks|colleagues?|teammates?|workers?|devs?)\b"
+)
+
+
+def location_forms(locations: list[str]) -> list[str]:
+    """The ways a question names a place: the place, "London-based", "based in London"."""
+    return [form for loc in locations for form in (loc, f"{loc} based", f"based in {loc}")]
+
+
+def _names_location(location: str, text: str) -> bool:
+    """The question names the location: as written ("Remote", "Berlin"), or in lower case before a word for
+    people ("remote engineers"), never a lower-case word alone ("a remote server")."""
+    name = re.escape(location)
+    if re.search(rf"(?<!\w){name}(?!\w)", text):
+        return True
+    return re.search(rf"(?<!\w){name}\s+{PEOPLE_AFTER}", text, re.I) is not None
+
+
 def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     text = clean_text(raw)
     full = with_names(spelled_out(normalise(text)), vocab.products)
@@ -218,5 +238,5 @@ def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     q.eids = list(dict.fromkeys(re.findall(r"\beid_[0-9a-f]{8}\b", norm)))
     q.customer_ids = list(dict.fromkeys(re.findall(r"\bcust-\d{4}\b", norm)))
     q.customer_ids = [c.upper() for c in q.customer_ids]
-    q.locations = [v for v in vocab.locations.values() if re.search(rf"(?<!\w){re.escape(v)}(?!\w)", text)]
+    q.locations = [v for v in vocab.locations.values() if _names_location(v, text)]
     return q

@@ -22,7 +22,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from kg.qa.cues import Tagged, cue_words, lexicon, occupied
-from kg.qa.question import Question, initials, lexicon_data
+from kg.qa.question import Question, initials, lexicon_data, location_forms
 from kg.text import DOC_KINDS, feature_tokens, normalise, singular_text, stem
 
 if TYPE_CHECKING:
@@ -66,12 +66,15 @@ class Account:
     #: Words of the question no part of the reading places (no slot it uses, no cue, no resolved free phrase,
     #: no function word, no context clause): what the reading would silently drop.
     words: tuple[str, ...] = ()
+    #: Names the question gives that fill a slot the row does not read ("Product Manager", "Remote"): a filter
+    #: the reading would drop, whatever words they are made of.
+    unread: tuple[str, ...] = ()
     #: The words of the reading written out, for the lemma check (by_lemma).
     wording: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     @property
     def complete(self) -> bool:
-        return not self.cues and self.asked_type is None and not self.words
+        return not self.cues and self.asked_type is None and not self.words and not self.unread
 
     def by_lemma(self) -> Account:
         """The account with the unplaced words whose lemma is a function word or a word of the reading placed
@@ -89,6 +92,7 @@ class Account:
             "unexplained cues": list(self.cues),
             **({"asks for": self.asked_type} if self.asked_type else {}),
             **({"unplaced words": list(self.words)} if self.words else {}),
+            **({"unread names": list(self.unread)} if self.unread else {}),
         }
 
 
@@ -126,7 +130,9 @@ def account(
     what its issues caused), placed unless they can change what is asked ([meaning])."""
     slots = tagged.slots
     claimed = slots | tagged.covered(used & tagged.found - TYPE_CUES)
-    scene = context(tagged, slots - product_tokens(q, tagged) | explained, used & tagged.found - TYPE_CUES)
+    unused = slot_positions(q, tagged, frozenset(SLOT_KINDS) - slots_used - {"product"})
+    audience = audience_roles(q, tagged, unused)  # "For the PM update: which …": the asker's reader, context
+    scene = context(tagged, slots - audience - product_tokens(q, tagged) | explained, used & tagged.found - TYPE_CUES)
     covered = claimed | explained | scene | tagged.covered(used & TYPE_CUES)
     stop = lexicon().stop
     aside = asides(tagged, slots | explained)
@@ -140,11 +146,22 @@ def account(
             if not words & covered and any(tagged.tokens[i] not in stop for i in words):
                 left.append(cue)
                 break
-    unused = slot_positions(q, tagged, frozenset(SLOT_KINDS) - slots_used - {"product"})
     firm = (slots - unused) | tagged.covered(used & tagged.found) | explained | scene | held | placed
     colour = tagged.covered(tagged.found - (narrowing - used))
-    loose = unplaced(tagged, firm, wording, phrase, colour, scenery=(scene | aside) - explained)
-    return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type), loose, wording)
+    dropped = sorted(unused - placed - explained - phrase - scene - aside)
+    loose = unplaced(tagged, firm | set(dropped), wording, phrase, colour, scenery=(scene | aside) - explained - placed)
+    unread = tuple(dict.fromkeys(tagged.words[i] for i in dropped))
+    return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type), loose, unread, wording)
+
+
+def audience_roles(q: Question, tagged: Tagged, unused: set[int]) -> set[int]:
+    """The positions of a role the row does not read, named in a clause that says nothing restricting ("for the
+    PM update", "PM q"): whom the asker writes for, which holds no clause; a clause with a restricting word
+    ("Only the QA Specialists please:", "[meaning]" and "[restricting]" words) asks for them."""
+    roles = unused & slot_positions(q, tagged, frozenset({"role"}))
+    restricting = {singular_text(w) for w in lexicon_data()["restricting"]["words"]} | function_words()[1]
+    said = {tagged.clauses[i] for i, t in enumerate(tagged.tokens) if t in restricting}
+    return {i for i in roles if tagged.clauses[i] not in said}
 
 
 #: Slot kinds, and the names each one puts in the question (a role also by its initials: "UXR").
@@ -160,7 +177,7 @@ def slot_positions(q: Question, tagged: Tagged, kinds: frozenset[str]) -> set[in
         "company": q.companies,
         "eid": q.eids,
         "customer_id": q.customer_ids,
-        "location": q.locations,
+        "location": location_forms(q.locations),
     }
     return occupied([n for k in kinds for n in names[k]], tagged.tokens) & tagged.slots
 
@@ -204,10 +221,10 @@ def unplaced(
     scenery = scenery or set()
 
     def free(i: int, word: str, token: str) -> bool:
-        if i in placed:
-            return False
         if word.isdigit() and i in scenery:
             return True
+        if i in placed:
+            return False
         if word in meaning or token in meaning or word.isdigit():
             return True
         return i not in colour and i not in phrase and token not in known and word not in known

@@ -24,6 +24,7 @@ class Person:
     eid: str
     name: str | None
     role: str | None
+    location: str | None = None
 
     def shown(self) -> str:
         """`Name (Role, eid_…)`, or the eid alone for an id the organisation does not list."""
@@ -45,7 +46,8 @@ class People:
             eid = row["person"].value.rsplit("/", 1)[-1]
             name = row["name"].value if "name" in row else None
             role = row["role"].value if "role" in row else None
-            self.by_eid.setdefault(eid, Person(eid, name, role))
+            location = row["location"].value if "location" in row else None
+            self.by_eid.setdefault(eid, Person(eid, name, role, location))
 
     def person(self, eid: str) -> Person:
         return self.by_eid.get(eid, Person(eid, None, None))

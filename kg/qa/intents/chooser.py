@@ -3,6 +3,7 @@ docstring), with its competitors and near misses."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -13,7 +14,16 @@ from kg.qa.intents.binders import BINDERS, SAME_MEANING, families
 from kg.qa.intents.loader import constraints, narrowing, table
 from kg.qa.intents.rows import Intent
 from kg.qa.question import Question
-from kg.qa.reading import ASKED_BY, Account, account, canonical, explained_by_phrase, wording_words
+from kg.qa.reading import (
+    ASKED_BY,
+    WH_OPENERS,
+    Account,
+    account,
+    canonical,
+    explained_by_phrase,
+    slot_positions,
+    wording_words,
+)
 from kg.qa.residue import Labels, Resolution, resolve
 from kg.query.sparql import Term
 from kg.text import stem
@@ -238,7 +248,7 @@ def reading(
         intent.answer_type,
         constraints(),
         contested=dropped,
-        slots_used=slots_read(intent),
+        slots_used=slots_read(intent) | tagged.filters,
         placed=frozenset(tagged.placed | text_read(intent, tagged)),
         wording=wording_words(candidate.reading),
         narrowing=narrowing(),
@@ -309,13 +319,16 @@ def choose(
     labels: Labels | None = None,
     placed: frozenset[int] = frozenset(),
     implied: frozenset[str] = frozenset(),
+    filters: frozenset[str] = frozenset(),
 ) -> Choice:
     """The most specific accepting row (see the module docstring), with its competitors and near misses.
     `placed`: word positions an operator (kg/qa/operators.py) claims, so the rows read the rest; `implied`: cues
-    its named item carries (an employee id asked about is a person)."""
+    its named item carries (an employee id asked about is a person); `filters`: slot kinds the answer is kept to
+    afterwards, read by every row."""
     tagged = tag(q)
     tagged.placed = set(placed)
-    found = tagged.found | names_component(tagged, labels) | implied
+    tagged.filters = filters
+    found = tagged.found | names_component(tagged, labels) | implied | ({"person"} if asks_role(q, tagged) else set())
     choice = Choice(tagged)
     for intent in table()[1]:
         if (candidate := judge(intent, q, tagged, labels, found)) is not None:
@@ -331,6 +344,21 @@ def choose(
             if choice.winner.account is not None:
                 choice.winner.account = choice.winner.account.by_lemma()
     return choice
+
+
+#: Words that open the clause a question asks in ("PM q: *where* are …").
+ASKING_WORDS = WH_OPENERS | {"where", "when", "why"}
+
+
+def asks_role(q: Question, tagged: Tagged) -> bool:
+    """A role named in the clause that asks ("How many QA Specialists shared …"): people are asked for; a role
+    in a clause of its own ("PM q: where are …") is whom the asker writes for."""
+    if not q.roles:
+        return False
+    where = slot_positions(q, tagged, frozenset({"role"}))
+    longest = Counter(tagged.clauses).most_common(1)[0][0]
+    asking = next((tagged.clauses[i] for i, t in enumerate(tagged.tokens) if t in ASKING_WORDS), longest)
+    return any(tagged.clauses[i] == asking for i in where)
 
 
 def asked_type_reading(accepted: list[Candidate]) -> Candidate | None:
