@@ -623,3 +623,18 @@ def test_when_asks_for_a_date_and_only_of_a_time_property(answerer: Answerer, he
         assert answer.outcome == "answer" and answer.answer == [newest["date"]], (asked, answer.reason)
     pr = next(p for p in product_file(herb, "SentimentForce")["prs"] if str(p["merged"]) == "True")
     assert answerer.ask(f"When was {pr['link']} reverted?").outcome == "uncertain"  # a PR, not a date
+
+
+@pytest.mark.herb
+def test_competitors_read_from_one_version_of_a_document(answerer: Answerer, herb: Path) -> None:
+    """ "Which competitors does X's latest market research report name": the competitors derived from that
+    version, each named in its text (checked against the raw artifact), never a proof while it names some."""
+    for product in ("SummarizeForce", "ExplainabilityForce", "MonitorForce"):
+        reports = sorted(
+            (d for d in product_file(herb, product)["documents"] if d["type"] == "Market Research Report"),
+            key=lambda d: d["date"],
+        )
+        got = answerer.ask(f"Which competitors does {product}'s latest market research report name?")
+        assert got.outcome == "answer" and isinstance(got.answer, list) and got.answer, product
+        assert all(name in reports[-1]["content"] for name in got.answer), product
+        assert reports[-1]["id"] in got.citations

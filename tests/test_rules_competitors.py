@@ -10,7 +10,13 @@ from rulekit import objects, rule_triples
 
 from kg.ingest.herb import Organisation, Product
 from kg.ingest.rules import Message, RuleContext
-from kg.ingest.rules.competitors import competitor_name, demo_urls, insight_text, named_competitors
+from kg.ingest.rules.competitors import (
+    competitor_name,
+    demo_urls,
+    insight_text,
+    named_competitors,
+    table_competitors,
+)
 from kg.ingest.rules.messages import conversations as threads
 from kg.namespaces import ID
 
@@ -242,3 +248,27 @@ def test_named_competitors_after_a_kind_of_product_or_as_key_players() -> None:
         "SalesLoft",
     ]
     assert named_competitors("Key players include established tools that lack depth.") == []
+
+
+def test_named_competitors_with_a_modal_an_owner_or_a_number_in_the_name() -> None:
+    """Wordings audited on all 30 products' documents (2026-12-06): "may include", "established players like",
+    an owner's product ("IBM's AI Explainability 360"); an owner alone is no name."""
+    assert named_competitors("Key competitors may include tools like Otter.ai and SummarizeBot.") == [
+        "Otter.ai",
+        "SummarizeBot",
+    ]
+    said = "It is competitive, with established players like IBM's AI Explainability 360 and Google's What-If Tool."
+    assert named_competitors(said) == ["IBM's AI Explainability 360", "Google's What-If Tool"]
+    said = "It faces established players like Tableau, Power BI, and Salesforce's own Einstein Analytics."
+    assert named_competitors(said) == ["Tableau", "Power BI"]
+
+
+def test_a_comparison_tables_header_names_the_competitors_after_the_product() -> None:
+    table = (
+        "Below is a comparison table of flowAIX against its competitors:\n\n"
+        "| Feature/Competitor | flowAIX | Zapier | Workato |\n|---|---|---|---|\n| AI insights | Yes | No | Yes |\n"
+    )
+    assert table_competitors(table) == ["Zapier", "Workato"]
+    assert table_competitors(table.replace("Zapier | Workato", "Competitor A | Competitor B")) == []
+    plain = "| Feature | Description |\n|---|---|\n| Search | Finds things |\n"
+    assert table_competitors(plain) == []  # no competitor spoken of: a table of something else

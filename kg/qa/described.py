@@ -182,11 +182,16 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
     tokens = text.split()
     anchors = set(table["version_anchors"])
     dated = set(table["dated"])  # "the PRD that's dated April 8, 2025": the version of that day
-    if q.doc_kind is None or not (anchors | dated) & set(tokens):
-        return None
-    anchor = next(i for i, t in enumerate(tokens) if t in anchors | dated)
     latest, first = set(table["latest"]), set(table["first"])
-    allowed = {*table["version_words"], *table["edges"], *latest, *first, *kind_words(q), *dated}
+    if q.doc_kind is None:
+        return None
+    said = kind_words(q)
+    # "the latest market research report": a latest or first word right before the kind's words anchors too
+    before = [i for i, t in enumerate(tokens[:-1]) if t in latest | first and tokens[i + 1] in said]
+    anchor = next((i for i, t in enumerate(tokens) if t in anchors | dated), before[0] if before else None)
+    if anchor is None:
+        return None
+    allowed = {*table["version_words"], *table["edges"], *latest, *first, *said, *dated}
     allowed |= set(normalise(str(q.product)).split()) | date_words(tokens)
     pairs = frozenset((a, b) for a, b in table["version_pairs"])
     start, end = run_around(tokens, anchor, allowed, set(table["edges"]), pairs)

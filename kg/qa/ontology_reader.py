@@ -28,7 +28,7 @@ from typing import Any
 
 from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store
 
-from kg.namespaces import ID, ORG_GRAPH, expand
+from kg.namespaces import DCT, ID, ORG_GRAPH, expand
 from kg.paths import resource
 from kg.qa.answer import Answer
 from kg.qa.cues import CLAUSE_END
@@ -107,6 +107,8 @@ class Condition:
             return self.prop.label
         if self.source and isinstance(self.value, NamedNode):
             return f"read from a {schema().labels.get(self.value.value, local(self.value.value))}"
+        if self.source:
+            return f"read from {self.value.value}"
         if isinstance(self.value, NamedNode):
             return f"{self.prop.label} {local(self.value.value)}"
         if self.value.datatype.value == XSD_BOOLEAN:
@@ -739,6 +741,8 @@ class Reader:
         if self.q.time is not None and not desc.dated:
             return self.uncertain(f"'{self.q.slots().get('time')}': the properties read here have no time")
         left = self.untimed(left, placed)
+        if desc.entities and (listed := self.read_from(desc, placed, asked, left)) is not None:
+            return listed
         if left:
             return self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
         if not desc.entities:
@@ -958,6 +962,13 @@ class Reader:
                 out.append(phrase)
         return out
 
+    @staticmethod
+    def who_also() -> frozenset[str]:
+        """The kinds besides people "who" asks for (the data file's `who_also`), with every kind below them."""
+        s = schema()
+        kinds = (expand(c) for c in reader_data()["who_also"])
+        return frozenset(k for c in kinds for k in s.below.get(c, frozenset({c})))
+
     def product_mention(self) -> list[Mention]:
         """The product itself as the entity, when it is the only thing the question names."""
         if self.q.product is None:
@@ -1002,7 +1013,7 @@ class Reader:
             if len(word) > MIN_LEMMA_WORD and (phrase := lemma_phrases().get(next(iter(sorted(lemmas(word))), ""))):
                 placed.take(word, kinds[phrase], phrase)
         classes = sorted((at, phrase) for kind, phrase, at in placed.phrases if kind == "class")
-        if len(classes) > 1 and classes[0][1] in WH_WORDS and self.wh_names(placed, classes[0][0], classes[1][0]):
+        if classes and classes[0][1] in WH_WORDS and self.wh_opens(placed, classes[0][0], classes[1:]):
             placed.phrases = [p for p in placed.phrases if not (p[0] == "class" and p[1] in WH_WORDS)]
             classes = classes[1:]
         if len(classes) > 1 and self.restated(placed, classes[0], classes[1]):
@@ -1038,11 +1049,28 @@ class Reader:
         quiet = quiet_words()
         return all(w in quiet for w in between) and s.kin(s.class_words[first[1]], s.class_words[second[1]])
 
+    def wh_opens(self, placed: Placed, wh: int, classes: list[tuple[int, str]]) -> bool:
+        """Whether "who" only opens the question: "who are the <class>", or "who are <entity>'s <property>"
+        whose values are of a kind "who" asks for besides people ("who are X's competitors")."""
+        if classes:
+            return self.wh_names(placed, wh, classes[0][0])
+        after = [(at, phrase) for kind, phrase, at in placed.phrases if kind == "forward" and at > wh]
+        if not after or not self.wh_names(placed, wh, min(after)[0]):
+            return False
+        said = [p for p in schema().properties.values() if min(after)[1] in p.forward]
+        kinds = self.who_also()  # of either end: "X's competitors" reads one way, "competitors of X" the other
+        return any((bool(p.range) and p.range <= kinds) or (bool(p.domain) and p.domain <= kinds) for p in said)
+
     @staticmethod
     def wh_names(placed: Placed, wh: int, noun: int) -> bool:
         """Whether "who" only opens "who are the <class>" ("who are the competitors …"): the class word comes
         next, past a form of "be" and an article; "who fixed the bug …" asks for a person."""
-        between = re.sub("\x00+", " placed ", placed.text[wh:noun]).split()[1:]  # past "who" itself
+        text = placed.text
+        for kind, phrase, at in placed.phrases:  # the product as the scope ("who are X's …") places nothing
+            if kind == "scope":
+                text = text[:at] + " " * len(phrase) + text[at + len(phrase) :]
+        between = re.sub("\x00+", " placed ", text[wh:noun]).split()[1:]  # past "who" itself
+        between = [w for w in between if w != "s"]  # the possessive's "s"
         quiet = quiet_words()
         return bool(between) and between[0] in BE and all(w in quiet for w in between)  # "who are our key …"
 
@@ -1244,7 +1272,12 @@ class Reader:
         )
 
     def listing(
-        self, placed: Placed, asked: str | None, left: list[str], owner: Condition | None = None
+        self,
+        placed: Placed,
+        asked: str | None,
+        left: list[str],
+        owner: Condition | None = None,
+        source: Condition | None = None,
     ) -> Answer | None:
         """A class listing with a filter, in the question's product: the team members with a role ("the
         Engineering Leads on X's team"), or the instances of the asked class that have a property ("which PRs
@@ -1257,6 +1290,8 @@ class Reader:
         if asked is None:
             return None
         conditions = self.conditions(placed, asked)
+        if conditions is not None and source is not None:  # "the competitors its latest report names"
+            conditions = [c for c in conditions if not c.source] + [source]
         every = not conditions and asked in schema().below.get(ARTIFACT, frozenset())  # "the meeting chats of X"
         if conditions is None or self.unlisted(placed) or (owner is None and not conditions and not every):
             return None
@@ -1346,6 +1381,24 @@ class Reader:
                     if prop.domain & kinds:
                         out[iri] = Condition(prop, Literal(listed), False)
         return list(out.values())
+
+    def read_from(self, desc: Described, placed: Placed, asked: str | None, left: list[str]) -> Answer | None:
+        """Items of another kind than the one document described, read from it ("the competitors the latest
+        market research report names", "X's competitors according to its final report"): the listing of the
+        asked class whose items were derived from that document."""
+        s = schema()
+        if asked is None or len(desc.entities) != 1 or desc.entities[0].classes & s.below.get(asked, frozenset()):
+            return None
+        document = desc.entities[0]
+        if not document.classes & s.below.get(ARTIFACT, frozenset({ARTIFACT})):
+            return None
+        identifier = s.properties.get(DCT + "identifier")
+        if identifier is None:
+            return None
+        source = Condition(identifier, Literal(document.label), False, source=True)
+        verbs = set(reader_data()["source_verbs"])  # "names", "according to": the source said, no property
+        unsaid = replace(placed, phrases=[p for p in placed.phrases if not (p[0] == "forward" and p[1] in verbs)])
+        return self.listing(unsaid, asked, left, source=source)
 
     @staticmethod
     def source_condition(phrase: str) -> Condition | None:

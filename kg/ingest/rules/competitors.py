@@ -157,14 +157,15 @@ def shared_demo(ctx: RuleContext, url: str, msg: Message) -> NamedNode:
 #: "Key competitors include A, B, and C", "competitors like A and B", "competitors such as A", "competitors
 #: include tools like A", "key players such as A": the list that follows, up to the sentence's end.
 NAMED_COMPETITORS = re.compile(
-    r"\b(?:competitors|key\s+players|major\s+players),?\s+(?:include|including|like|such\s+as|are)\s+"
+    r"\b(?:competitors|(?:key|major|established|leading|main|notable|emerging)\s+players),?\s+"
+    r"(?:(?:may|might|could|would|will)\s+)?(?:include|including|like|such\s+as|are)\s+"
     r"(?:(?:companies|tools|products|platforms|solutions|players|offerings|services)\s+(?:like|such\s+as)\s+)?"
     r"(?P<names>(?:[^.;:!?]|\.(?=\w))+)",
     re.I,
 )
 #: A list item's leading name: capitalised words, a dotted one whole ("AWS API Gateway", "Otter.ai").
-_WORD = r"[A-Z][\w\-]*(?:\.\w+)*"
-LEADING_NAME = re.compile(rf"^((?:{_WORD})(?:\s+(?:{_WORD}|for|of))*)")
+_WORD = r"[A-Z][\w\-]*(?:['’]s)?(?:\.\w+)*"
+LEADING_NAME = re.compile(rf"^((?:{_WORD})(?:\s+(?:{_WORD}|\d[\w.]*|for|of))*)")
 LIST_SEPARATOR = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 
 
@@ -177,9 +178,36 @@ def named_competitors(text: str) -> list[str]:
             lead = LEADING_NAME.match(item.strip())
             if not lead:
                 break
-            names.append(re.sub(r"\s+(?:for|of)$", "", lead.group(1)))
+            name = re.sub(r"\s+(?:for|of)$", "", lead.group(1))
+            if re.search(r"['’]s$", name):
+                break  # an owner whose product is not named ("Salesforce's own Einstein Analytics")
+            names.append(name)
             if lead.group(0) != item.strip():
                 break
+    return names
+
+
+#: A comparison table's header row ("| Feature/Competitor | flowAIX | Zapier | Workato |"): the product's own
+#: column, then one column per competitor.
+TABLE_HEADER = re.compile(r"^\|\s*Feature[^|\n]*\|(?P<cells>[^\n]+)\|\s*$", re.M | re.I)
+#: A column standing for no one in particular ("Competitor A").
+PLACEHOLDER = re.compile(r"^(?:competitor|company|product|vendor|tool)\s+\w$", re.I)
+#: How far before a table its introduction may say it compares competitors, in characters.
+TABLE_INTRO = 300
+
+
+def table_competitors(text: str) -> list[str]:
+    """The competitors a comparison table lists in its header: the columns after the product's own, in a
+    table whose header or introduction speaks of competitors; every cell must be a name and nothing more."""
+    names: list[str] = []
+    for match in TABLE_HEADER.finditer(text):
+        intro = text[max(0, match.start() - TABLE_INTRO) : match.end()]
+        if "compet" not in intro.casefold():
+            continue
+        cells = [c.strip() for c in match.group("cells").split("|")][1:]
+        leads = [LEADING_NAME.match(c) for c in cells]
+        if cells and all(lead and lead.group(0) == c for lead, c in zip(leads, cells, strict=True)):
+            names += [c for c in cells if not PLACEHOLDER.match(c)]
     return names
 
 
@@ -194,7 +222,7 @@ def competitors_named(ctx: RuleContext) -> None:
     texts = [(str(d["id"]), str(d.get("content", ""))) for d in ctx.records("documents")]
     texts += [(m.id, m.text) for m in ctx.messages]
     for artifact_id, text in texts:
-        for name in named_competitors(text):
+        for name in dict.fromkeys([*named_competitors(text), *table_competitors(text)]):
             sources.setdefault(slug(name), {}).setdefault(name, []).append(artifact_id)
     for names in sources.values():
         name = min(names)  # one spelling per node, the same on every build
