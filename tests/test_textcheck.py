@@ -108,3 +108,29 @@ def test_a_named_bug_is_the_subject_not_a_bug_introduced(answerer: Answerer) -> 
     assert slots_of(q, {}).cues == frozenset()
     q = parse("Which features were dropped because they introduced bugs in ConnectForce?", answerer.vocabulary)
     assert "introduced_bugs" in slots_of(q, {}).cues
+
+
+def test_a_listing_needs_its_kind_named_beside_the_evidence() -> None:
+    """An ontology listing's proof ("which PRs were reverted": none) is checked with the listed kind's words: "the
+    permissions have since been reverted" speaks of no reverted pull request."""
+    slots = Slots(frozenset({"reverted"}), frozenset(), frozenset(), (), frozenset({"pr", "pull request"}))
+    assert not speaks_of("The permissions have since been reverted to their intended settings.", slots)
+    assert speaks_of("We reverted both pull requests after the outage.", slots)
+    assert speaks_of("That PR was reverted yesterday.", slots)
+
+
+@pytest.mark.slow
+def test_an_ontology_readings_proof_is_checked_against_the_text(indexed: Path) -> None:
+    """A proof from the ontology reader ("which documents did eid_… author": none typed) goes through the same
+    check as a table row's, with the person as the topic and the listed kind's words; the check it passed is in
+    the proof, and an answer that does not stand is uncertain, never absent."""
+    answerer = Answerer(EmbeddedStore(indexed))
+    team = answerer.ask(f"Who are the QA Specialists on the {PRODUCT} team?").answer
+    assert isinstance(team, list) and team
+    got = [answerer.ask(f"Which {PRODUCT} documents did {eid} author?") for eid in team]
+    checked = [a for a in got if a.proof is not None and "textcheck" in a.proof]
+    assert checked, "no QA Specialist of the product without a document: pick another role"
+    for answer in checked:
+        check = answer.proof["textcheck"] if answer.proof else {}
+        assert check["ran"] and "authored" in check["check"] and "document" in check["check"]
+        assert answer.outcome == ("absent" if check["check"].startswith("passed") else "uncertain")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
-from pyoxigraph import NamedNode
+from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError, ShardDown
 from kg.namespaces import GRAPH, ORG_GRAPH, product_graph
@@ -52,7 +52,7 @@ from kg.query.sparql import (
     record_graphs,
     term_text,
 )
-from kg.text import closest
+from kg.text import closest, feature_tokens
 
 #: Product graphs per vocabulary request: 30 HERB products take one; x10 HERB's 300, six.
 VOCABULARY_CHUNK = 50
@@ -506,9 +506,32 @@ class Answerer:
         if table.outcome == "absent" and read.outcome not in ("answer", "unsupported"):
             return table
         read.choice = table.choice
+        if read.outcome == "absent" and read.proof is not None:
+            read = self._text_checked(q, read)
         if read.outcome == "answer" and isinstance(read.answer, list):
             read.people = self.people_named(read.answer)  # shown with their names and roles, as any answer
         return read
+
+    def _text_checked(self, q: Question, absent: Answer) -> Answer:
+        """An ontology reading's proof checked against the product's text as a table row's is: the entity it
+        names (its title's words) stands for the row's feature; artifacts that carry the question's evidence
+        cues beside it turn the proof into an uncertain answer citing them."""
+        from kg.qa.ontology_reader import class_nouns
+
+        named = str(absent.slots.get("named") or "")
+        bindings: dict[str, Any] = {"topic": Literal(" ".join(feature_tokens(named)))} if named else {}
+        listed = str(absent.slots.get("class") or "")
+        checked = self.texts.check(q, bindings, class_nouns(listed) if listed else frozenset())
+        proof = {**(absent.proof or {}), "textcheck": checked.to_json()}
+        if checked.stands:
+            return replace(absent, proof=proof)
+        return replace(
+            absent,
+            outcome="uncertain",
+            reason=f"{UNCERTAIN} ({checked.check})",
+            proof=proof,
+            citations=checked.matches,
+        )
 
     def _respelled(self, q: Question, typed: Answer, op: Operator | None = None) -> Answer:
         """A question with no complete reading as typed, read again with its slips respelled: the respelled

@@ -1686,6 +1686,12 @@ def value_words() -> dict[str, tuple[str, ...]]:
 
 
 @cache
+def class_nouns(iri: str) -> frozenset[str]:
+    """The words that name a class in a question (its label and the data file's class words), normalised: what
+    an artifact says when it speaks of an item of that kind."""
+    return frozenset(normalise(phrase) for phrase, cls in schema().class_words.items() if cls == iri)
+
+
 def quiet_words() -> frozenset[str]:
     """Words that place nothing between an asking word and its class ("who are our key …"): the function
     words and the asker's team."""

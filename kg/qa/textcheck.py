@@ -16,7 +16,7 @@ run: the proof stands and says so, never as a check passed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -84,12 +84,16 @@ class Slots:
     topic: frozenset[str]  # feature tokens (kg.text.feature_tokens)
     component: frozenset[str]  # stems of the component key's words
     names: tuple[str, ...]  # roles and companies, normalised
+    #: words of the kind asked for, one of which must stand near ("pull request", "pr"): an ontology listing's
+    #: class, so "the permissions were reverted" is no reverted PR
+    nouns: frozenset[str] = frozenset()
 
     def describe(self) -> str:
         parts = [f"cues {', '.join(sorted(self.cues))}" if self.cues else ""]
         parts += [f"feature words {' '.join(sorted(self.topic))}" if self.topic else ""]
         parts += [f"component words {' '.join(sorted(self.component))}" if self.component else ""]
         parts += [f"names {', '.join(self.names)}" if self.names else ""]
+        parts += [f"one of {', '.join(sorted(self.nouns))}" if self.nouns else ""]
         return "; ".join(p for p in parts if p)
 
 
@@ -131,6 +135,7 @@ def speaks_of(text: str, slots: Slots) -> bool:
             slots.topic <= words
             and slots.component <= {stem(w) for w in plain.split()}
             and all(re.search(rf"\b{re.escape(n)}", plain) for n in slots.names)
+            and (not slots.nouns or any(re.search(rf"\b{re.escape(n)}s?\b", plain) for n in slots.nouns))
         ):
             return True
     return False
@@ -173,9 +178,10 @@ class TextChecker:
             if any(term_text(r["created"]) > when for r in self.backend.select(query, {"id": Literal(i)}, graphs))
         }
 
-    def check(self, q: Question, bindings: dict[str, Term]) -> TextCheck:
-        """Search the product's artifacts for the reading's evidence; the strong matches, best first."""
-        slots = slots_of(q, bindings)
+    def check(self, q: Question, bindings: dict[str, Term], nouns: frozenset[str] = frozenset()) -> TextCheck:
+        """Search the product's artifacts for the reading's evidence; the strong matches, best first. `nouns`:
+        words of the kind asked for, one of which must stand near the evidence."""
+        slots = replace(slots_of(q, bindings), nouns=nouns)
         if not slots.cues:  # the topic alone is no evidence: unanswerable questions name topics artifacts discuss
             return TextCheck(True, "passed: the reading asks for no state, reason or relation an artifact could say")
         searcher = self.searcher()
