@@ -33,6 +33,8 @@ RANK_WORDS = frozenset(
 )
 #: Words that pair two named items for a comparison said without "than" ("eid_A or eid_B", "between A and B").
 PAIRING = frozenset({"or", "and", "between", "comparing", "versus", "vs"})
+#: Words that may stand between a yes/no's opening and the item it asks about ("Is the 'X' issue …").
+ARTICLES = frozenset({"the", "a", "an"})
 #: Words that may open a clause before its question word ("…, and why was it reverted?").
 CONJUNCTIONS = frozenset({"and", "but", "or", "also", "plus"})
 #: Answer types whose answer is a list of items an operator can count, drop from or look up (a "name" is an
@@ -142,10 +144,16 @@ def links_in(text: str) -> list[str]:
     return list(dict.fromkeys(m.group(0).rstrip(".:/") for m in LINK.finditer(text)))
 
 
+#: A title typed in quotes ("the 'Excessive Logging Overhead' issue"): an answer item a yes/no may look up.
+QUOTED = re.compile(r"(?<!\w)['‘\"“]([^'’\"”]{3,}?)['’\"”](?!\w)")
+
+
 def named_items(q: Question, tokens: list[str]) -> list[tuple[int, str, str, set[int]]]:
-    """The companies, employees and links the question names: (first position, name, slot kind, positions)."""
+    """The companies, employees, links and quoted titles the question names: (first position, name, slot kind,
+    positions)."""
     out = []
-    for slot, names in (("company", q.companies), ("eid", q.eids), ("url", links_in(q.text))):
+    titles = [m.group(1).strip() for m in QUOTED.finditer(q.text)]
+    for slot, names in (("company", q.companies), ("eid", q.eids), ("url", links_in(q.text)), ("name", titles)):
         for name in names:
             at = occupied([name], tokens)
             if at:
@@ -209,8 +217,10 @@ def detect(q: Question) -> Operator | None:
     if opener is not None and (asked := item_asked(items, tokens, opener)) is not None:
         _, name, slot, at = asked
         among = find(tokens, "among")
+        if slot == "name" and among is None:
+            return None  # "Was 'X' merged?" asks of the titled item itself: the ontology reader's
         words = at | {opener} | (set(range(*among)) if among else set()) | restated(tokens, "yes_no_restated")
-        implied = frozenset({{"eid": "person", "company": "company"}[slot]}) if slot != "url" else frozenset()
+        implied = frozenset(filter(None, [{"eid": "person", "company": "company"}.get(slot)]))
         return Operator("yes_no", frozenset(words), f"is {name} among them?", name, slot, implied)
     return None
 
@@ -224,7 +234,7 @@ def item_asked(
         return items[0]
     frame = restated(tokens, "yes_no_restated")
     after = opener + 1
-    while after in frame:
+    while after in frame or (after < len(tokens) and tokens[after] in ARTICLES):
         after += 1
     return next((it for it in items if it[0] == after), None)
 
@@ -413,10 +423,12 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
             operator={**shown, "items": items},
         )
     # yes_no: an answer's items name the item, or the core binds it and answers at all
+    titles = listed(core.answer) if op.slot == "name" else None  # a written list of titles, one a line
+    items = titles if titles is not None else items
     found = core.outcome == "answer" and (reads_item or any(names(x, op) for x in items))
     if found:
         return replace(core, answer="yes", type="yes_no", operator={**shown, "items": items})
-    if core.outcome == "absent" or (core.type in ITEM_TYPES and not reads_item):
+    if core.outcome == "absent" or ((core.type in ITEM_TYPES or titles is not None) and not reads_item):
         proof = core.proof or {
             "query": core.intent,
             "bindings": {},
@@ -435,11 +447,23 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
     return uncertain(core, shown, f"the answer is prose: whether {op.item} is in it is not read")
 
 
+def listed(answer: Any) -> list[str] | None:
+    """A written answer that is a list, one "- item" a line (bug titles): its items; None for prose."""
+    if not isinstance(answer, str):
+        return None
+    lines = [line.strip() for line in answer.splitlines() if line.strip()]
+    if not lines or not all(line.startswith("- ") for line in lines):
+        return None
+    return [line[2:].strip() for line in lines]
+
+
 def names(item: str, op: Operator) -> bool:
     """The answer item is the operator's item: a link whole (pull/2 is not pull/20), a company or an employee
     anywhere in the item as shown ("BlueWave", "Ana Lee (eid_…)")."""
     if op.slot == "url":
         return item.rstrip("/") == str(op.item).rstrip("/")
+    if op.slot == "name":  # a title: the item whole, as typed or in another case
+        return item.casefold() == str(op.item).casefold()
     return str(op.item) in item
 
 
