@@ -357,3 +357,33 @@ def test_a_ranked_form_for_every_most_row(answerer: Answerer) -> None:
 
     most = [i for i in table()[1] if "most" in i.requires]
     assert most and all(f"{i.query}_ranked" in library() for i in most)
+
+
+def test_an_item_named_in_a_clause_of_its_own_then_the_others_asked_for(answerer: Answerer) -> None:
+    """ "I already have <link> on my list. Which other …": the item named apart and "other" is an exclusion."""
+    plain = answerer.ask(PLAIN_APPROVED).answer
+    assert isinstance(plain, list) and len(plain) > 1
+    got = answerer.ask(
+        f"I already have {plain[0]} on my list. Which other approved PRs for integrating predictive analytics in "
+        "AnomalyForce are there?"
+    )
+    assert got.outcome == "answer" and got.answer == plain[1:]
+
+
+def test_excluding_the_only_answer_leaves_nobody_with_the_proof(answerer: Answerer) -> None:
+    only = answerer.ask("Who attended the ExplainabilityForce market research report review?").answer
+    assert isinstance(only, list) and only
+    got = answerer.ask(
+        f"Apart from {', '.join(only)}, who attended the ExplainabilityForce market research report review?"
+    )
+    if len(only) == 1:
+        assert got.outcome == "absent" and got.proof is not None and only[0] in (got.reason or "")
+    else:
+        assert got.outcome == "uncertain" or got.answer != only
+
+
+def test_a_feature_phrase_with_a_name_no_feature_holds_is_not_resolved(answerer: Answerer) -> None:
+    """ "the Zoom chat summaries integration": "Zoom" is written as a name, and no feature of the product holds
+    it, so the phrase names no feature (never the nearest one by its other words)."""
+    got = answerer.ask("Which PR rolled back the Zoom chat summaries integration in SummarizeForce?")
+    assert got.outcome == "uncertain" and "only partly names" in (got.reason or "")

@@ -207,6 +207,8 @@ def detect(q: Question) -> Operator | None:
             _, name, slot, at = after[0]
             words = set(range(*span)) | at | restated(tokens, "exclude_restated")
             return Operator("exclude", frozenset(words), f"excluding {name}", name, slot)
+    if (known := known_already(q, tokens, items)) is not None:
+        return known
     if (compared := comparison(tokens, items)) is not None:
         return compared
     if (span := find(tokens, "count")) is not None:
@@ -223,6 +225,22 @@ def detect(q: Question) -> Operator | None:
         implied = frozenset(filter(None, [{"eid": "person", "company": "company"}.get(slot)]))
         return Operator("yes_no", frozenset(words), f"is {name} among them?", name, slot, implied)
     return None
+
+
+def known_already(q: Question, tokens: list[str], items: list[tuple[int, str, str, set[int]]]) -> Operator | None:
+    """An exclusion said by naming the item in a clause of its own and asking for the others ("I already have
+    <link> on my list. Which other PRs …", "We know TechCorp was hit: which other companies …"): the one item
+    named outside the clause that says "other" or "else"."""
+    others = sorted(restated(tokens, "exclude_restated") - restated(tokens, "among"))
+    if not others:
+        return None
+    clauses = clause_ids(q.text, cue_words(q.norm))
+    asking = {clauses[i] for i in others}
+    outside = [it for it in items if not {clauses[i] for i in it[3]} & asking]
+    if len(items) != 1 or len(outside) != 1:
+        return None
+    _, name, slot, at = outside[0]
+    return Operator("exclude", frozenset(at | set(others)), f"excluding {name}", name, slot)
 
 
 def item_asked(
@@ -408,7 +426,12 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
         if core.outcome == "absent":
             return replace(core, operator=shown)
         kept = [x for x in items if not names(x, op)]
-        return replace(core, answer=kept, operator={**shown, "excluded": len(items) - len(kept)})
+        shown = {**shown, "excluded": len(items) - len(kept)}
+        if items and not kept:  # "apart from X, who attended …": X was the only one
+            proof: dict[str, Any] = {"query": core.intent, "bindings": {}, "result": f"the only answer is {op.item}"}
+            why = f"nobody but {op.item}: the reading's only answer is the one excluded"
+            return replace(core, answer=None, abstain=True, outcome="absent", reason=why, proof=proof, operator=shown)
+        return replace(core, answer=kept, operator=shown)
     if op.kind == "count":
         if core.type not in ITEM_TYPES:
             return uncertain(core, shown, "the answer is prose, not items to count")

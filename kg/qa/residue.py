@@ -79,10 +79,11 @@ class Resolution:
         }
 
 
-def resolve(kind: str, phrase: str, labels: Labels | None) -> Resolution:
-    """The phrase resolved as the row's residue kind says (feature | component)."""
+def resolve(kind: str, phrase: str, labels: Labels | None, proper: frozenset[str] = frozenset()) -> Resolution:
+    """The phrase resolved as the row's residue kind says (feature | component); `proper`: its tokens written
+    as names."""
     if kind == "feature":
-        return resolve_feature(phrase, labels)
+        return resolve_feature(phrase, labels, proper)
     if kind == "component":
         return resolve_component(phrase, labels)
     raise ValueError(f"unknown residue kind {kind!r}")
@@ -92,24 +93,29 @@ def topic_bindings(words: list[str]) -> dict[str, Term]:
     return {"topic": Literal(" " + " ".join(words) + " "), "ntok": Literal(str(len(words)), datatype=XSD_INTEGER)}
 
 
-def resolve_feature(phrase: str, labels: Labels | None) -> Resolution:
+def resolve_feature(phrase: str, labels: Labels | None, proper: frozenset[str] = frozenset()) -> Resolution:
+    """`proper`: the phrase's tokens the question writes as names ("Zoom"): a feature that does not hold one is
+    not the one meant, where a plain word no feature knows ("links", "customer waiting") drops out."""
     words = list(dict.fromkeys(feature_tokens(phrase)))
     found = Resolution("feature", phrase)
     if labels is not None:
         known = labels.known_words()
+        # a word no feature knows drops out ("links", "please"), unless the question writes it as a name ("Zoom")
+        unheard = [w for w in words if w not in known and w in proper]
         words = [w for w in words if w in known]
+        said = len(words) + len(unheard)
         scored = sorted(
-            ((labels.feature_names.get(f, f), len(set(words) & kw) / len(words)) for f, kw in labels.features.items())
+            ((labels.feature_names.get(f, f), len(set(words) & kw) / said) for f, kw in labels.features.items())
             if words
             else (),
             key=lambda c: (-c[1], c[0]),
         )
         found.candidates = [c for c in scored if c[1] > 0]
-        if not found.candidates or found.candidates[0][1] < FEATURE_FLOOR:
-            return found
+        if not found.candidates or found.candidates[0][1] < FEATURE_FLOOR or unheard:
+            return found  # a name no feature holds ("Zoom"): the feature meant is not in the graph
         best = found.candidates[0][1]
         found.hits = frozenset(
-            w for f, kw in labels.features.items() if len(set(words) & kw) / len(words) == best for w in kw
+            w for f, kw in labels.features.items() if len(set(words) & kw) / said == best for w in kw
         ) & frozenset(words)
     if words:
         found.bindings = topic_bindings(words)

@@ -3,6 +3,7 @@ docstring), with its competitors and near misses."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,12 +22,13 @@ from kg.qa.reading import (
     account,
     canonical,
     explained_by_phrase,
+    function_words,
     slot_positions,
     wording_words,
 )
 from kg.qa.residue import Labels, Resolution, resolve
 from kg.query.sparql import Term
-from kg.text import stem
+from kg.text import feature_tokens, singular_text, stem
 
 #: Cues the chooser derives from the graph, not from the lexicon's words: `component`, the question names one of
 #: its product's components (names_component).
@@ -209,6 +211,18 @@ def family_choices(intent: Intent, tagged: Tagged) -> list[set[str]]:
     return out
 
 
+#: A word written as a name: capitalised, not opening a sentence or a clause.
+NAME_WORD = re.compile(r"(?<![.?!:;]\s)(?<!^)\b([A-Z][\w-]*)")
+
+
+def written_as_names(text: str, phrase: str) -> frozenset[str]:
+    """The free phrase's words the question writes as names ("Zoom chat summaries"), as feature tokens."""
+    known, _ = function_words()  # "Thursday", "Hi": the lexicon's words say nothing, capitalised or not
+    said = {m.group(1).casefold() for m in NAME_WORD.finditer(text.strip())}
+    said = {w for w in said if singular_text(w) not in known}
+    return frozenset(t for w in phrase.split() if w in said for t in feature_tokens(w))
+
+
 def reading(
     intent: Intent, q: Question, tagged: Tagged, labels: Labels | None, found: set[str], dropped: set[str]
 ) -> Candidate:
@@ -230,7 +244,7 @@ def reading(
     if intent.residue:
         positions = residue_positions(tagged, used)
         phrase = " ".join(tagged.words[i] for i in positions)
-        candidate.resolution = resolve(intent.residue, phrase, labels)
+        candidate.resolution = resolve(intent.residue, phrase, labels, written_as_names(q.text, phrase))
         bindings |= candidate.resolution.bindings
         explained = explained_by_phrase(tagged, positions, candidate.resolution)
         explained |= effect_positions(tagged, explained) | described_negations(tagged, explained)
