@@ -387,3 +387,31 @@ def test_a_feature_phrase_with_a_name_no_feature_holds_is_not_resolved(answerer:
     it, so the phrase names no feature (never the nearest one by its other words)."""
     got = answerer.ask("Which PR rolled back the Zoom chat summaries integration in SummarizeForce?")
     assert got.outcome == "uncertain" and "only partly names" in (got.reason or "")
+
+
+NEGATED_RESTATEMENTS = {
+    # each wording says the plain question's state or relation through a negation
+    "Which companies were affected by the Security & Access Control issues in EdgeForce?": (
+        "Which companies weren't spared by the Security & Access Control issues in EdgeForce?",
+        "Name the companies that didn't escape the Security & Access Control issues in EdgeForce.",
+    ),
+    "What are the weaknesses of ProposalForce's competitor products?": (
+        "What are ProposalForce's competitor products not good at?",
+    ),
+    "Which approved PRs for improving integration with third-party applications in SearchForce need to be closed?": (
+        "Which approved PRs for improving integration with third-party applications in SearchForce still aren't "
+        "closed and should be?",
+    ),
+    "Which engineers authored the most PRs for bug fixes in SearchForce that are now reopened by customers?": (
+        "Which engineers authored the most PRs for bug fixes in SearchForce where the bug did not stay closed?",
+    ),
+}
+
+
+def test_states_and_relations_said_through_a_negation(answerer: Answerer) -> None:
+    for plain_question, wordings in NEGATED_RESTATEMENTS.items():
+        plain = answerer.ask(plain_question)
+        assert plain.outcome == "answer", plain_question
+        for wording in wordings:
+            got = answerer.ask(wording)
+            assert (got.outcome, got.answer) == ("answer", plain.answer), wording

@@ -215,12 +215,26 @@ def family_choices(intent: Intent, tagged: Tagged) -> list[set[str]]:
 NAME_WORD = re.compile(r"(?<![.?!:;]\s)(?<!^)\b([A-Z][\w-]*)")
 
 
-def written_as_names(text: str, phrase: str) -> frozenset[str]:
-    """The free phrase's words the question writes as names ("Zoom chat summaries"), as feature tokens."""
-    known, _ = function_words()  # "Thursday", "Hi": the lexicon's words say nothing, capitalised or not
+def written_as_names(text: str, words: list[list[str]], heard: frozenset[str]) -> frozenset[str]:
+    """The free phrase's words the question writes as names ("Zoom chat summaries"), as feature tokens: in a
+    run of the phrase's words (`words`, one list a run of adjacent positions) that holds a word the product's
+    features know (`heard`), so a name in a side remark ("still learning GitHub here") is no part of it."""
+    quiet, _ = function_words()  # "Thursday", "Hi": the lexicon's words say nothing, capitalised or not
     said = {m.group(1).casefold() for m in NAME_WORD.finditer(text.strip())}
-    said = {w for w in said if singular_text(w) not in known}
-    return frozenset(t for w in phrase.split() if w in said for t in feature_tokens(w))
+    said = {w for w in said if singular_text(w) not in quiet}
+    runs = [run for run in words if any(set(feature_tokens(w)) & heard for w in run)]
+    return frozenset(t for run in runs for w in run if w in said for t in feature_tokens(w))
+
+
+def runs_of(positions: list[int], words: list[str]) -> list[list[str]]:
+    """The words at the positions, in runs of adjacent positions."""
+    out: list[list[str]] = []
+    for i, at in enumerate(positions):
+        if i and positions[i - 1] == at - 1:
+            out[-1].append(words[at])
+        else:
+            out.append([words[at]])
+    return out
 
 
 def reading(
@@ -244,7 +258,9 @@ def reading(
     if intent.residue:
         positions = residue_positions(tagged, used)
         phrase = " ".join(tagged.words[i] for i in positions)
-        candidate.resolution = resolve(intent.residue, phrase, labels, written_as_names(q.text, phrase))
+        heard = labels.known_words() if labels is not None else frozenset()
+        names = written_as_names(q.text, runs_of(positions, tagged.words), heard)
+        candidate.resolution = resolve(intent.residue, phrase, labels, names)
         bindings |= candidate.resolution.bindings
         explained = explained_by_phrase(tagged, positions, candidate.resolution)
         explained |= effect_positions(tagged, explained) | described_negations(tagged, explained)
