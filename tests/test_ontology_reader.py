@@ -638,3 +638,34 @@ def test_competitors_read_from_one_version_of_a_document(answerer: Answerer, her
         assert got.outcome == "answer" and isinstance(got.answer, list) and got.answer, product
         assert all(name in reports[-1]["content"] for name in got.answer), product
         assert reports[-1]["id"] in got.citations
+
+
+@pytest.mark.herb
+def test_an_employees_items_with_a_state_the_question_adds(answerer: Answerer, herb: Path) -> None:
+    """ "Which open LeadForce PRs were authored by eid_…": the PRs attributed to the employee that are open, as
+    the PR records give them (user login and state)."""
+    prs = [p for p in product_file(herb, "LeadForce")["prs"] if "/salesforce/" in p["link"]]
+    by_author: dict[str, list[dict]] = {}
+    for p in prs:
+        by_author.setdefault(str(p.get("user", {}).get("login", "")), []).append(p)
+    eid, own = max(((e, ps) for e, ps in by_author.items() if e.startswith("eid_")), key=lambda kv: len(kv[1]))
+    expected = sorted(p["link"] for p in own if p.get("state") == "open")
+    got = answerer.ask(f"Which open LeadForce PRs were authored by {eid}?")
+    if expected:
+        assert got.outcome == "answer" and sorted(got.answer or []) == expected
+    else:
+        assert got.outcome == "absent" and got.proof is not None
+
+
+@pytest.mark.herb
+def test_a_lead_clause_that_names_nothing_is_context(answerer: Answerer) -> None:
+    plain = answerer.ask("Which competitors are named in SecurityForce's market research report?")
+    assert plain.outcome == "answer"
+    lead = answerer.ask(
+        "For a sales battlecard: which competitors are named in SecurityForce's market research report?"
+    )
+    assert lead.answer == plain.answer
+    shifted = answerer.ask(
+        "Excluding internal QA findings: which competitors are named in SecurityForce's market research report?"
+    )
+    assert shifted.outcome != "answer"  # a clause with a word that can change what is asked is no lead

@@ -187,7 +187,12 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
         return None
     said = kind_words(q)
     # "the latest market research report": a latest or first word right before the kind's words anchors too
-    before = [i for i, t in enumerate(tokens[:-1]) if t in latest | first and tokens[i + 1] in said]
+    product = set(normalise(str(q.product)).split()) | {"s"}  # "the latest ForecastForce PRD", "X's"
+    before = [
+        i
+        for i, t in enumerate(tokens[:-1])
+        if t in latest | first and next((w for w in tokens[i + 1 :] if w not in product), "") in said
+    ]
     anchor = next((i for i, t in enumerate(tokens) if t in anchors | dated), before[0] if before else None)
     if anchor is None:
         return None

@@ -36,7 +36,7 @@ from kg.qa.described import Described, described
 from kg.qa.entities import ID_TOKEN, Entity, Mention, mentions
 from kg.qa.operators import opens_yes_no
 from kg.qa.question import Question, initials
-from kg.qa.reading import lemmas
+from kg.qa.reading import WH_OPENERS, function_words, lemmas
 from kg.query.people import EID
 from kg.query.sparql import Backend, Row, named_query, product_dataset, term_text
 from kg.text import DOC_KINDS, normalise, singular_text
@@ -394,12 +394,24 @@ def asides(text: str) -> list[str]:
     own = [
         p
         for p in parts
-        if {w.replace("'", "") for w in normalise(p).split()} & ASKER
+        if ({w.replace("'", "") for w in normalise(p).split()} & ASKER or lead_only(p, parts))
         and not ID_TOKEN.search(p)
         and not QUOTED.search(p)
         and not says_something(p)
     ]
     return own if len(own) < len(parts) else []
+
+
+def lead_only(clause: str, parts: list[str]) -> bool:
+    """The first clause, said before a clause that asks ("For a sales battlecard: which competitors …"), with
+    no word that can change what is asked ("Excluding X: …" is no lead)."""
+    words = {singular_text(w) for w in normalise(clause).split()}
+    rest = {w for p in parts[1:] for w in normalise(p).split()}
+    return clause == parts[0] and bool(rest & WH) and not words & function_words()[1]
+
+
+#: The words that open the clause a question asks in.
+WH = WH_OPENERS | {"where", "when"}
 
 
 def says_something(clause: str) -> bool:
@@ -521,6 +533,8 @@ class Reader:
         if owned := self.owned(entity, mention, placed, asked, left):
             return owned
         readings = self.readings(entity, placed) or self.where_readings(entity, placed, asked)
+        if (kept := self.subjects_with(entity, readings, placed, asked, left)) is not None:
+            return kept
         if asked is not None and len(readings) > 1:  # literals are no entities of the asked kind ("which PRs")
             readings = [r for r in readings if not r.prop.datatype] or readings
         if not readings:
@@ -864,6 +878,18 @@ class Reader:
         if author is None or not author.domain & schema().below.get(asked, frozenset({asked})):
             return None
         return self.listing(placed, asked, left, Condition(author, NamedNode(entity.iri), False))
+
+    def subjects_with(
+        self, entity: Entity, readings: list[Reading], placed: Placed, asked: str | None, left: list[str]
+    ) -> Answer | None:
+        """The items that have the entity as a property's value, with a state the question adds ("which open
+        PRs were authored by eid_…"): the listing of the asked class with both conditions; None when the
+        question adds none."""
+        if asked is None or len(readings) != 1 or readings[0].how != "subject":
+            return None
+        if not any(kind == "value" for kind, _, _ in placed.phrases):
+            return None
+        return self.listing(placed, asked, left, Condition(readings[0].prop, NamedNode(entity.iri), False))
 
     def owns(self, mention: Mention) -> bool:
         """The employee is said to own the items: "eid_…'s PRs", "what PRs does eid_… have open"."""
@@ -1295,7 +1321,8 @@ class Reader:
         every = not conditions and asked in schema().below.get(ARTIFACT, frozenset())  # "the meeting chats of X"
         if conditions is None or self.unlisted(placed) or (owner is None and not conditions and not every):
             return None
-        conditions = [owner, *conditions] if owner else conditions
+        if owner is not None:  # "PRs authored by eid_…": the owner's property said is the owner condition
+            conditions = [owner, *(c for c in conditions if c.prop.iri != owner.prop.iri or c.value is not None)]
         if any(c.source for c in conditions):  # "competitors named in X's report": the verb says the source
             left = [w for w in left if w not in reader_data()["source_verbs"]]
         unsaid = self.un_words(left, asked, {c.prop.iri for c in conditions})  # "unmerged": merged, false
