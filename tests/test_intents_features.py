@@ -7,6 +7,7 @@ import pytest
 from pyoxigraph import Literal
 
 from kg.namespaces import term
+from kg.qa.answer import Answerer
 from kg.qa.intents import match_intent
 from kg.qa.question import Vocabulary, parse
 
@@ -286,3 +287,20 @@ def test_the_docs_and_kg_intents_show_the_state_words(capsys) -> None:
     out = capsys.readouterr().out
     assert all(f"  {word}: {meaning}" in out for word, meaning in STATE_WORDS.items())
     assert "pr_to_merge" in out and "to merge" in out
+
+
+@pytest.mark.slow
+def test_nobody_responsible_is_proved_only_where_nothing_was_discussed(answerer: Answerer) -> None:
+    """A feature discussed and never implemented whose taker the rules could not place (a name two participants
+    share) leaves "who was responsible" uncertain, never a proof resting on a rule's silence; where no feature
+    was left discussed, "nobody" is proved. Checked on every product."""
+    for product in sorted(set(answerer.vocabulary.products.values())):
+        features = answerer.ask(f"Find features for {product} that were discussed but not implemented?")
+        people = answerer.ask(
+            f"Find employee IDs of team members who were responsible for features in {product} that were discussed "
+            "but not implemented?"
+        )
+        if features.outcome == "absent":
+            assert people.outcome == "absent" and people.proof is not None, product
+        else:
+            assert people.outcome in ("answer", "uncertain"), product

@@ -627,12 +627,16 @@ class Answerer:
         rows = self.backend.select(select_q.text, bindings, graphs)
         answers, cites = (intent.finish or fold_rows)(rows)
         if not answers:
+            # the proof found the evidence the reading asks about, yet no answer reads from it (a rule that could
+            # not place who or what): no proof of absence, an uncertain reading that says so
             return self._abstain(
                 q,
                 intent,
-                "the query found evidence but no answer",
+                "uncertain reading: the graph holds the evidence this reading asks about, but no answer the rules "
+                "could place",
                 bindings,
                 proof={"query": select_q.name, "text": select_q.text, "bindings": _show(bindings), "result": "no rows"},
+                outcome="uncertain",
             )
         for query in intent.evidence:
             cites.extend(self.evidence(query, q.product))
