@@ -627,16 +627,19 @@ class Answerer:
         rows = self.backend.select(select_q.text, bindings, graphs)
         answers, cites = (intent.finish or fold_rows)(rows)
         if not answers:
-            # the proof found the evidence the reading asks about, yet no answer reads from it (a rule that could
-            # not place who or what): no proof of absence, an uncertain reading that says so
+            # the proof found evidence, the query no answer: an absence where the query only narrows the proof's
+            # evidence; where its rows rest on a rule that may place nothing (the row's `empty`), uncertain
+            placed = intent.empty == "absent"
             return self._abstain(
                 q,
                 intent,
-                "uncertain reading: the graph holds the evidence this reading asks about, but no answer the rules "
-                "could place",
+                "the query found evidence but no answer"
+                if placed
+                else "uncertain reading: the graph holds the evidence this reading asks about, but no answer the "
+                "rules could place",
                 bindings,
                 proof={"query": select_q.name, "text": select_q.text, "bindings": _show(bindings), "result": "no rows"},
-                outcome="uncertain",
+                outcome=intent.empty,
             )
         for query in intent.evidence:
             cites.extend(self.evidence(query, q.product))

@@ -60,6 +60,7 @@ def _row(name: str, row: dict[str, Any], order: list[str]) -> Intent:
         org=row.get("org", True),
         asof_absent=pick("asof_absent", ABSENCES),
         states=tuple(row.get("states", ())),
+        empty=row.get("empty", "absent"),
     )
 
 

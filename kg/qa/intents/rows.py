@@ -50,10 +50,16 @@ class Intent:
     asof_absent: Absence | None = None
     #: The state words (table.toml's [states]) its questions use.
     states: tuple[str, ...] = ()
+    #: What a query that finds no rows after a failed proof means (table.toml's `empty`): "absent" where the
+    #: query only narrows what its proof found; "uncertain" where its rows depend on a rule that may place nothing
+    #: ("who took on a discussed feature": a name two participants share).
+    empty: str = "absent"
 
     def __post_init__(self) -> None:
         if self.answer_type not in ANSWER_TYPES:
             raise ValueError(f"intent {self.name}: answer_type must be one of {ANSWER_TYPES}")
+        if self.empty not in ("absent", "uncertain"):
+            raise ValueError(f"intent {self.name}: empty must be absent or uncertain")
 
     @property
     def proof(self) -> str:
