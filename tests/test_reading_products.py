@@ -54,7 +54,9 @@ def test_every_row_reads_back_its_canonical_wording_on_every_product(answerer: A
             combo = combos[turn % len(combos)]  # one fill a product, each fill in turn across the products
             question = row["ask"].format(**dict(zip(places, combo, strict=True)))
             got, asked = answerer.ask(question), asked + 1
-            if got.intent != name or got.outcome not in ("answer", "absent"):
+            # a row whose query may find no rows after its proof found evidence says so (`empty = "uncertain"`)
+            empty = got.outcome == "uncertain" and row.get("empty") == "uncertain" and "rules could" in str(got.reason)
+            if got.intent != name or (got.outcome not in ("answer", "absent") and not empty):
                 off.append(f"{name} <- {question}: {got.outcome} {got.intent}")
     assert asked > 30 * 30 and not off, "\n".join(off[:20])
 

@@ -638,7 +638,9 @@ class Answerer:
                 else "uncertain reading: the graph holds the evidence this reading asks about, but no answer the "
                 "rules could place",
                 bindings,
-                proof={"query": select_q.name, "text": select_q.text, "bindings": _show(bindings), "result": "no rows"},
+                proof={"query": select_q.name, "text": select_q.text, "bindings": _show(bindings), "result": "no rows"}
+                if placed
+                else None,  # no proof: the rows rest on a rule that placed nothing
                 outcome=intent.empty,
             )
         for query in intent.evidence:

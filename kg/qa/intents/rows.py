@@ -82,5 +82,5 @@ def as_of(intent: Intent) -> Intent | None:
         return None
     return Intent(
         name, intent.answer_type, name, says=f"{intent.name}, at a time", ask=intent.ask, finish=intent.finish,
-        absent=intent.asof_absent or ABSENCES["nothing_yet"],
+        absent=intent.asof_absent or ABSENCES["nothing_yet"], empty=intent.empty,
     )  # fmt: skip
