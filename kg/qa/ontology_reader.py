@@ -36,7 +36,7 @@ from kg.qa.described import Described, described
 from kg.qa.entities import ID_TOKEN, Entity, Mention, mentions
 from kg.qa.operators import opens_yes_no
 from kg.qa.question import Question, initials
-from kg.qa.reading import WH_OPENERS, function_words, lemmas
+from kg.qa.reading import ASKING_WORDS, function_words, lemmas
 from kg.query.people import EID
 from kg.query.sparql import Backend, Row, named_query, product_dataset, term_text
 from kg.text import DOC_KINDS, normalise, singular_text
@@ -407,11 +407,7 @@ def lead_only(clause: str, parts: list[str]) -> bool:
     no word that can change what is asked ("Excluding X: …" is no lead)."""
     words = {singular_text(w) for w in normalise(clause).split()}
     rest = {w for p in parts[1:] for w in normalise(p).split()}
-    return clause == parts[0] and bool(rest & WH) and not words & function_words()[1]
-
-
-#: The words that open the clause a question asks in.
-WH = WH_OPENERS | {"where", "when"}
+    return clause == parts[0] and bool(rest & ASKING_WORDS) and not words & function_words()[1]
 
 
 def says_something(clause: str) -> bool:

@@ -272,12 +272,17 @@ def around(tokens: list[str], items: list[tuple[int, str, str, set[int]]]) -> tu
     return None
 
 
+@cache
+def restating(kind: str) -> tuple[tuple[str, ...], ...]:
+    """The `<kind>` word sequences of the lexicon's [operators], as cue-text tokens."""
+    return tuple(phrase_tokens(phrase) for phrase in lexicon_data()["operators"][kind])
+
+
 def restated(tokens: list[str], kind: str) -> set[int]:
     """The positions of the words that restate an operator found ("who else", "how many different"), from its
     `<kind>` list of the lexicon's [operators]."""
     out: set[int] = set()
-    for phrase in lexicon_data()["operators"][kind]:
-        seq = phrase_tokens(phrase)
+    for seq in restating(kind):
         for i in range(len(tokens)):
             if (end := matched(tokens, i, seq)) is not None:
                 out |= set(range(i, end))
@@ -394,17 +399,19 @@ def kept_to(core: Answer, people: People, roles: list[str], locations: list[str]
     shown = {**shown, "items": items}
     if kept:
         return replace(core, answer=kept, operator=shown)
-    looked = f"none of the {len(items)} answers is {wanted}"
-    proof: dict[str, Any] = {"query": core.intent, "bindings": {}, "result": looked}
-    return replace(
+    return emptied(
         core,
-        answer=None,
-        abstain=True,
-        outcome="absent",
-        proof=proof,
-        operator=shown,
-        reason=f"none of the {len(items)} people the graph gives is {wanted}",
+        shown,
+        f"none of the {len(items)} answers is {wanted}",
+        f"none of the {len(items)} people the graph gives is {wanted}",
     )
+
+
+def emptied(core: Answer, shown: dict[str, Any], result: str, why: str) -> Answer:
+    """The core's answer with nothing left once an operator has kept or dropped its items: absent, the core's
+    own answer (what was looked at) the proof."""
+    proof: dict[str, Any] = {"query": core.intent, "bindings": {}, "result": result}
+    return replace(core, answer=None, abstain=True, outcome="absent", reason=why, proof=proof, operator=shown)
 
 
 def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> Answer:
@@ -428,9 +435,8 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
         kept = [x for x in items if not names(x, op)]
         shown = {**shown, "excluded": len(items) - len(kept)}
         if items and not kept:  # "apart from X, who attended …": X was the only one
-            proof: dict[str, Any] = {"query": core.intent, "bindings": {}, "result": f"the only answer is {op.item}"}
             why = f"nobody but {op.item}: the reading's only answer is the one excluded"
-            return replace(core, answer=None, abstain=True, outcome="absent", reason=why, proof=proof, operator=shown)
+            return emptied(core, shown, f"the only answer is {op.item}", why)
         return replace(core, answer=kept, operator=shown)
     if op.kind == "count":
         if core.type not in ITEM_TYPES:

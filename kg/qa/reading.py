@@ -41,6 +41,8 @@ WHO = frozenset({"who", "whom"})
 #: Words that open the question itself: a clause they open asks, it sets no scene ("Of the approved PRs for X,
 #: which ones got merged?").
 WH_OPENERS = frozenset({"which", "what", "who", "whom", "whose", "how"})
+#: Words that open the clause a question asks in ("PM q: *where* are …"), with the question words above.
+ASKING_WORDS = WH_OPENERS | {"where", "when", "why"}
 FIRST_PERSON = frozenset({"i", "we", "my", "our", "me", "us"})
 #: Words shown for bound values in a canonical question.
 REASON_WORDS = {
@@ -154,13 +156,19 @@ def account(
     return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type), loose, unread, wording)
 
 
+@cache
+def restricting_words() -> frozenset[str]:
+    """The words that make a name in a clause of its own a condition: the lexicon's [restricting] and the words
+    of [meaning], as cue-text tokens."""
+    return frozenset(singular_text(w) for w in lexicon_data()["restricting"]["words"]) | function_words()[1]
+
+
 def audience_roles(q: Question, tagged: Tagged, unused: set[int]) -> set[int]:
     """The positions of a role the row does not read, named in a clause that says nothing restricting ("for the
     PM update", "PM q"): whom the asker writes for, which holds no clause; a clause with a restricting word
     ("Only the QA Specialists please:", "[meaning]" and "[restricting]" words) asks for them."""
     roles = unused & slot_positions(q, tagged, frozenset({"role"}))
-    restricting = {singular_text(w) for w in lexicon_data()["restricting"]["words"]} | function_words()[1]
-    said = {tagged.clauses[i] for i, t in enumerate(tagged.tokens) if t in restricting}
+    said = {tagged.clauses[i] for i, t in enumerate(tagged.tokens) if t in restricting_words()}
     return {i for i in roles if tagged.clauses[i] not in said}
 
 

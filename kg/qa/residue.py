@@ -18,6 +18,7 @@ Nothing resolves: the row still wins on its cues and the answer abstains, naming
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from pyoxigraph import Literal
@@ -39,7 +40,9 @@ class Labels:
     feature_names: dict[str, str] = field(default_factory=dict)
     components: tuple[str, ...] = ()
 
+    @cached_property
     def known_words(self) -> frozenset[str]:
+        """Every word some feature of the product holds: read by each row's free phrase, so computed once."""
         return frozenset().union(*self.features.values()) if self.features else frozenset()
 
 
@@ -99,7 +102,7 @@ def resolve_feature(phrase: str, labels: Labels | None, proper: frozenset[str] =
     words = list(dict.fromkeys(feature_tokens(phrase)))
     found = Resolution("feature", phrase)
     if labels is not None:
-        known = labels.known_words()
+        known = labels.known_words
         # a word no feature knows drops out ("links", "please"), unless the question writes it as a name ("Zoom")
         unheard = [w for w in words if w not in known and w in proper]
         words = [w for w in words if w in known]

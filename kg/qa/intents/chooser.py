@@ -17,7 +17,7 @@ from kg.qa.intents.rows import Intent
 from kg.qa.question import Question
 from kg.qa.reading import (
     ASKED_BY,
-    WH_OPENERS,
+    ASKING_WORDS,
     Account,
     account,
     canonical,
@@ -258,7 +258,7 @@ def reading(
     if intent.residue:
         positions = residue_positions(tagged, used)
         phrase = " ".join(tagged.words[i] for i in positions)
-        heard = labels.known_words() if labels is not None else frozenset()
+        heard = labels.known_words if labels is not None else frozenset()
         names = written_as_names(q.text, runs_of(positions, tagged.words), heard)
         candidate.resolution = resolve(intent.residue, phrase, labels, names)
         bindings |= candidate.resolution.bindings
@@ -374,10 +374,6 @@ def choose(
             if choice.winner.account is not None:
                 choice.winner.account = choice.winner.account.by_lemma()
     return choice
-
-
-#: Words that open the clause a question asks in ("PM q: *where* are …").
-ASKING_WORDS = WH_OPENERS | {"where", "when", "why"}
 
 
 def asks_role(q: Question, tagged: Tagged) -> bool:
