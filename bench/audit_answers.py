@@ -2,7 +2,8 @@
 questions): for each feature PR the rules read as dropped for a reason, HERB's two questions of that kind are
 asked in their canonical wording, and every one must be answered, the PR among the answers.
 
-    python bench/audit_answers.py          # print the audit; exit 1 when a question is not answered
+    python bench/audit_answers.py [STORE]  # print the audit; exit 1 when a question is not answered
+                                           # (STORE: default .kg/store; `kg build` writes it)
 
 - "What features could not be added to P due to <reason>?" for each reason a dropped PR of P has;
 - "Find the links to the PRs for <feature> in P that were reverted because of <reason>." for each merged (so
@@ -16,6 +17,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from kg.errors import KGError
 from kg.qa.answer import Answerer
 from kg.query.sparql import EmbeddedStore, named_query, product_dataset
 
@@ -46,8 +48,13 @@ def questions(answerer: Answerer, product: str) -> list[tuple[str, set[str]]]:
     return sorted(out.items())
 
 
-def main() -> int:
-    answerer = Answerer(EmbeddedStore(ROOT / ".kg" / "store"))
+def main(argv: list[str]) -> int:
+    store = Path(argv[0]) if argv else ROOT / ".kg" / "store"
+    try:
+        answerer = Answerer(EmbeddedStore(store))
+    except KGError as exc:
+        print(f"audit_answers: {exc}", file=sys.stderr)
+        return 2
     asked, missed = 0, []
     products = sorted(set(answerer.vocabulary.products.values()))
     for product in products:
@@ -64,4 +71,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
