@@ -5,6 +5,7 @@ what the artifacts say (the expected answers are read from ../shared/herb, never
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -135,6 +136,10 @@ def test_reporting_lines_forwards_backwards_and_along_the_chain(answerer: Answer
     assert answerer.ask(f"who is {eid}'s manager").answer == [boss]
     assert answerer.ask(f"who is {eid}'s skip-level manager?").answer == [above[boss]]
     assert set(answerer.ask(f"who reports to {boss}?").answer or []) == {e for e, b in above.items() if b == boss}
+    # the manager's manager, said with the noun twice or with the verb after it: two steps, never one
+    assert answerer.ask(f"who is {eid}'s manager's manager?").answer == [above[boss]]
+    assert answerer.ask(f"who does {eid}'s manager report to?").answer == [above[boss]]
+    assert answerer.ask(f"who is the manager {eid} reports to?").answer == [boss]
     chain = [boss]
     while chain[-1] in above:
         chain.append(above[chain[-1]])
@@ -258,6 +263,47 @@ def test_who_approved_a_pr_follows_its_review_records(answerer: Answerer, herb: 
     unapproved = next(p for p in prs if p["reviews"] and all(r["state"] != "APPROVED" for r in p["reviews"]))
     none = answerer.ask(f"who approved {unapproved['link']}?")
     assert none.outcome == "absent" and none.proof and none.proof["query"] == "onto_value_where.ask"
+
+
+@pytest.mark.herb
+def test_did_a_reviewer_approve_a_pr_is_a_yes_or_no_of_its_review_records(answerer: Answerer, herb: Path) -> None:
+    prs = product_file(herb, "FlowForce")["prs"]
+    pr = next(p for p in prs if {r["state"] for r in p["reviews"]} >= {"APPROVED", "COMMENTED"})
+    by_state = {r["state"]: r["user"]["login"] for r in pr["reviews"]}
+    assert answerer.ask(f"Did {by_state['APPROVED']} approve {pr['link']}?").answer == "yes"
+    if by_state["COMMENTED"] != by_state["APPROVED"]:
+        assert answerer.ask(f"Did {by_state['COMMENTED']} approve {pr['link']}?").answer == "no"
+
+
+def bug_titles(herb: Path) -> dict[str, set[str]]:
+    """Each title quoted in a bug channel's opening messages -> the products whose channels quote it."""
+    out: dict[str, set[str]] = {}
+    for path in sorted((herb / "products").glob("*.json")):
+        for thread in json.loads(path.read_text(encoding="utf-8"))["slack"]:
+            if thread["Channel"]["name"].startswith("bug-"):
+                for title in re.findall(r"'([A-Z][^']{8,})'", thread["Message"]["User"]["text"]):
+                    out.setdefault(title, set()).add(path.stem)
+    return out
+
+
+@pytest.mark.herb
+def test_is_a_bug_named_by_its_title_resolved_and_its_product_from_the_title(answerer: Answerer) -> None:
+    """Yes or no on a bug's state by its quoted title; a question naming no product is scoped by a title only one
+    product holds, and told which products hold a title several do."""
+    yes = answerer.ask("Has the 'Incorrect Load Balancing Recommendations' bug in FlowForce been resolved?")
+    assert yes.outcome == "answer" and yes.answer == "yes"
+    no = answerer.ask("Is the 'Incorrect Load Balancing Recommendations' bug in FlowForce still open?")
+    assert no.outcome == "answer" and no.answer == "no"
+    scoped = answerer.ask("What is the state of the 'Incorrect Load Balancing Recommendations' bug?")
+    assert scoped.outcome == "answer" and scoped.slots.get("product") == "FlowForce"
+
+
+@pytest.mark.herb
+def test_a_title_several_products_hold_asks_for_the_product(answerer: Answerer, herb: Path) -> None:
+    title, products = next((t, p) for t, p in sorted(bug_titles(herb).items()) if len(p) > 2)
+    answer = answerer.ask(f"Who resolved the '{title}' bug?")
+    assert answer.outcome == "unsupported" and "name one" in (answer.reason or "")
+    assert set(products) <= set(re.findall(r"\w+", answer.reason or ""))
 
 
 @pytest.mark.herb

@@ -415,3 +415,34 @@ def test_states_and_relations_said_through_a_negation(answerer: Answerer) -> Non
         for wording in wordings:
             got = answerer.ask(wording)
             assert (got.outcome, got.answer) == ("answer", plain.answer), wording
+
+
+def test_negated_superlatives_said_around_a_count_are_the_most(answerer: Answerer) -> None:
+    """ "No other … beats", "isn't topped by any other", "a count nobody tops": the most, never a number."""
+    plain = answerer.ask(PLAIN_MOST)
+    for wording in (
+        "In ActionGenie, which company's unresolved bug count isn't topped by any other company?",
+        "ActionGenie: the company whose unresolved bug count nobody tops?",
+        "Which company in ActionGenie has a count of unresolved bugs that no other company beats?",
+    ):
+        got = answerer.ask(wording)
+        assert got.outcome == "answer" and got.answer == plain.answer and got.type != "count", wording
+
+
+def test_the_askers_doubt_negates_nothing_and_a_negated_approval_is_no_approval(answerer: Answerer) -> None:
+    """ "Not sure how approvals work" is no "not approved"; "approval was never granted" is not approved, and
+    a negation the reading cannot place keeps the question uncertain."""
+    approved = "Find the links to the approved PRs for predictive analytics in ContextForce."
+    unapproved = "Find the links to the PRs for predictive analytics in ContextForce that were not approved."
+    never = answerer.ask("Links to ContextForce PRs for predictive analytics for which approval was never granted?")
+    assert never.outcome == answerer.ask(unapproved).outcome
+    assert never.answer == answerer.ask(unapproved).answer
+    hedged = answerer.ask(f"Not sure how approvals work here: {approved}")
+    assert hedged.answer == answerer.ask(approved).answer
+
+
+def test_a_repository_is_no_product_and_no_feature(answerer: Answerer) -> None:
+    """A product has pull requests in several repositories: "in the X repository" is a filter the PR rows do
+    not take, never the product's whole answer nor a feature whose name shares a word with it."""
+    got = answerer.ask("Which pull requests in the salesforce/CollaborationForce repository are open?")
+    assert got.outcome == "uncertain" and "repository" in (got.reason or "")

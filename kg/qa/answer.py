@@ -30,11 +30,11 @@ from kg.qa import across as spans
 from kg.qa import operators
 from kg.qa.across import Across
 from kg.qa.cues import Tagged
-from kg.qa.entities import record_scope
+from kg.qa.entities import record_scope, title_scope, titled_in
 from kg.qa.intents import Choice, Intent, choose
 from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
-from kg.qa.intents.chooser import slots_read
+from kg.qa.intents.chooser import runs_of, slots_read
 from kg.qa.operators import Operator, detect
 from kg.qa.question import Question, Vocabulary, follow_up_core, normalise, parse
 from kg.qa.reading import Account
@@ -234,7 +234,7 @@ class Answerer:
         Either is then read as a product's question is: in that graph and the organisation graph."""
         if q.product is not None or q.across is not None:
             return q
-        graph = record_scope(q.text, self.backend, readable)
+        graph = record_scope(q.text, self.backend, readable) or title_scope(q.text, self.backend, readable)
         return replace(q, product=graph) if graph else q
 
     def answer_parsed(self, q: Question) -> Answer:
@@ -458,10 +458,12 @@ class Answerer:
         if op is None or op.kind not in ("count", "exclude"):
             return q
         tokens = operators.tokens_of(q)
-        words = [tokens[i] for i in sorted(op.positions)]
         between = r"(?:'s)?\W+"  # "what's the count of": the cue words drop the possessive
-        said = re.compile(r"(?<!\w)" + between.join(rf"{re.escape(w)}s?" for w in words) + r"(?!\w)", re.I)
-        text = said.sub(" ", q.text, count=1).strip()
+        text = q.text
+        for words in runs_of(sorted(op.positions), tokens):  # "how many … in total": each run apart
+            said = re.compile(r"(?<!\w)" + between.join(rf"{re.escape(w)}s?" for w in words) + r"(?!\w)", re.I)
+            text = said.sub(" ", text, count=1)
+        text = re.sub(r"\s+", " ", text).strip()
         try:
             return self._reparsed(text, q) if text != q.text else q
         except KGError:
@@ -672,6 +674,9 @@ class Answerer:
         """Unsupported: the question names no product; a word a slip away from a product's name is offered as
         the question with that name (a reading to pick), never read as it."""
         reason = "unsupported question: it names no product known to the graph"
+        if held := titled_in(q.text, self.backend):  # "who fixed 'X'?" where several products have an X
+            title, products = held
+            reason += f"; '{title}' is a title in {len(products)} products ({', '.join(products)}): name one"
         answer = self._abstain(q, intent, reason, outcome="unsupported")
         offer_slips(answer, q.text, self.vocabulary.products.values())
         return answer

@@ -23,6 +23,8 @@ from kg.text import DOC_KINDS, normalise, singular_text
 IRREGULAR_NOT = {"cannot": "can not", "cant": "can not", "wont": "will not"}
 BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|have|had|need|must)nt\b")
 GAP_WORDS = 3
+#: "not sure how approvals work": the asker's doubt, which negates nothing the question asks.
+HEDGE = re.compile(r"(?<!\w)not (?:quite |really |entirely |totally )?(?:sure|certain)(?!\w)")
 #: Auxiliaries before a question's subject ("which features did people ..."), as cue text spells them
 #: (singularised: "does" -> "doe", "has" -> "ha").
 AUXILIARIES = frozenset(
@@ -120,6 +122,7 @@ def cue_words(norm: str) -> list[str]:
     for short, long in IRREGULAR_NOT.items():
         text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", long, text)
     text = BARE_NOT.sub(r"\1 not", text.replace("ca not", "can not").replace("wo not", "will not"))
+    text = HEDGE.sub("unsure", text)  # the asker's doubt, no negation of what is asked
     text = re.sub(r"'s\b", "", text).replace("'", "")
     return re.findall(r"[\w@]+", text)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pyoxigraph import Literal, NamedNode
 
 from kg.namespaces import ID, product_of_graph
+from kg.qa.question import quoted_titles
 from kg.query.sparql import Backend, named_query, term_text
 from kg.text import normalise
 from kg.vocab import XSD_ANYURI
@@ -141,6 +142,31 @@ def number_mentions(text: str, backend: Backend, graphs: list | None) -> list[Me
             shown = tuple(Entity(iri, frozenset(c), url) for iri, (c, url) in sorted(entities.items()))
             found.append(Mention(normalise(match.group(0)), shown, by_id=True))
     return found
+
+
+def title_scope(text: str, backend: Backend, readable: frozenset[str] | None = None) -> str | None:
+    """The product of a question that names none but quotes an item's exact title (a bug's, a document's) that
+    exactly one product graph the caller reads holds; None when no quoted title settles it (held by none, or by
+    several products: then the question must name its product)."""
+    for title in quoted_titles(text):
+        if len(products := title_products(title, backend, readable)) == 1:
+            return products[0]
+    return None
+
+
+def titled_in(text: str, backend: Backend) -> tuple[str, list[str]] | None:
+    """The first title the question quotes that several products hold, with those products."""
+    for title in quoted_titles(text):
+        if len(products := title_products(title, backend)) > 1:
+            return title, products
+    return None
+
+
+def title_products(title: str, backend: Backend, readable: frozenset[str] | None = None) -> list[str]:
+    """The products whose graphs (among those the caller reads) hold an item with exactly this title."""
+    rows = backend.select(named_query("title_scope").text, {"title": Literal(title)})
+    graphs = {g.value for r in rows if isinstance(g := r["graph"], NamedNode)}
+    return sorted(p for g in graphs if (readable is None or g in readable) and (p := product_of_graph(g)))
 
 
 def record_scope(text: str, backend: Backend, readable: frozenset[str] | None = None) -> str | None:

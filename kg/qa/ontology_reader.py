@@ -49,6 +49,7 @@ OWL = "http://www.w3.org/2002/07/owl#"
 RDF_FIRST = "http://www.w3.org/1999/02/22-rdf-syntax-ns#first"
 RDF_REST = "http://www.w3.org/1999/02/22-rdf-syntax-ns#rest"
 ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
+SKOS_BROADER = "http://www.w3.org/2004/02/skos/core#broader"
 INVERSE = expand("ekg:inverseLabel")
 PERSON = "http://xmlns.com/foaf/0.1/Person"
 PRODUCT = expand("ekg:Product")
@@ -355,6 +356,13 @@ class Placed:
 
     text: str
     phrases: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, phrase, position)
+    #: where each phrase was said: every position, where `phrases` records the first
+    spots: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def repeated(self) -> set[str]:
+        """The phrases said more than once ("eid_…'s manager's manager"): one reading of a phrase reads it once."""
+        return {phrase for phrase, at in self.spots.items() if len(at) > 1}
 
     def take(self, phrase: str, kinds: frozenset[str], as_phrase: str | None = None) -> frozenset[str]:
         """Place every whole-word occurrence of the phrase, as each of its kinds (recorded as `as_phrase`, the
@@ -364,6 +372,7 @@ class Placed:
         if not match:
             return frozenset()
         self.phrases += [(kind, as_phrase or phrase, match.start()) for kind in sorted(kinds)]
+        self.spots.setdefault(as_phrase or phrase, []).extend(m.start() for m in pattern.finditer(self.text))
         self.text = pattern.sub(lambda m: "\x00" * len(m.group(0)), self.text)
         return kinds
 
@@ -665,8 +674,8 @@ class Reader:
             named = [
                 i for i in individuals(phrase) if kind == "value" and s.kinds.get(i, frozenset()) & reading.prop.range
             ]
-            if len(named) == 1:
-                return s.labels[named[0]], {s.labels[named[0]].casefold()}
+            if len(named) == 1:  # "is <bug> still open": open, or reopened (a narrower open)
+                return s.labels[named[0]], {s.labels[n].casefold() for n in (named[0], *narrower(named[0]))}
             listed = [v for iri, v in literal_values().get(phrase, ()) if kind == "value" and iri == reading.prop.iri]
             if len(listed) == 1:  # "was <PR> closed": the PR's state, "closed"
                 return listed[0], {listed[0].casefold()}
@@ -721,6 +730,8 @@ class Reader:
                 if not r.prop.datatype
                 and self.fits(other, r.prop.range if r.how in ("value", "up", "two") else r.prop.domain)
             ]
+            if not readings and other.classes & schema().below.get(PERSON, frozenset()):  # "did eid_… approve <PR>"
+                readings = self.where_readings(entity, placed, PERSON)
             if len(readings) == 1:
                 break
         else:
@@ -1088,8 +1099,8 @@ class Reader:
         """Whether "who" only opens "who are the <class>" ("who are the competitors …"): the class word comes
         next, past a form of "be" and an article; "who fixed the bug …" asks for a person."""
         text = placed.text
-        for kind, phrase, at in placed.phrases:  # the product as the scope ("who are X's …") places nothing
-            if kind == "scope":
+        for kind, phrase, _ in placed.phrases:  # the product as the scope ("who are X's …") places nothing
+            for at in placed.spots.get(phrase, []) if kind == "scope" else []:
                 text = text[:at] + " " * len(phrase) + text[at + len(phrase) :]
         between = re.sub("\x00+", " placed ", text[wh:noun]).split()[1:]  # past "who" itself
         between = [w for w in between if w != "s"]  # the possessive's "s"
@@ -1102,6 +1113,8 @@ class Reader:
         out: dict[tuple[str, str, str | None], Reading] = {}
         for kind, said, at in placed.phrases:
             phrase = self.as_noun(placed, said, at) if kind == "forward" else said
+            if said in placed.repeated and kind in ("forward", "inverse"):
+                continue  # "X's manager's manager" is two steps: no one-step reading reads it
             for prop in s.properties.values():
                 if kind == "forward" and phrase in prop.forward:
                     for r in self.forward(prop, entity, phrase, at, hole):
@@ -1113,15 +1126,46 @@ class Reader:
                 }:
                     if self.fits(entity, prop.domain):  # "is <PR> still open": the PR's state
                         out[("value", prop.iri, None)] = Reading("value", prop)
+                elif kind == "value" and self.states(entity, prop, phrase):  # "is <bug> resolved": its state
+                    out[("value", prop.iri, None)] = Reading("value", prop)
                 elif kind in ("up", "down", "two") and phrase in self.chain_words(prop, kind):
                     # "who is under eid_…" reads down; "which lead is eid_… under" reads up
                     how = "up" if kind == "down" and phrase in PREPOSITION_CHAIN and 0 <= hole < at else kind
                     fits = prop.domain if how in ("up", "two") else prop.range
                     if self.fits(entity, fits):
                         out[(how, prop.iri, None)] = Reading(how, prop)
+        for iri in self.read_twice(placed, hole):  # "who does eid_…'s manager report to": two steps, or none
+            out = {k: r for k, r in out.items() if r.prop.iri != iri}
+            if self.chain_words(s.properties[iri], "two"):
+                out[("two", iri, None)] = Reading("two", s.properties[iri])
         found = list(out.values())
         chained = {r.prop.iri for r in found if r.how in ("up", "down", "two")}
         return [r for r in found if r.how in ("up", "down", "two") or r.prop.iri not in chained]
+
+    def states(self, entity: Entity, prop: Prop, phrase: str) -> bool:
+        """Whether a yes or no asks if the entity's property has the individual the phrase names ("is <bug>
+        resolved": its bug state, Resolved); asked otherwise, the phrase is the question's, not a property's."""
+        kinds = schema().kinds
+        named = [i for i in individuals(phrase) if kinds.get(i, frozenset()) & prop.range]
+        return opens_yes_no(self.q.text) and not prop.datatype and len(named) == 1 and self.fits(entity, prop.domain)
+
+    def read_twice(self, placed: Placed, hole: int) -> set[str]:
+        """The properties two phrases of the question read, one a noun right after the entity ("eid_…'s
+        manager"): the other applies to the noun's value, so a one-step reading would answer half the question.
+        A verb right after it ("the manager eid_… reports to") is the entity's own step: read once."""
+        after = hole + len(HOLE) + 1
+        seen: dict[str, list[tuple[int, str]]] = {}
+        for kind, said, at in placed.phrases:
+            if kind == "forward" and hole >= 0:
+                phrase = self.as_noun(placed, said, at)
+                for prop in schema().properties.values():
+                    if phrase in prop.forward:
+                        seen.setdefault(prop.iri, []).append((at, phrase))
+        return {
+            iri
+            for iri, said in seen.items()
+            if len(said) > 1 and any(at == after and phrase.split()[-1] not in PREPOSITIONS for at, phrase in said)
+        }
 
     @staticmethod
     def as_noun(placed: Placed, phrase: str, at: int) -> str:
@@ -1194,7 +1238,7 @@ class Reader:
         chains = reader_data()["chains"]
         for curie, table in chains.items():
             if expand(curie) == prop.iri:
-                return [_phrase(w) for w in table.get(how, [])]
+                return [plain_words(_phrase(w)) for w in table.get(how, [])]
         return []
 
     def fits(self, entity: Entity, classes: frozenset[str]) -> bool:
@@ -1627,7 +1671,7 @@ def scoped_phrase_kinds(records: bool) -> dict[str, frozenset[str]]:
     for chains in reader_data()["chains"].values():
         for how, words in chains.items():
             for w in words:
-                kinds.setdefault(_phrase(w), set()).add(how)
+                kinds.setdefault(plain_words(_phrase(w)), set()).add(how)
     for w in s.class_words:
         kinds.setdefault(w, set()).add("class")
     for phrase in [*value_words(), *scoped_literal_values(records)]:
@@ -1719,6 +1763,13 @@ def quiet_words() -> frozenset[str]:
     """Words that place nothing between an asking word and its class ("who are our key …"): the function
     words and the asker's team."""
     return frozenset(reader_data()["function_words"]) | frozenset(reader_data()["collective"])
+
+
+@cache
+def narrower(iri: str) -> tuple[str, ...]:
+    """The individuals the ontology places under one (skos:broader): a reopened bug is an open one."""
+    quads = ontology_store().quads_for_pattern(None, NamedNode(SKOS_BROADER), NamedNode(iri))
+    return tuple(sorted(term_text(q.subject) for q in quads))
 
 
 def individuals(phrase: str) -> list[str]:

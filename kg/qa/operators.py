@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from kg.qa.cues import clause_ids, cue_words, occupied
-from kg.qa.question import Question, lexicon_data
+from kg.qa.cues import clause_ids, cue_words, occupied, tag
+from kg.qa.question import Question, lexicon_data, quoted_titles
 from kg.text import singular_text
 
 if TYPE_CHECKING:
@@ -145,14 +145,11 @@ def links_in(text: str) -> list[str]:
 
 
 #: A title typed in quotes ("the 'Excessive Logging Overhead' issue"): an answer item a yes/no may look up.
-QUOTED = re.compile(r"(?<!\w)['‘\"“]([^'’\"”]{3,}?)['’\"”](?!\w)")
-
-
 def named_items(q: Question, tokens: list[str]) -> list[tuple[int, str, str, set[int]]]:
     """The companies, employees, links and quoted titles the question names: (first position, name, slot kind,
     positions)."""
     out = []
-    titles = [m.group(1).strip() for m in QUOTED.finditer(q.text)]
+    titles = quoted_titles(q.text)
     for slot, names in (("company", q.companies), ("eid", q.eids), ("url", links_in(q.text)), ("name", titles)):
         for name in names:
             at = occupied([name], tokens)
@@ -211,7 +208,7 @@ def detect(q: Question) -> Operator | None:
         return known
     if (compared := comparison(tokens, items)) is not None:
         return compared
-    if (span := find(tokens, "count")) is not None:
+    if (span := find(tokens, "count")) is not None and not superlative_count(q, span):
         return Operator("count", frozenset(range(*span)) | restated(tokens, "count_restated"), "how many")
     if (ranked := ranking(tokens)) is not None:
         return ranked
@@ -225,6 +222,22 @@ def detect(q: Question) -> Operator | None:
         implied = frozenset(filter(None, [{"eid": "person", "company": "company"}.get(slot)]))
         return Operator("yes_no", frozenset(words), f"is {name} among them?", name, slot, implied)
     return None
+
+
+#: The words a superlative said by negation opens with ("no other … beats", "nobody tops").
+NEGATED_MOST = frozenset({"no", "nobody", "none", "not", "never", "noone"})
+
+
+def superlative_count(q: Question, span: tuple[int, int]) -> bool:
+    """Whether the count words are the measure of a superlative ("a count of approved PRs that no other
+    engineer beats", "whose count nobody tops"): the most is asked, not how many. A superlative said plainly
+    ("how many bugs did the engineer with the most … resolve") leaves the count asked."""
+    tagged = tag(q)
+    at = span[0]
+    return any(
+        s <= at < e or (s > at and tagged.clauses[s] == tagged.clauses[at] and tagged.tokens[s] in NEGATED_MOST)
+        for s, e in tagged.spans.get("most", ())
+    )
 
 
 def known_already(q: Question, tokens: list[str], items: list[tuple[int, str, str, set[int]]]) -> Operator | None:
@@ -439,8 +452,10 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
             return emptied(core, shown, f"the only answer is {op.item}", why)
         return replace(core, answer=kept, operator=shown)
     if op.kind == "count":
-        if core.type not in ITEM_TYPES:
+        written = listed(core.answer) if core.type not in ITEM_TYPES else None  # bug titles, one a line
+        if core.type not in ITEM_TYPES and written is None:
             return uncertain(core, shown, "the answer is prose, not items to count")
+        items = items if written is None else list(dict.fromkeys(written))
         counted = str(len(items)) if core.outcome == "answer" else "0"
         return replace(
             core,

@@ -122,6 +122,15 @@ class Question:
         }
 
 
+#: A title in quotes, as people type it: straight or curly, single or double.
+QUOTED_TITLE = re.compile(r"(?<!\w)['‘\"“]([^'’\"”]{3,}?)['’\"”](?!\w)")
+
+
+def quoted_titles(text: str) -> list[str]:
+    """The titles a question quotes, as typed."""
+    return [m.group(1).strip() for m in QUOTED_TITLE.finditer(text)]
+
+
 def clean_text(raw: str | bytes) -> str:
     """Validate a question's raw input: decodable, non-empty, bounded. Raises KGError with the reason."""
     if isinstance(raw, bytes):
