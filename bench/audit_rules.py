@@ -442,12 +442,15 @@ def readings_audit(before: dict, after: dict, rev: str) -> str:
     return "\n\n".join(parts)
 
 
-def write(page: Path, body: str) -> None:
+def write(
+    page: Path, body: str, markers: tuple[str, str] = (BEGIN, END), title: str = "Audit on all 30 products"
+) -> None:
     """Replace the page's audit section (between the markers), or append one."""
     text = page.read_text() if page.exists() else ""
-    section = f"{BEGIN}\n## Audit on all 30 products\n\n{body}\n{END}"
-    if BEGIN in text:
-        text = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), lambda _: section, text, flags=re.S)
+    begin, end = markers
+    section = f"{begin}\n## {title}\n\n{body}\n{end}"
+    if begin in text:
+        text = re.sub(re.escape(begin) + r".*?" + re.escape(end), lambda _: section, text, flags=re.S)
     else:
         text = text.rstrip("\n") + "\n\n" + section + "\n"
     page.write_text(text)

@@ -17,7 +17,10 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import cache
 
+#: Inflections stripped to find a typed word's English headword.
+INFLECTIONS = ("s", "es", "ies", "ed", "ied", "d", "ing", "er", "ers", "ly")
 #: A word of casefolded text: letters and digits only.
 WORD = re.compile(r"[a-z0-9]+")
 
@@ -191,3 +194,29 @@ def closest(name: str, names: Iterable[str], n: int = 3, cutoff: float = CLOSE) 
     a feature) is this one comparison."""
     by_key = {known.casefold(): known for known in names}
     return [by_key[k] for k in difflib.get_close_matches(name.casefold(), list(by_key), n=n, cutoff=cutoff)]
+
+
+@cache
+def english() -> frozenset[str]:
+    """English headwords (GCIDE, as the english-words package ships them): loaded on the first word checked."""
+    from english_words import get_english_words_set
+
+    return frozenset(get_english_words_set(["gcide"], alpha=True, lower=True))
+
+
+def bases(word: str) -> set[str]:
+    """The word and what it may inflect ("changing" -> "chang", "change"; "passed" -> "pass"; "stories" ->
+    "story")."""
+    out = {word}
+    for ending in INFLECTIONS:
+        stem = word[: -len(ending)]
+        if word.endswith(ending) and len(stem) >= 3:
+            out |= {stem, stem + "e", stem + "y", stem[:-1] + "y" if stem.endswith("i") else stem}
+            if len(stem) > 3 and stem[-1] == stem[-2]:  # "stopped" -> "stop"
+                out.add(stem[:-1])
+    return out
+
+
+def is_english(word: str) -> bool:
+    """A word English has, or an inflection of one: a real word, never a slip ("making" is not "taking")."""
+    return not english().isdisjoint(bases(word))

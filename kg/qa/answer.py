@@ -134,6 +134,17 @@ def shown_answer(answer_type: str, answers: list[str]) -> list[str] | str:
 Fallback = Callable[[Question], Answer | None]
 
 
+def shared_aliases(rows: set[tuple[str, str, str]]) -> set[str]:
+    """Other names (former names, code names) two products share, normalised: a name that could mean either
+    names neither, unless it is a product's own name."""
+    names: dict[str, set[str]] = {}
+    own = {normalise(label) for kind, label, name in rows if kind == "product" and label == name}
+    for kind, label, name in rows:
+        if kind == "product" and label != name:
+            names.setdefault(normalise(label), set()).add(name)
+    return {alias for alias, products in names.items() if len(products) > 1 and alias not in own}
+
+
 class Answerer:
     """Answers questions against one backend; the slot vocabularies are read from the graph once, and each
     product's labels and intents' evidence once per product."""
@@ -160,8 +171,10 @@ class Answerer:
                 rows |= {(term_text(r["kind"]), term_text(r["label"]), term_text(r["name"])) for r in selected}
             except ShardDown as exc:  # its products stay known, so their questions fail on it, never abstain
                 rows |= {("product", p, p) for p in exc.products}
-        for kind, label, name in sorted(rows, key=lambda row: (row[0], row[1] != row[2], row[1])):
+        for kind, label, name in sorted(rows, key=lambda row: (row[0], row[1] != row[2], row[1], row[2])):
             found[kind].setdefault(normalise(label), name)  # a product's own name before a former one
+        for alias in shared_aliases(rows):
+            del found["product"][alias]
         return Vocabulary(found["product"], found["role"], found["company"], found["location"])
 
     def vocabulary_datasets(self) -> list[list[NamedNode]]:

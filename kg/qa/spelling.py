@@ -20,7 +20,7 @@ from functools import cache, cached_property
 
 from kg.qa.cues import phrase_words
 from kg.qa.question import Vocabulary, lexicon_data
-from kg.text import DOC_KINDS, closest, singular
+from kg.text import DOC_KINDS, closest, is_english, singular
 
 #: Shorter words have too many neighbours one edit away ("open" / "oven", "merge" / "merger").
 MIN_LENGTH = 6
@@ -31,8 +31,6 @@ NAME_SLIP = 0.8
 SLIP_LETTERS = 2
 #: A letter three times over: no English word ("weaknesss").
 TRIPLED = re.compile(r"(.)\1\1")
-#: Inflections stripped to find a typed word's English headword.
-INFLECTIONS = ("s", "es", "ies", "ed", "ied", "d", "ing", "er", "ers", "ly")
 #: Endings a wildcard stem takes in a respelling.
 ENDINGS = ("", "s", "es", "ed", "ing", "e", "d", "er", "ers", "ion", "ions", "ment", "ments", "y", "ies", "ity")
 #: A word of letters, with its apostrophe if it has one: a contraction or possessive ("couldn't", "what's") is
@@ -116,32 +114,6 @@ def one_edit_apart(a: str, b: str) -> bool:
     short, long = (a, b) if len(a) < len(b) else (b, a)
     i = next((i for i in range(len(short)) if short[i] != long[i]), len(short))
     return short[i:] == long[i + 1 :]
-
-
-@cache
-def english() -> frozenset[str]:
-    """English headwords (GCIDE, as the english-words package ships them): loaded on the first respelling."""
-    from english_words import get_english_words_set
-
-    return frozenset(get_english_words_set(["gcide"], alpha=True, lower=True))
-
-
-def bases(word: str) -> set[str]:
-    """The word and what it may inflect ("changing" -> "chang", "change"; "passed" -> "pass"; "stories" ->
-    "story")."""
-    out = {word}
-    for ending in INFLECTIONS:
-        stem = word[: -len(ending)]
-        if word.endswith(ending) and len(stem) >= 3:
-            out |= {stem, stem + "e", stem + "y", stem[:-1] + "y" if stem.endswith("i") else stem}
-            if len(stem) > 3 and stem[-1] == stem[-2]:  # "stopped" -> "stop"
-                out.add(stem[:-1])
-    return out
-
-
-def is_english(word: str) -> bool:
-    """A word English has, or an inflection of one: a real word, never a slip ("making" is not "taking")."""
-    return not english().isdisjoint(bases(word))
 
 
 def names_words(vocab: Vocabulary, labels: Iterable[str]) -> frozenset[str]:

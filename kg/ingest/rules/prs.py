@@ -8,21 +8,28 @@ decided to move forward with merging PRs N, M" after a change of priorities. The
 a typed edge so that PR questions are graph look-ups: which conversation reviewed a PR, which PR reverted
 which, and an ekg:FeatureDecision node (dropped / delayed, with its reason) derived from the messages that
 decided it. The plain PR fields (title, state, merged, reviews) are mapped declaratively in
-mappings/herb.yaml.
+mappings/herb.yaml. The names a product goes by beside its own are read here too, since its repository and early
+artifacts use them: a former name from the rename thread, and a code name its document ids carry.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from pyoxigraph import Literal
 
-from kg.ingest.rules import Message, RuleContext, rule
+from kg.ingest.herb import artifacts
+from kg.ingest.rules import Message, RuleContext, rule, slug
+from kg.ingest.rules.documents import VERSION_MARKERS
 from kg.ingest.rules.events import DecisionFacts
 from kg.ingest.rules.messages import conversations as threads
 from kg.namespaces import node, term
+from kg.text import is_english
 from kg.vocab import (
+    CODE_NAME,
+    CODE_NAME_OF,
     DCT_CREATED,
     DECISION_KIND,
     DECISION_ON,
@@ -46,6 +53,12 @@ RENAME = re.compile(
     r"\bfrom\s+(\S+?)\s+to\s+(\S+?)[\s.?!,]",
     re.I,
 )
+#: A document id's version word ("final_", "_final", "latest_", "new_"), as the document-versions rule reads it.
+VERSION_WORD = re.compile("|".join(pattern.pattern for pattern, _ in VERSION_MARKERS))
+#: Fewer letters than this name nothing on their own ("ai").
+CODE_NAME_MIN = 3
+#: A capital after the first letter ("ProX"): a coined name, never an English word as written.
+COINED = re.compile(r".[A-Z]")
 #: Reason words, checked in this order: a security concern outranks a direction change, which outranks bugs.
 REASONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("SecurityRisk", re.compile(r"\bsecurity\b|\bvulnerab", re.I)),
@@ -228,5 +241,55 @@ def product_rename(ctx: RuleContext) -> None:
         for run in threads(channel):
             if match := RENAME.search(run[0].text):
                 rename = ctx.derived("rename", run[0].id, "ekg:ProductRename", [m.id for m in run])
-                ctx.add(rename, FORMER_NAME, Literal(match.group(1).strip("'\"")))
+                former = match.group(1).strip("'\"")
+                ctx.facts.setdefault("product-rename", []).append(former)
+                ctx.add(rename, FORMER_NAME, Literal(former))
                 ctx.add(rename, RENAMED_TO, node("product", ctx.product.name))
+
+
+def id_name(doc_id: str, kind: str) -> str | None:
+    """The name a document id carries before its kind, version words dropped: "prox" in
+    `prox_market_research_report_final`, "paix" in `latest_paix_market_research_report`."""
+    stem, suffix = VERSION_WORD.sub("", doc_id.casefold()), "_" + slug(kind).replace("-", "_")
+    return stem.removesuffix(suffix) if stem.endswith(suffix) and stem != suffix else None
+
+
+def spelled(name: str, texts: list[str]) -> str:
+    """How the product's text writes the name: its most used spelling with a capital ("ProX" for "prox"), as
+    people write a name; the id's own lower case when the text never capitalises it."""
+    pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", re.I)
+    counts = Counter(found for text in texts for found in pattern.findall(text))
+    return max(counts, key=lambda s: (s != s.casefold(), counts[s], s), default=name)
+
+
+def is_code_name(spelling: str) -> bool:
+    """Long enough to name something, and no English word as written ("prox" is a dictionary word, "ProX" a
+    coined name)."""
+    name = spelling.casefold()
+    return len(name) >= CODE_NAME_MIN and not (is_english(name) and not COINED.search(spelling))
+
+
+def code_names(ctx: RuleContext) -> dict[str, list[str]]:
+    """Each code name of the product, as its text spells it, with the documents whose ids carry it: names the
+    product does not already have (its name, its former names from product-rename)."""
+    taken = {ctx.product.name.casefold(), *(n.casefold() for n in ctx.facts.get("product-rename", []))}
+    carried: dict[str, list[str]] = {}
+    for doc in ctx.records("documents"):
+        if (name := id_name(doc["id"], str(doc.get("type", "")))) and name not in taken:
+            carried.setdefault(name, []).append(doc["id"])
+    texts = [text for _, _, text in artifacts(ctx.product)] if carried else []
+    spellings = {name: spelled(name, texts) for name in carried}
+    return {spellings[name]: docs for name, docs in carried.items() if is_code_name(spellings[name])}
+
+
+@rule(
+    "product-code-names",
+    "A name a product's document ids carry before the document kind (`prox_…_final` for LeadForce) that is "
+    "not the product's name or former name: an ekg:ProductCodeName (ekg:codeName as the text spells it, "
+    "'ProX'; ekg:codeNameOf the product) derived from those documents. Runs after product-rename.",
+)
+def product_code_names(ctx: RuleContext) -> None:
+    for spelling, doc_ids in code_names(ctx).items():
+        named = ctx.derived("codename", slug(spelling), "ekg:ProductCodeName", doc_ids)
+        ctx.add(named, CODE_NAME, Literal(spelling))
+        ctx.add(named, CODE_NAME_OF, ctx.product_node)
