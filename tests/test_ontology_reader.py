@@ -364,6 +364,8 @@ def test_a_meeting_described_by_its_document_and_day(answerer: Answerer, herb: P
     assert answerer.ask(f"Did {outsider} attend {said}?").answer == "no"
     insider = sorted(participants(meeting))[0]
     assert answerer.ask(f"Did {insider} attend {said}?").answer == "yes"
+    dated = answerer.ask(f"Who attended ActionGenie's {meeting['document_type']} review meeting of {day}?")
+    assert set(dated.answer or []) == participants(meeting)
 
 
 @pytest.mark.herb
@@ -395,6 +397,10 @@ def test_document_versions_latest_first_and_every(answerer: Answerer, herb: Path
     assert every.answer == str(len(docs))
     author = answerer.ask("Who authored the most recent version of EdgeForce's Technical Specifications Document?")
     assert author.answer == [docs[-1]["author"]]
+    # "the final version" is the one HERB marks final (final_x, x_final), not the newest
+    final = next(d for d in docs if d["id"].startswith("final_") or d["id"].endswith("_final"))
+    marked = answerer.ask("Who authored the final version of EdgeForce's Technical Specifications Document?")
+    assert marked.answer == [final["author"]] and marked.citations == [final["id"]]
 
 
 @pytest.mark.herb
@@ -433,6 +439,13 @@ def test_competitors_a_kind_of_document_lists(answerer: Answerer, herb: Path) ->
     assert answer.outcome == "answer", answer.reason
     assert set(answer.answer or []) == listed
     assert set(answer.citations) & {d["id"] for d in docs}
+    for wording in (  # the source said first, the product named twice, "who … list as", "key players"
+        "According to the SentimentForce market research report, who are SentimentForce's key competitors?",
+        "Who does the SentimentForce market research report list as its key competitors?",
+        "Per SentimentForce's market research report, who are the key players in its competitive landscape?",
+    ):
+        got = answerer.ask(wording)
+        assert got.outcome == "answer" and set(got.answer or []) == listed, wording
 
 
 @pytest.mark.herb
@@ -661,12 +674,13 @@ def test_the_whole_team_listed_and_counted(answerer: Answerer, herb: Path) -> No
 def test_when_asks_for_a_date_and_only_of_a_time_property(answerer: Answerer, herb: Path) -> None:
     docs = [d for d in product_file(herb, "SentimentForce")["documents"] if d["type"] == "System Design Document"]
     newest = max(docs, key=lambda d: d["date"])
-    for asked in (
-        "When was the latest version of the SentimentForce system design doc published?",
-        "What is the date of the final version of the SentimentForce system design document?",
+    final = next(d for d in docs if d["id"].startswith("final_") or d["id"].endswith("_final"))  # marked final
+    for asked, doc in (
+        ("When was the latest version of the SentimentForce system design doc published?", newest),
+        ("What is the date of the final version of the SentimentForce system design document?", final),
     ):
         answer = answerer.ask(asked)
-        assert answer.outcome == "answer" and answer.answer == [newest["date"]], (asked, answer.reason)
+        assert answer.outcome == "answer" and answer.answer == [doc["date"]], (asked, answer.reason)
     pr = next(p for p in product_file(herb, "SentimentForce")["prs"] if str(p["merged"]) == "True")
     assert answerer.ask(f"When was {pr['link']} reverted?").outcome == "uncertain"  # a PR, not a date
 

@@ -8,6 +8,9 @@ from the plain question's answer or from the ranked rows, never written down.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from kg.qa.answer import Answer, Answerer
 from kg.qa.plain import reading
 
@@ -63,6 +66,19 @@ def test_how_many_counts_the_core_answer_with_its_items_as_evidence(answerer: An
     assert isinstance(items, list) and got.outcome == "answer"
     assert got.answer == str(len(items)) and got.operator is not None and got.operator["items"] == items
     assert got.citations and "→ how many" in reading(got)
+
+
+def test_how_many_counts_a_written_list_of_titles_and_words_said_apart(answerer: Answerer) -> None:
+    """A written answer that is a list ("- title" a line) counts its distinct items; "how many … in total" is
+    read without its count words wherever they stand."""
+    plain = answerer.ask("Find all reopened bugs in InsightForce.")
+    titles = {line[2:].strip() for line in str(plain.answer).splitlines() if line.startswith("- ")}
+    assert plain.outcome == "answer" and titles
+    got = answerer.ask("How many different InsightForce bugs have been reopened?")
+    assert got.outcome == "answer" and got.answer == str(len(titles)) and got.type == "count"
+    prs = answerer.ask("Which CollaborateForce pull requests has eid_76d9cb07 opened?")
+    total = answerer.ask("How many CollaborateForce pull requests has eid_76d9cb07 opened in total?")
+    assert isinstance(prs.answer, list) and total.answer == str(len(prs.answer))
 
 
 def test_how_many_of_nothing_is_zero_with_the_proof(answerer: Answerer) -> None:
@@ -442,7 +458,38 @@ def test_the_askers_doubt_negates_nothing_and_a_negated_approval_is_no_approval(
 
 
 def test_a_repository_is_no_product_and_no_feature(answerer: Answerer) -> None:
-    """A product has pull requests in several repositories: "in the X repository" is a filter the PR rows do
-    not take, never the product's whole answer nor a feature whose name shares a word with it."""
+    """A product has pull requests in several repositories: "in the owner/X repository" is that repository,
+    never the product's whole answer nor a feature whose name shares a word with it ("Salesforce"), and a
+    repository no reading can keep to leaves the question uncertain."""
     got = answerer.ask("Which pull requests in the salesforce/CollaborationForce repository are open?")
-    assert got.outcome == "uncertain" and "repository" in (got.reason or "")
+    assert got.slots.get("repos") == ["salesforce/CollaborationForce"] and "topic" not in got.slots
+    assert got.outcome in ("answer", "absent") and "inRepository" in str(got.intent)
+    unread = answerer.ask("Which bugs in the salesforce/CollaborationForce repository are still open?")
+    assert unread.outcome == "uncertain"
+
+
+def repo_of(link: str) -> str:
+    return link.split("github.com/", 1)[1].rsplit("/pull/", 1)[0]
+
+
+def test_a_repository_named_as_such_keeps_the_pull_requests_to_it(answerer: Answerer, herb: Path) -> None:
+    """ "In the X repo": a product's pull requests are made against several repositories; the most and the
+    listings are read among the named one's (computed here from the raw PR records), and a repository names
+    its product."""
+    prs = json.loads((herb / "products" / "CollaborationForce.json").read_text(encoding="utf-8"))["prs"]
+    repo = "salesforce/CollaborationForce"
+    approvals: dict[str, int] = {}
+    for pr in prs:
+        if repo_of(pr["link"]) == repo:
+            for login in {r["user"]["login"] for r in pr["reviews"] if r["state"] == "APPROVED"}:
+                approvals[login] = approvals.get(login, 0) + 1
+    top = sorted(e for e, n in approvals.items() if n == max(approvals.values()))
+    got = answerer.ask("Who approved the most pull requests in the CollaborationForce repo, by the review records?")
+    assert got.outcome == "answer" and got.answer == top and "repository " + repo in reading(got)
+    other = "salesforce/CForceAIX"
+    still_open = sorted(p["link"] for p in prs if repo_of(p["link"]) == other and p["state"] == "open")
+    listed = answerer.ask("Which pull requests in the CForceAIX repo are still open?")  # the repo names the product
+    assert listed.outcome == "answer" and sorted(listed.answer or []) == still_open
+    none_open = [p for p in prs if repo_of(p["link"]) == repo and p["state"] == "open"]
+    closed = answerer.ask("Which pull requests in the CollaborationForce repo are still open?")
+    assert (closed.outcome == "absent") == (not none_open)

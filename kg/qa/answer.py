@@ -36,7 +36,7 @@ from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
 from kg.qa.intents.chooser import runs_of, slots_read
 from kg.qa.operators import Operator, detect
-from kg.qa.question import Question, Vocabulary, follow_up_core, normalise, parse
+from kg.qa.question import Question, Vocabulary, follow_up_core, normalise, parse, quoted_titles
 from kg.qa.reading import Account
 from kg.qa.residue import Labels
 from kg.qa.spelling import name_slips, names_words, respelled, respellings
@@ -145,6 +145,15 @@ def shared_aliases(rows: set[tuple[str, str, str]]) -> set[str]:
     return {alias for alias, products in names.items() if len(products) > 1 and alias not in own}
 
 
+def short_repo_names(repos: Iterable[str]) -> dict[str, str]:
+    """Repositories by their name without the owner ("collaborationforce" for salesforce/CollaborationForce),
+    normalised, where no two owners have a repository of that name."""
+    owners: dict[str, set[str]] = {}
+    for repo in repos:
+        owners.setdefault(normalise(repo.rsplit("/", 1)[-1]), set()).add(repo)
+    return {name: next(iter(full)) for name, full in owners.items() if len(full) == 1}
+
+
 class Answerer:
     """Answers questions against one backend; the slot vocabularies are read from the graph once, and each
     product's labels and intents' evidence once per product."""
@@ -162,7 +171,7 @@ class Answerer:
         """The slot vocabularies, read from datasets the library names: the product graphs found, a chunk at
         a time, each with the organisation graph. Nothing depends on an engine's default graph (a union or an
         empty one). The rows of all chunks are taken in the query's ORDER BY, as one query's would be."""
-        found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}, "location": {}}
+        found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}, "location": {}, "repo": {}}
         query = named_query("qa_vocabulary").text
         rows: set[tuple[str, str, str]] = set()
         for g in self.vocabulary_datasets():
@@ -175,7 +184,8 @@ class Answerer:
             found[kind].setdefault(normalise(label), name)  # a product's own name before a former one
         for alias in shared_aliases(rows):
             del found["product"][alias]
-        return Vocabulary(found["product"], found["role"], found["company"], found["location"])
+        repos = found["repo"] | short_repo_names(found["repo"].values())
+        return Vocabulary(found["product"], found["role"], found["company"], found["location"], repos)
 
     def vocabulary_datasets(self) -> list[list[NamedNode]]:
         """The named graphs holding a product under the graph name `kg build` gives it, VOCABULARY_CHUNK at a
@@ -247,7 +257,8 @@ class Answerer:
         Either is then read as a product's question is: in that graph and the organisation graph."""
         if q.product is not None or q.across is not None:
             return q
-        graph = record_scope(q.text, self.backend, readable) or title_scope(q.text, self.backend, readable)
+        named = [*quoted_titles(q.text), *q.repos]  # "who fixed 'X'?", "the PRs in the CForceAIX repo"
+        graph = record_scope(q.text, self.backend, readable) or title_scope(named, self.backend, readable)
         return replace(q, product=graph) if graph else q
 
     def answer_parsed(self, q: Question) -> Answer:
@@ -612,7 +623,22 @@ class Answerer:
                 outcome = "absent" if routed.proof else "unsupported"  # no query decided it: no proof
                 return self._abstain(q, intent, routed.reason, bindings, proof=routed.proof, outcome=outcome)
             intent, bindings = routed
+            if q.repos and "repo" not in intent.filters:  # never the whole product's answer for one repository's
+                why = f"{intent.name} reads no repository: ask it without '{q.repo_words[0]}' or without the time"
+                return self._abstain(q, intent, why, bindings, outcome="unsupported")
         return self.answer_intent(q, intent, bindings)
+
+    def in_repos(self, rows: list[Row], repos: list[str], graphs: list[NamedNode] | None) -> list[Row]:
+        """The rows whose pull request (`?pr`, or a pull request's link as `?answer`) is in one of the
+        repositories; rows that name no pull request (a feature's planning meeting) stay as evidence."""
+        found = self.backend.select(named_query("pr_repositories").text, {}, graphs)
+        repo_of = {term_text(r[k]): term_text(r["repo"]) for r in found for k in ("pr", "url") if k in r}
+        kept = []
+        for row in rows:
+            named = [term_text(row[k]) for k in ("pr", "answer") if k in row and term_text(row[k]) in repo_of]
+            if not named or any(repo_of[n] in repos for n in named):
+                kept.append(row)
+        return kept
 
     def answer_intent(self, q: Question, intent: Intent, bindings: dict[str, Any]) -> Answer:
         """Run one intent on the question's product with bindings already made: its ASK proof, then its SELECT.
@@ -640,6 +666,12 @@ class Answerer:
             )
         select_q = named_query(intent.query)
         rows = self.backend.select(select_q.text, bindings, graphs)
+        if q.repos and "repo" in intent.filters:  # "in the CollaborationForce repo": its pull requests only
+            rows = self.in_repos(rows, q.repos, graphs)
+            if not (intent.finish or fold_rows)(rows)[0]:
+                why = f"none of the pull requests this reading finds in {q.product} is in {' or '.join(q.repos)}"
+                proof = {"query": select_q.name, "text": select_q.text, "bindings": _show(bindings)}
+                return self._abstain(q, intent, why, bindings, proof={**proof, "result": "no rows in the repository"})
         answers, cites = (intent.finish or fold_rows)(rows)
         if not answers:
             # the proof found evidence, the query no answer: an absence where the query only narrows the proof's

@@ -203,7 +203,7 @@ def tag(q: Question) -> Tagged:
     starts = [m.start() for m in re.finditer(r"\S+", text)]
     names = name_tokens(q, tokens)
     kinds = list(DOC_KINDS[q.doc_kind]) if q.doc_kind else []
-    slots = names | occupied([*q.roles, *kinds], tokens)
+    slots = names | occupied([*q.roles, *kinds, *q.repo_words], tokens)
     tagged = Tagged(tokens, words, clauses=clause_ids(q.text, words), slots=slots)
     found: dict[str, set[tuple[int, int]]] = {}
     for name, phrase in lexicon().candidates(text):

@@ -103,7 +103,7 @@ def day_of(q: Question) -> str | None:
     if slot is None or slot.instant is None:
         return None
     rest = slot.phrase.replace(slot.instant[:4], "")
-    if slot.phrase.startswith("on "):
+    if slot.phrase.startswith(("on ", "of ", "dated ")):  # "the meeting of 2026-03-07"
         return slot.instant[:10] if DAY.search(rest) else None
     if slot.phrase.startswith(("in ", "during ")) and not DAY.search(rest) and set(rest.split()) & set(MONTH_WORDS):
         return slot.instant[:7]
@@ -176,6 +176,10 @@ def meeting(q: Question, text: str, backend: Backend, graphs: list | None, data:
     return Described(words, (), dated=dated, missing=f"{q.product} has no meeting {what}".strip(), proof=proof)
 
 
+#: The version status of the version HERB marks final (final_x, x_final).
+FINAL = expand("ekg:Final")
+
+
 def versions(q: Question, text: str, backend: Backend, graphs: list | None, data: dict[str, Any]) -> Described | None:
     """A document kind's versions: the latest, the first, or every one ("all versions", "the versions")."""
     table = data["described"]
@@ -209,9 +213,11 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
     day = (day_of(q) or day_in(run)) if dated & set(run) else None
     docs: dict[str, Entity] = {}
     links = {r["document"].value: term_text(r["url"]) for r in rows if "url" in r}
-    revised, revising = set(), set()
+    revised, revising, final = set(), set(), set()
     for r in rows:
         iri = r["document"].value
+        if "status" in r and r["status"].value == FINAL:
+            final.add(iri)
         if day is not None and not term_text(r["created"]).startswith(day):
             continue
         docs[iri] = Entity(iri, frozenset({DOCUMENT}), term_text(r["id"]))
@@ -223,7 +229,9 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
         return None
     plural = {a for a in anchors if a.endswith("s")}
     every = bool({*plural, "all", "every", "each"} & set(run)) and not (latest | first) & set(run)
-    if (latest & set(run)) and not (first & set(run)):
+    if "final" in run and final & set(docs) and not (first & set(run)):  # the version marked final
+        picked = tuple(e for iri, e in docs.items() if iri in final)
+    elif (latest & set(run)) and not (first & set(run)):
         picked = tuple(e for iri, e in docs.items() if iri not in revised)
     elif (first & set(run)) and not (latest & set(run)):
         picked = tuple(e for iri, e in docs.items() if iri not in revising)

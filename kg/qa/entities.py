@@ -144,11 +144,11 @@ def number_mentions(text: str, backend: Backend, graphs: list | None) -> list[Me
     return found
 
 
-def title_scope(text: str, backend: Backend, readable: frozenset[str] | None = None) -> str | None:
-    """The product of a question that names none but quotes an item's exact title (a bug's, a document's) that
-    exactly one product graph the caller reads holds; None when no quoted title settles it (held by none, or by
-    several products: then the question must name its product)."""
-    for title in quoted_titles(text):
+def title_scope(names: list[str], backend: Backend, readable: frozenset[str] | None = None) -> str | None:
+    """The product of a question that names none but an item by its exact title or label (a bug's quoted
+    title, a document's, a repository's "owner/name") that exactly one product graph the caller reads holds;
+    None when none settles it (held by none, or by several products: then the question must name its product)."""
+    for title in names:
         if len(products := title_products(title, backend, readable)) == 1:
             return products[0]
     return None

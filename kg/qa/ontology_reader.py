@@ -493,7 +493,8 @@ class Reader:
     apposed: list[str] = field(default_factory=list)
 
     def answer(self) -> Answer | None:
-        named = self.found
+        repos = {normalise(r) for r in self.q.repos}  # a repository named as one filters a listing: no entity
+        named = [m for m in self.found if m.words not in repos]
         placed, asked, left = self.place(named)
         asks_property = any(kind not in ("class", "scope", "role") for kind, _, _ in placed.phrases)
         if self.desc is not None and len(named) == 2:
@@ -1046,7 +1047,11 @@ class Reader:
             if len(word) > MIN_LEMMA_WORD and (phrase := lemma_phrases().get(next(iter(sorted(lemmas(word))), ""))):
                 placed.take(word, kinds[phrase], phrase)
         classes = sorted((at, phrase) for kind, phrase, at in placed.phrases if kind == "class")
-        if classes and classes[0][1] in WH_WORDS and self.wh_opens(placed, classes[0][0], classes[1:]):
+        if (
+            classes
+            and classes[0][1] in WH_WORDS
+            and (self.wh_opens(placed, classes[0][0], classes[1:]) or self.named_as(placed, classes[1:]))
+        ):
             placed.phrases = [p for p in placed.phrases if not (p[0] == "class" and p[1] in WH_WORDS)]
             classes = classes[1:]
         if len(classes) > 1 and self.restated(placed, classes[0], classes[1]):
@@ -1093,6 +1098,17 @@ class Reader:
         said = [p for p in schema().properties.values() if min(after)[1] in p.forward]
         kinds = self.who_also()  # of either end: "X's competitors" reads one way, "competitors of X" the other
         return any((bool(p.range) and p.range <= kinds) or (bool(p.domain) and p.domain <= kinds) for p in said)
+
+    def named_as(self, placed: Placed, classes: list[tuple[int, str]]) -> bool:
+        """Whether "who" asks for the class a source names things as ("who does the report list as X's key
+        competitors"): "as" just before the class word, past what is placed and quiet words, and a kind "who"
+        asks for besides people."""
+        if not classes or schema().class_words[classes[0][1]] not in self.who_also():
+            return False
+        before = re.sub("\x00+", " placed ", placed.text[: classes[0][0]]).split()
+        while before and before[-1] != "as" and (before[-1] in quiet_words() or before[-1] in ("placed", HOLE)):
+            before.pop()
+        return before[-1:] == ["as"]
 
     @staticmethod
     def wh_names(placed: Placed, wh: int, noun: int) -> bool:
@@ -1365,6 +1381,8 @@ class Reader:
             conditions = [owner, *(c for c in conditions if c.prop.iri != owner.prop.iri or c.value is not None)]
         if any(c.source for c in conditions):  # "competitors named in X's report": the verb says the source
             left = [w for w in left if w not in reader_data()["source_verbs"]]
+        if any(c.prop.iri == expand("ekg:inRepository") for c in conditions):  # the repository's words say it
+            left = [w for w in left if w not in {t for said in self.q.repo_words for t in said.split()}]
         unsaid = self.un_words(left, asked, {c.prop.iri for c in conditions})  # "unmerged": merged, false
         conditions += unsaid.values()
         left = [w for w in left if w not in unsaid]
@@ -1447,6 +1465,11 @@ class Reader:
                         return None  # "open or closed": two values of one property, which no listing here reads
                     if prop.domain & kinds:
                         out[iri] = Condition(prop, Literal(listed), False)
+        in_repo = s.properties.get(expand("ekg:inRepository"))
+        if self.q.repos and in_repo is not None and in_repo.domain & kinds:  # "PRs in the X repo"
+            if len(self.q.repos) > 1:
+                return None  # "in the X or Y repo": either, which a listing here does not read
+            out[in_repo.iri] = Condition(in_repo, NamedNode(f"{ID}repo/{self.q.repos[0]}"), False)
         return list(out.values())
 
     def read_from(self, desc: Described, placed: Placed, asked: str | None, left: list[str]) -> Answer | None:
@@ -1535,8 +1558,10 @@ class Reader:
         return out
 
     def unlisted(self, placed: Placed) -> bool:
-        """Whether the question places a class word besides the listed one, or a chain or inverse word."""
-        classes = [phrase for kind, phrase, _ in placed.phrases if kind == "class"]
+        """Whether the question places a class word besides the listed one (a repository named as one is a
+        filter: "PRs in the X repository"), or a chain or inverse word."""
+        repo = expand("ekg:Repository") if self.q.repos else None
+        classes = [p for kind, p, _ in placed.phrases if kind == "class" and schema().class_words.get(p) != repo]
         allowed = ("class", "forward", "scope", "value")
         return len(set(classes)) > 1 or any(kind not in allowed for kind, _, _ in placed.phrases)
 

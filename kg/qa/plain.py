@@ -17,6 +17,7 @@ SLOT_WORDS = {
     "companies": "company",
     "eids": "person",
     "customer_ids": "customer",
+    "repos": "repository",
     "asked": "state",
     "phrase": "about",
     "time": "time",

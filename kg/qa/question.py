@@ -38,6 +38,8 @@ class Vocabulary:
     companies: dict[str, str]
     #: Where people work ("Seattle", "New York"), matched as written with capitals: "remote" is a word too.
     locations: dict[str, str] = field(default_factory=dict)
+    #: Code repositories, by their name and by "owner/name" ("collaborationforce", "salesforce/collaborationforce").
+    repos: dict[str, str] = field(default_factory=dict)
 
     @cached_property
     def compounds(self) -> tuple[str, ...]:
@@ -98,6 +100,9 @@ class Question:
     eids: list[str] = field(default_factory=list)
     customer_ids: list[str] = field(default_factory=list)
     locations: list[str] = field(default_factory=list)
+    #: Repositories named as such ("in the CollaborationForce repo"): their "owner/name", and the words naming them.
+    repos: list[str] = field(default_factory=list)
+    repo_words: list[str] = field(default_factory=list)
     time: TimeSlot | None = None  # "on 2026-08-01", "when P's previous release shipped": removed from norm / sing
     #: The products a question spans and how their answers combine ("both X and Y"); then `product` is None.
     across: Across | None = None
@@ -116,6 +121,7 @@ class Question:
                 "eids": self.eids,
                 "customer_ids": self.customer_ids,
                 "locations": self.locations,
+                "repos": self.repos,
                 "time": self.time.phrase if self.time else None,
             }.items()
             if v
@@ -248,4 +254,23 @@ def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     q.customer_ids = list(dict.fromkeys(re.findall(r"\bcust-\d{4}\b", norm)))
     q.customer_ids = [c.upper() for c in q.customer_ids]
     q.locations = [v for v in vocab.locations.values() if _names_location(v, text)]
+    q.repos, q.repo_words = named_repos(norm, vocab.repos)
     return q
+
+
+#: The words that say a name is a code repository's.
+REPO_WORDS = r"repo|repos|repository|repositories|codebase|code base"
+REPO_NAMED = re.compile(
+    rf"(?<![\w.-])(?P<a>[\w.-]+(?:/[\w.-]+)?) (?:{REPO_WORDS})(?!\w)|(?:{REPO_WORDS}) (?P<b>[\w.-]+/[\w.-]+)(?![\w/])"
+)
+
+
+def named_repos(norm: str, repos: dict[str, str]) -> tuple[list[str], list[str]]:
+    """The repositories a question names as repositories ("the CollaborationForce repo", "the
+    salesforce/CollaborationForce repository", "repo salesforce/ATF_AIX"), and the words that name each."""
+    found: dict[str, str] = {}
+    for m in REPO_NAMED.finditer(norm):
+        name = m.group("a") or m.group("b")
+        if name in repos:
+            found.setdefault(repos[name], m.group(0))
+    return list(found), list(found.values())

@@ -173,7 +173,7 @@ def audience_roles(q: Question, tagged: Tagged, unused: set[int]) -> set[int]:
 
 
 #: Slot kinds, and the names each one puts in the question (a role also by its initials: "UXR").
-SLOT_KINDS = ("product", "doc_kind", "role", "company", "eid", "customer_id", "location")
+SLOT_KINDS = ("product", "doc_kind", "role", "company", "eid", "customer_id", "location", "repo")
 
 
 def slot_positions(q: Question, tagged: Tagged, kinds: frozenset[str]) -> set[int]:
@@ -186,6 +186,7 @@ def slot_positions(q: Question, tagged: Tagged, kinds: frozenset[str]) -> set[in
         "eid": q.eids,
         "customer_id": q.customer_ids,
         "location": location_forms(q.locations),
+        "repo": q.repo_words,
     }
     return occupied([n for k in kinds for n in names[k]], tagged.tokens) & tagged.slots
 

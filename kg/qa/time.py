@@ -27,7 +27,7 @@ DATE_CUES: tuple[tuple[str, str], ...] = (
     (r"at the (?:very )?end of|by the end of|at the close of|end of", "end"),
     (r"at the (?:start|beginning) of|at the outset of|start of|beginning of", "start"),
     (r"before|prior to|ahead of", "before"),
-    (r"as of|as at|on|by|at|in|during", "end"),
+    (r"as of|as at|on|by|at|in|during|of|dated", "end"),
 )
 #: Named points in time, resolved from the graph: phrase -> the point's key. "{item}" is an optional product
 #: name ("connectforce's ", "the ").

@@ -320,9 +320,8 @@ NEGATIONS = frozenset({"not", "never", "no"})
 def described_negations(tagged: Tagged, named: set[int]) -> set[int]:
     """The negations inside the clause that describes the named component or feature, from "that|which|where"
     after its words to the clause's end: they describe what the issues did ("API optimizations that weren't
-    necessary"), and ask nothing, unless a constraint cue stands within three words of it ("that were not
-    resolved", "never merged", "for which approval was never granted"): a negated state is the reading's to use,
-    never placed this way."""
+    necessary"), and ask nothing, unless a constraint cue follows within three words ("that were not resolved",
+    "never merged"): a negated state is the reading's to use, never placed this way."""
     if not named:
         return set()
     words, clauses = tagged.words, tagged.clauses
@@ -332,7 +331,7 @@ def described_negations(tagged: Tagged, named: set[int]) -> set[int]:
         return set()
     clause = {j for j in range(opener, len(words)) if clauses[j] == clauses[opener]}
     constrained = tagged.covered((tagged.found & constraints()) - EFFECT_CUES)
-    return {j for j in clause if tagged.tokens[j] in NEGATIONS and not constrained & set(range(j - 3, j + 4))}
+    return {j for j in clause if tagged.tokens[j] in NEGATIONS and not constrained & set(range(j, j + 4))}
 
 
 def text_read(intent: Intent, tagged: Tagged) -> set[int]:
@@ -342,7 +341,8 @@ def text_read(intent: Intent, tagged: Tagged) -> set[int]:
 
 def slots_read(intent: Intent) -> frozenset[str]:
     """The slot kinds a row reads: the product, the slots it requires, and those its binders read."""
-    return frozenset({"product", *intent.slots, *(s for b in intent.binders for s in BINDERS.meta[b].get("slots", ()))})
+    binders = (s for b in intent.binders for s in BINDERS.meta[b].get("slots", ()))
+    return frozenset({"product", *intent.slots, *intent.filters, *binders})
 
 
 def choose(

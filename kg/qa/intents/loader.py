@@ -61,6 +61,7 @@ def _row(name: str, row: dict[str, Any], order: list[str]) -> Intent:
         asof_absent=pick("asof_absent", ABSENCES),
         states=tuple(row.get("states", ())),
         empty=row.get("empty", "absent"),
+        filters=tuple(row.get("filters", ())),
     )
 
 

@@ -54,6 +54,9 @@ class Intent:
     #: query only narrows what its proof found; "uncertain" where its rows depend on a rule that may place nothing
     #: ("who took on a discussed feature": a name two participants share).
     empty: str = "absent"
+    #: Slots that narrow the rows after the query (table.toml's `filters`): "repo", for rows that carry the pull
+    #: request they count or list (`?pr`), kept to the repositories the question names.
+    filters: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.answer_type not in ANSWER_TYPES:
