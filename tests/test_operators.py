@@ -346,6 +346,19 @@ def test_a_role_or_place_the_row_does_not_read_keeps_the_answer_to_those_people(
     assert all(people.person(e).location == "Remote" for e in kept)
 
 
+def test_a_role_kept_among_a_documents_people_and_its_complement(answerer: Answerer) -> None:
+    """ "Which QA Specialists were among the authors and key reviewers of …" keeps the plain answer's people to
+    the role; "… who is not a QA Specialist" keeps the others: together they are the plain answer."""
+    doc = "the Technical Specifications Document for the ConnectForce product"
+    plain = answerer.ask(f"Find employee IDs of the authors and key reviewers of {doc}?")
+    assert plain.outcome == "answer" and isinstance(plain.answer, list)
+    among = answerer.ask(f"Which QA Specialists were among the authors and key reviewers of {doc}?")
+    others = answerer.ask(f"Who among the authors and key reviewers of {doc} is not a QA Specialist?")
+    qa = [e for e in plain.answer if answerer.people.person(e).role == "QA Specialist"]
+    assert among.answer == qa and others.answer == [e for e in plain.answer if e not in qa]
+    assert others.operator is not None and others.operator["shown"] == "all but QA Specialist"
+
+
 def test_a_role_the_row_does_not_read_is_never_dropped_from_a_most(answerer: Answerer) -> None:
     got = answerer.ask("Which QA Specialist resolved the most bugs in AnomalyForce?")
     assert got.outcome == "uncertain" and "specialist" in (got.reason or "")

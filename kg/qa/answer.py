@@ -145,6 +145,10 @@ def shared_aliases(rows: set[tuple[str, str, str]]) -> set[str]:
     return {alias for alias, products in names.items() if len(products) > 1 and alias not in own}
 
 
+#: The words that say a role or place keeps the people of a list ("which QA Specialists were among the authors").
+KEPT_AMONG = frozenset({"among"})
+
+
 def short_repo_names(repos: Iterable[str]) -> dict[str, str]:
     """Repositories by their name without the owner ("collaborationforce" for salesforce/CollaborationForce),
     normalised, where no two owners have a repository of that name."""
@@ -307,20 +311,25 @@ class Answerer:
         winner = typed.choice.winner if typed.outcome == "uncertain" and typed.choice else None
         kinds = frozenset(k for k, v in (("role", q.roles), ("location", q.locations)) if v)
         gap = winner.account if winner is not None else None
-        if winner is None or gap is None or not kinds or not gap.unread or gap.words or gap.cues or gap.asked_type:
+        if winner is None or gap is None or not kinds or not gap.unread or gap.cues or gap.asked_type:
+            return None
+        tokens = operators.tokens_of(q)
+        unlike = operators.said_unlike(tokens, [*q.roles, *q.locations])  # "… who is not an Engineering Lead"
+        if set(gap.words) - KEPT_AMONG - ({"not"} if unlike else set()):
             return None
         if winner.intent.answer_type != "person" or "most" in winner.intent.requires:
             return None
         labels = self.labels(q.product) if q.product else None
         placed, implied = (op.positions, op.cues) if op else (frozenset(), frozenset())
-        choice = choose(q, labels, placed, implied, kinds)
+        among = {i for i, t in enumerate(tokens) if t in KEPT_AMONG} | unlike  # "which QA folks were among …"
+        choice = choose(q, labels, placed | among, implied, kinds)
         if choice.winner is None or choice.winner.intent is not winner.intent:
             return None
         core = self._answer_choice(q, choice)
         core.choice = choice
         if core.outcome not in ("answer", "absent"):
             return None
-        return operators.kept_to(core, self.people, q.roles, q.locations)
+        return operators.kept_to(core, self.people, q.roles, q.locations, unlike=bool(unlike))
 
     def _across(self, q: Question, across: Across) -> Answer:
         """A question across products (kg/qa/across.py): asked of each product as that product's own question,

@@ -390,15 +390,18 @@ def itemless(q: Question, op: Operator | None) -> Question | None:
     return replace(q, companies=[c for c in q.companies if c != op.item], eids=[e for e in q.eids if e != op.item])
 
 
-def kept_to(core: Answer, people: People, roles: list[str], locations: list[str]) -> Answer:
+def kept_to(core: Answer, people: People, roles: list[str], locations: list[str], unlike: bool = False) -> Answer:
     """A list of people kept to those with one of the roles and one of the locations (each if given), as the
-    organisation graph holds them; nobody left is absent, with what was looked at as the proof."""
+    organisation graph holds them, or, `unlike`, to those without ("… who is not an Engineering Lead"); nobody
+    left is absent, with what was looked at as the proof."""
     based = f"based in {' or '.join(locations)}" if locations else ""
     wanted = " and ".join(x for x in (" or ".join(roles), based) if x)
+    said = f"all but {wanted}" if unlike else f"only {wanted}"
+    wanted = f"not {wanted}" if unlike else wanted
     reading = core.choice.winner.reading if core.choice and core.choice.winner else ""
-    shown: dict[str, Any] = {"kind": "filter", "shown": f"only {wanted}"}
+    shown: dict[str, Any] = {"kind": "filter", "shown": said}
     if reading:
-        shown["reading"] = f"{reading} → only {wanted}"
+        shown["reading"] = f"{reading} → {said}"
     if core.outcome != "answer":
         return replace(core, operator=shown)
     items = core.answer if isinstance(core.answer, list) else []
@@ -408,7 +411,7 @@ def kept_to(core: Answer, people: People, roles: list[str], locations: list[str]
         fits_role = not roles or (who.role or "").casefold() in {r.casefold() for r in roles}
         return fits_role and (not locations or (who.location or "").casefold() in {x.casefold() for x in locations})
 
-    kept = [x for x in items if holds(x)]
+    kept = [x for x in items if holds(x) != unlike]
     shown = {**shown, "items": items}
     if kept:
         return replace(core, answer=kept, operator=shown)
@@ -418,6 +421,18 @@ def kept_to(core: Answer, people: People, roles: list[str], locations: list[str]
         f"none of the {len(items)} answers is {wanted}",
         f"none of the {len(items)} people the graph gives is {wanted}",
     )
+
+
+def said_unlike(tokens: list[str], names: list[str]) -> set[int]:
+    """The position of a "not" just before a role or place the question names, past an article ("is not an
+    Engineering Lead", "are not QA Specialists"): the people asked for are those without it; empty otherwise."""
+    for name in names:
+        at = min(occupied([name], tokens), default=0) - 1
+        while at > 0 and tokens[at] in ("a", "an", "the"):
+            at -= 1
+        if at >= 0 and tokens[at] == "not":
+            return {at}
+    return set()
 
 
 def emptied(core: Answer, shown: dict[str, Any], result: str, why: str) -> Answer:
