@@ -140,6 +140,7 @@ def test_reporting_lines_forwards_backwards_and_along_the_chain(answerer: Answer
     assert answerer.ask(f"who is {eid}'s manager's manager?").answer == [above[boss]]
     assert answerer.ask(f"who does {eid}'s manager report to?").answer == [above[boss]]
     assert answerer.ask(f"who is the manager {eid} reports to?").answer == [boss]
+    assert answerer.ask(f"Who sits two levels above {eid} in the reporting chain?").answer == [above[boss]]
     chain = [boss]
     while chain[-1] in above:
         chain.append(above[chain[-1]])
@@ -147,6 +148,9 @@ def test_reporting_lines_forwards_backwards_and_along_the_chain(answerer: Answer
     top = chain[-1]
     under = {e for e in above if top in walk_up(above, e)}
     assert set(answerer.ask(f"who is under {top}").answer or []) == under
+    # "roll up to" points either way, by where the entity stands
+    assert set(answerer.ask(f"Everyone who rolls up to {top}, directly or indirectly?").answer or []) == under
+    assert answerer.ask(f"Which VP does {eid} ultimately roll up to?").answer == [top]
 
 
 def walk_up(above: dict[str, str], eid: str) -> list[str]:
@@ -294,6 +298,8 @@ def test_is_a_bug_named_by_its_title_resolved_and_its_product_from_the_title(ans
     assert yes.outcome == "answer" and yes.answer == "yes"
     no = answerer.ask("Is the 'Incorrect Load Balancing Recommendations' bug in FlowForce still open?")
     assert no.outcome == "answer" and no.answer == "no"
+    which = answerer.ask("Is the FlowForce bug 'Incorrect Load Balancing Recommendations' resolved, open, or reopened?")
+    assert which.outcome == "answer" and which.answer == ["resolved"]  # offered values: which one, not yes or no
     scoped = answerer.ask("What is the state of the 'Incorrect Load Balancing Recommendations' bug?")
     assert scoped.outcome == "answer" and scoped.slots.get("product") == "FlowForce"
 

@@ -506,3 +506,19 @@ def test_a_repository_named_as_such_keeps_the_pull_requests_to_it(answerer: Answ
     none_open = [p for p in prs if repo_of(p["link"]) == repo and p["state"] == "open"]
     closed = answerer.ask("Which pull requests in the CollaborationForce repo are still open?")
     assert (closed.outcome == "absent") == (not none_open)
+
+
+def test_yes_or_no_framed_as_a_request_or_by_a_tag_and_an_exclusion_said_twice(answerer: Answerer) -> None:
+    """"Can you confirm whether X was …", "X was one of …, right?" ask yes or no about X; "every … but X" and
+    "I already know X …, so except for X, which …" exclude X."""
+    plain = answerer.ask(PLAIN_REVIEWERS)
+    assert plain.outcome == "answer" and isinstance(plain.answer, list) and len(plain.answer) > 1
+    first = plain.answer[0]
+    doc = "the Market Research Report for ActionGenie"
+    assert answerer.ask(f"Can you confirm whether {first} reviewed {doc}?").answer == "yes"
+    assert answerer.ask(f"{first} reviewed {doc}, right?").answer == "yes"
+    assert answerer.ask(f"eid_00000000 reviewed {doc}, right?").answer == "no"
+    rest = plain.answer[1:]
+    assert answerer.ask(f"List everyone but {first} who reviewed {doc}.").answer == rest
+    told = answerer.ask(f"I already know {first} reviewed it, so except for {first}, which employees reviewed {doc}?")
+    assert told.answer == rest

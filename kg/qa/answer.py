@@ -396,8 +396,8 @@ class Answerer:
         """An ontology reading's list for a question that asks yes or no. "Has eid_… written any PRs?" asks
         whether there are any: yes with them as evidence, no with the reading's proof. Otherwise which item to
         look for is not read, and a list is no yes or no: uncertain."""
-        if answer.type == "yes_no" or answer.outcome not in ("answer", "absent"):
-            return answer
+        if answer.type == "yes_no" or answer.outcome not in ("answer", "absent") or answer.slots.get("offered"):
+            return answer  # "offered": the question offers values to choose from ("resolved, open, or reopened?")
         words = operators.tokens_of(q)
         one_clause = not re.search(r"[?.!;]\s+\S", q.text.strip())
         asks_any = bool(ANY & set(words) or EXISTS_A.search(q.norm))

@@ -63,8 +63,8 @@ PREPOSITIONS = frozenset({"to", "by", "for", "of", "on", "in", "with"})
 TITLE_WORDS = frozenset({"titled", "called", "named"})
 #: Words after an employee that say the items are theirs ("what PRs does eid_… have open").
 HAVE = frozenset({"have", "has", "had", "got"})
-#: Chain words that are prepositions: after the entity they point the other way ("X is under").
-PREPOSITION_CHAIN = frozenset({"under", "below", "above"})
+#: Chain words that are prepositions: after the entity they point the other way ("X is under", "X rolls up to").
+PREPOSITION_CHAIN = frozenset({"under", "below", "above", "roll up to", "rolled up to"})
 #: The quote marks a title stands between.
 QUOTES = (("'", "'"), ('"', '"'), ("‘", "’"), ("“", "”"))
 #: A title in quotes.
@@ -571,6 +571,9 @@ class Reader:
         read = self.by_role(self.run(entity, readings[0], asked))
         if read.outcome == "absent" and (chain := self.chained(readings[0])) is not None:
             read = self.by_role(self.run(entity, chain, asked))  # "which VP does eid_… report to": at any distance
+        if opens_yes_no(self.q.text) and self.offered(readings[0], placed):
+            read.slots["offered"] = True  # "is <bug> resolved, open, or reopened?": which one, not yes or no
+            return read
         if opens_yes_no(self.q.text) and (expected := self.expected(readings[0], placed)):
             return self.checked(read, *expected)
         if opens_yes_no(self.q.text) and readings[0].how == "value" and not readings[0].prop.datatype:
@@ -1154,9 +1157,25 @@ class Reader:
             out = {k: r for k, r in out.items() if r.prop.iri != iri}
             if self.chain_words(s.properties[iri], "two"):
                 out[("two", iri, None)] = Reading("two", s.properties[iri])
+        for how, iri, link in list(out):  # "two levels above X in the reporting chain": the two steps said
+            if how == "two":
+                out.pop(("up", iri, link), None)
         found = list(out.values())
         chained = {r.prop.iri for r in found if r.how in ("up", "down", "two")}
         return [r for r in found if r.how in ("up", "down", "two") or r.prop.iri not in chained]
+
+    def offered(self, reading: Reading, placed: Placed) -> bool:
+        """Whether the question offers several values of the property to choose from ("resolved, open, or
+        reopened?"): it asks which, not whether one."""
+        kinds = schema().kinds
+        said = {
+            i
+            for kind, phrase, _ in placed.phrases
+            if kind == "value"
+            for i in individuals(phrase)
+            if kinds.get(i, frozenset()) & reading.prop.range
+        }
+        return len(said) > 1 and "or" in self.text.split()
 
     def states(self, entity: Entity, prop: Prop, phrase: str) -> bool:
         """Whether a yes or no asks if the entity's property has the individual the phrase names ("is <bug>

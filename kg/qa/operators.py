@@ -27,6 +27,12 @@ if TYPE_CHECKING:
 
 #: Auxiliaries that open a yes/no question ("Did eid_… review …?", "Is BlueWave among …?"), as cue text.
 YES_NO_OPENERS = frozenset({"is", "are", "wa", "was", "were", "did", "doe", "does", "do", "ha", "has", "have", "had"})
+#: A statement asked as a yes or no by its tag ("eid_… was one of them, right?").
+TAG_QUESTION = re.compile(
+    r"[,\s]\s*(?:right|correct|true|is that (?:right|correct|so)|isn'?t (?:it|that so))\s*\?+\s*$", re.I
+)
+#: Verbs after which "whether" (or "if") opens the yes or no asked ("can you confirm whether …", "check if …").
+CONFIRMING = frozenset({"confirm", "check", "verify", "know", "tell", "see", "ask", "wondering", "wonder", "sure"})
 #: Words after an ordinal that make it a place in a ranking ("second most", "third highest", "2nd place").
 RANK_WORDS = frozenset(
     {"most", "highest", "largest", "biggest", "greatest", "top", "place", "best", "fewest", "least", "lowest", "max"}
@@ -168,8 +174,18 @@ def yes_no_start(text: str) -> int | None:
     words = cue_words(text.casefold())
     if not words:
         return None
-    if singular_text(words[0]) in YES_NO_OPENERS:
+    if singular_text(words[0]) in YES_NO_OPENERS or TAG_QUESTION.search(text):  # "eid_… was one of them, right?"
         return 0
+    asked = next(
+        (
+            i
+            for i, w in enumerate(words[: LEAD + 4])
+            if w == "whether" or (w == "if" and i and words[i - 1] in CONFIRMING)
+        ),
+        None,
+    )
+    if asked is not None and CONFIRMING & set(words[:asked]):  # "can you confirm whether eid_… was …"
+        return asked
     clauses = clause_ids(text, words)
     start = next((i for i, c in enumerate(clauses) if c != clauses[0]), None)
     if start is not None and start <= LEAD and singular_text(words[start]) in YES_NO_OPENERS:
@@ -199,10 +215,10 @@ def detect(q: Question) -> Operator | None:
     if (span := find(tokens, "unsupported")) is not None and opens_clause(q, span[0]):
         return Operator("unsupported", frozenset(range(*span)), " ".join(tokens[span[0] : span[1]]))
     if (span := find(tokens, "exclude")) is not None or (span := around(tokens, items)) is not None:
-        after = [it for it in items if span[1] <= it[0] <= span[1] + 1 or span[0] <= it[0] < span[1]]
+        after = [it for it in items if any(span[1] <= i <= span[1] + 1 or span[0] <= i < span[1] for i in it[3])]
         if len(after) == 1:
             _, name, slot, at = after[0]
-            words = set(range(*span)) | at | restated(tokens, "exclude_restated")
+            words = set(range(*span)) | at | restated(tokens, "exclude_restated") | told_item(q, tokens, span, at)
             return Operator("exclude", frozenset(words), f"excluding {name}", name, slot)
     if (known := known_already(q, tokens, items)) is not None:
         return known
@@ -238,6 +254,22 @@ def superlative_count(q: Question, span: tuple[int, int]) -> bool:
         s <= at < e or (s > at and tagged.clauses[s] == tagged.clauses[at] and tagged.tokens[s] in NEGATED_MOST)
         for s, e in tagged.spans.get("most", ())
     )
+
+
+#: The words by which the asker opens a clause about themselves ("I already know …", "we have …").
+ASKER_OPENERS = frozenset({"i", "im", "ive", "we", "weve"})
+
+
+def told_item(q: Question, tokens: list[str], span: tuple[int, int], at: set[int]) -> set[int]:
+    """The asker's own clause that names the excluded item besides the exclusion ("I already know eid_… worked
+    on it, so except for eid_…, which …"): it says again what the exclusion says, and asks nothing."""
+    clauses = clause_ids(q.text, tokens)
+    own = {clauses[i] for i in at} - {clauses[span[0]]}
+    return {
+        i
+        for i, c in enumerate(clauses)
+        if c in own and tokens[min(j for j, d in enumerate(clauses) if d == c)] in ASKER_OPENERS
+    }
 
 
 def known_already(q: Question, tokens: list[str], items: list[tuple[int, str, str, set[int]]]) -> Operator | None:
