@@ -509,7 +509,7 @@ def test_a_repository_named_as_such_keeps_the_pull_requests_to_it(answerer: Answ
 
 
 def test_yes_or_no_framed_as_a_request_or_by_a_tag_and_an_exclusion_said_twice(answerer: Answerer) -> None:
-    """"Can you confirm whether X was …", "X was one of …, right?" ask yes or no about X; "every … but X" and
+    """ "Can you confirm whether X was …", "X was one of …, right?" ask yes or no about X; "every … but X" and
     "I already know X …, so except for X, which …" exclude X."""
     plain = answerer.ask(PLAIN_REVIEWERS)
     assert plain.outcome == "answer" and isinstance(plain.answer, list) and len(plain.answer) > 1
@@ -522,3 +522,23 @@ def test_yes_or_no_framed_as_a_request_or_by_a_tag_and_an_exclusion_said_twice(a
     assert answerer.ask(f"List everyone but {first} who reviewed {doc}.").answer == rest
     told = answerer.ask(f"I already know {first} reviewed it, so except for {first}, which employees reviewed {doc}?")
     assert told.answer == rest
+
+
+def test_one_side_of_a_contrast_said_negated_restates_the_other(answerer: Answerer) -> None:
+    """ "The weaknesses, not the strengths", "issues (not praise)": the negated side is no cue of its own, and the
+    answer is the plain side's, never the negated one's."""
+    cases = (
+        (
+            "Describe where KnowledgeForce's competitor products fall short: the weaknesses, not the strengths.",
+            "What are the weaknesses of KnowledgeForce's competitor products?",
+        ),
+        (
+            "FlowForce previous release companies reporting issues (not praise)",
+            "Which companies reported issues with the previous release of FlowForce?",
+        ),
+    )
+    for negated, plain in cases:
+        got, base = answerer.ask(negated), answerer.ask(plain)
+        assert base.outcome == "answer" and (got.outcome, got.answer) == (base.outcome, base.answer), negated
+    praised = answerer.ask("Which companies praised the previous release of FlowForce?")
+    assert praised.answer != answerer.ask(cases[1][0]).answer

@@ -93,6 +93,9 @@ class Tagged:
     #: Slot kinds the answer is kept to after the row has read the rest (a role or a location the row itself
     #: does not read: kg/qa/answer.py `_kept_to`): every row counts them as read.
     filters: frozenset[str] = frozenset()
+    #: Token positions of a contrast the question negates with its "not" ("the weaknesses, not the strengths"):
+    #: they say again what the other side of the contrast says, so every row counts them as read.
+    negated: set[int] = field(default_factory=set)
 
     @property
     def found(self) -> set[str]:
@@ -215,7 +218,40 @@ def tag(q: Question) -> Tagged:
     owners = possessive_tokens(q.norm)
     found["company"] = {s for s in found.get("company", ()) if not owner_not_asked(tokens, owners, s)}
     tagged.spans = {name: sorted(spans) for name, spans in found.items() if spans}
+    tagged.negated = negated_contrast(tagged)
+    tagged.spans = {
+        c: spans for c, spans in tagged.spans.items() if not all(set(range(*x)) <= tagged.negated for x in spans)
+    }
     return tagged
+
+
+#: Words between a negation and what it negates ("not the strengths").
+ARTICLES = frozenset({"the", "a", "an", "any", "their", "its", "our"})
+NEGATING = frozenset({"not", "no", "never"})
+
+
+def negated_span(tokens: list[str], span: tuple[int, int]) -> set[int]:
+    """The span with the negation just before it, past articles ("not the strengths"); empty when none."""
+    at = span[0] - 1
+    while at >= 0 and tokens[at] in ARTICLES:
+        at -= 1
+    return set(range(at, span[1])) if at >= 0 and tokens[at] in NEGATING else set()
+
+
+def negated_contrast(tagged: Tagged) -> set[int]:
+    """The words of one side of a contrast (the lexicon's [contrasts]: strengths / weaknesses, praise / issues,
+    customers / QA) that the question only ever says negated while it says the other side plainly ("the
+    weaknesses, not the strengths", "issues QA reported, not customer ones", "issues (not praise)"): the
+    negated side restates the plain one and is no cue of its own."""
+    out: set[int] = set()
+    for pair in lexicon_data()["contrasts"]["pairs"]:
+        for this, other in (pair, pair[::-1]):
+            spans, others = tagged.spans.get(this, []), tagged.spans.get(other, [])
+            negated = [negated_span(tagged.tokens, x) for x in spans]
+            plain = [x for x in others if not negated_span(tagged.tokens, x)]
+            if spans and all(negated) and plain:
+                out |= set().union(*negated)
+    return out
 
 
 def possessive_tokens(norm: str) -> set[int]:

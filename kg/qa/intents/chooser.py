@@ -279,7 +279,7 @@ def reading(
         constraints(),
         contested=dropped,
         slots_used=slots_read(intent) | tagged.filters,
-        placed=frozenset(tagged.placed | text_read(intent, tagged)),
+        placed=frozenset(tagged.placed | text_read(intent, tagged) | tagged.negated),
         wording=wording_words(candidate.reading),
         narrowing=narrowing(),
         phrase=frozenset(phrase_words),
