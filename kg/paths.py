@@ -206,3 +206,8 @@ def _put_in_place(part: Path, path: Path, force: bool) -> None:
         raise KGError(f"{path} appeared while it was written; refusing to overwrite it (pass --force)") from None
     except OSError as exc:
         raise KGError(f"cannot write {path} ({exc.strerror or exc})") from exc
+
+
+def index_dir(store: Path) -> Path:
+    """The search index lives beside the store: `<store>.search/`."""
+    return store.with_name(store.name + ".search")

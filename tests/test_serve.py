@@ -38,6 +38,7 @@ from kg.namespaces import EKG, GRAPH, ORG_GRAPH
 from kg.qa.answer import Answerer
 from kg.query.remote import RemoteEndpoint
 from kg.query.sparql import EmbeddedStore, library, product_dataset
+from kg.search.index import build_index
 
 pytestmark = pytest.mark.slow
 
@@ -542,6 +543,34 @@ def test_kg_ask_over_the_endpoint_equals_embedded(herb: Path, store: Path, herb_
         assert asked
         for question in asked:
             assert comparable(remote.ask(question).to_json()) == comparable(embedded.ask(question).to_json())
+
+
+@pytest.mark.herb
+@pytest.mark.slow
+def test_kg_ask_over_the_endpoint_checks_proofs_against_a_local_index(
+    herb: Path, store: Path, herb_server: str, tmp_path: Path
+) -> None:
+    """`--text-index STORE` gives a question read over the network the text check a local store gets: the
+    proof says which check it passed, where without it the check could not run; misused, a clear error."""
+    here = tmp_path / "store"
+    here.symlink_to(store, target_is_directory=True)
+    build_index(here, herb, ["ActionGenie"], use_dense=False, progress=False)
+    question = "What features were temporarily delayed due to security concerns but eventually added to ActionGenie?"
+    remote = ["--endpoint", f"{herb_server}/query", "--token", ALPHA_TOKEN, "--json"]
+    checked = subprocess.run(kg("ask", question, *remote, "--text-index", str(here)), capture_output=True, text=True)
+    unchecked = subprocess.run(kg("ask", question, *remote), capture_output=True, text=True)
+    assert checked.returncode == 0 and unchecked.returncode == 0, checked.stderr + unchecked.stderr
+    proof, bare = json.loads(checked.stdout)["proof"], json.loads(unchecked.stdout)["proof"]
+    assert proof["textcheck"]["ran"] and proof["textcheck"]["check"].startswith("passed")
+    assert not bare["textcheck"]["ran"] and "could not run" in bare["textcheck"]["check"]
+    local = subprocess.run(
+        kg("ask", question, "--store", str(store), "--text-index", str(here)), capture_output=True, text=True
+    )
+    missing = subprocess.run(
+        kg("ask", question, *remote, "--text-index", str(tmp_path / "none")), capture_output=True, text=True
+    )
+    assert local.returncode == missing.returncode == 2
+    assert "Traceback" not in local.stderr + missing.stderr and "no search index" in missing.stderr
 
 
 @pytest.mark.parametrize(

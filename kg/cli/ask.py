@@ -21,10 +21,12 @@ from kg.cli import (
 )
 from kg.cli.output import refuse_bad_jobs, refuse_together, refuse_unused
 from kg.errors import KGError
-from kg.paths import open_output, output_path, store_path
+from kg.paths import index_dir, open_output, output_path, store_path
 from kg.qa.answer import Answer, Answerer, Fallback
 from kg.qa.plain import reading
+from kg.qa.textcheck import TextChecker
 from kg.query.people import shown_value
+from kg.query.sparql import Backend
 from kg.text import plural
 
 MAX_SHOWN_CITATIONS = 20
@@ -73,6 +75,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="for questions no intent covers, answer with evidence sentences from `kg search` "
         "(needs `kg index`); off by default: without it such questions abstain",
     )
+    p.add_argument(
+        "--text-index",
+        metavar="STORE",
+        help="with --endpoint or --deployment: check each proof of absence against the search index `kg index` "
+        "wrote beside this local store (a local store's own index is used without it; with neither, a proof "
+        "says its text check could not run)",
+    )
     add_what_if_options(p)
     add_force_option(p)
     p.set_defaults(func=run)
@@ -91,7 +100,21 @@ def fallback(args: argparse.Namespace) -> Fallback | None:
 
 
 def open_answerer(args: argparse.Namespace) -> Answerer:
-    return Answerer(open_args_backend(args), fallback=fallback(args))
+    backend = open_args_backend(args)
+    return Answerer(backend, fallback=fallback(args), texts=text_checker(args, backend))
+
+
+def text_checker(args: argparse.Namespace, backend: Backend) -> TextChecker | None:
+    """The local search index proofs are checked against when the graph is read over the network: its store
+    must have been indexed (`kg index`), which is said before any question runs."""
+    if not getattr(args, "text_index", None):
+        return None
+    if not (args.endpoint or args.deployment):
+        raise KGError("--text-index is for --endpoint or --deployment: a local store's own index is used already")
+    path = Path(args.text_index)
+    if not index_dir(path).is_dir():
+        raise KGError(f"--text-index {path}: no search index beside it at {index_dir(path)} (run `kg index`)")
+    return TextChecker(path, backend)
 
 
 def run(args: argparse.Namespace) -> int:

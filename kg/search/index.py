@@ -24,6 +24,7 @@ from tqdm import tqdm
 from kg.errors import KGError
 from kg.ingest.herb import artifacts, load_product, product_names
 from kg.namespaces import ORG_GRAPH, expand, node, product_graph
+from kg.paths import index_dir
 from kg.query.sparql import named_query, prefixed, read_only_store
 from kg.search import dense
 from kg.search.graph import Edge, Label, ProductGraph, graph_of, labels_of, read_edges, read_labels
@@ -43,11 +44,6 @@ KIND_NAMES = {
     "urls": "url",
     "prs": "pr",
 }
-
-
-def index_dir(store: Path) -> Path:
-    """The search index lives beside the store: `<store>.search/`."""
-    return store.with_name(store.name + ".search")
 
 
 @dataclass
