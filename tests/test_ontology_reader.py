@@ -735,3 +735,23 @@ def test_a_lead_clause_that_names_nothing_is_context(answerer: Answerer) -> None
         "Excluding internal QA findings: which competitors are named in SecurityForce's market research report?"
     )
     assert shifted.outcome != "answer"  # a clause with a word that can change what is asked is no lead
+
+
+@pytest.mark.herb
+def test_when_was_a_described_meeting_is_its_date(answerer: Answerer, herb: Path) -> None:
+    """ "When was <product>'s <kind> review meeting": the meeting's date, however it is asked (the first product
+    whose transcripts hold one meeting of a document kind, read from the raw artifacts)."""
+    product, meeting = next(
+        (path.stem, m)
+        for path in sorted((herb / "products").glob("*.json"))
+        for m in product_file(herb, path.stem)["meeting_transcripts"]
+        if " " in m["document_type"]
+        and [x["document_type"] for x in product_file(herb, path.stem)["meeting_transcripts"]].count(m["document_type"])
+        == 1
+    )
+    for asked in (
+        f"When was the {product} {meeting['document_type']} review meeting?",
+        f"When did the {product} team hold its review meeting on the {meeting['document_type']}?",
+    ):
+        got = answerer.ask(asked)
+        assert got.outcome == "answer" and got.answer == [meeting["date"]], asked

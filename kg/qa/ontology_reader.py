@@ -768,6 +768,8 @@ class Reader:
         left = self.untimed(left, placed)
         if desc.entities and (listed := self.read_from(desc, placed, asked, left)) is not None:
             return listed
+        if (when := self.when_of(desc, left, asks_property)) is not None:
+            return when
         if left:
             return self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
         if not desc.entities:
@@ -811,6 +813,17 @@ class Reader:
         cites = sorted({c for a in found for c in a.citations})
         slots = {**self.q.slots(), "reading": f"every one of {desc.words} → {found[0].slots.get('reading', '')}"}
         return self.answered(values, cites, str(found[0].intent), slots, found[0].queries)
+
+    def when_of(self, desc: Described, left: list[str], asks_property: bool) -> Answer | None:
+        """ "When was <the described meeting or version>" with no property said: its creation time, the one time
+        property every artifact has."""
+        times = set(reader_data()["time_words"])
+        created = schema().properties.get(DCT + "created")
+        if asks_property or len(desc.entities) != 1 or created is None or not times & set(left):
+            return None
+        if any(w not in times for w in left):
+            return None
+        return self.run(desc.entities[0], Reading("value", created), None)
 
     def people_reading(
         self, pairs: list[tuple[Entity, Entity]], placed: Placed
