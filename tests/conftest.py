@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import NoReturn
 
@@ -61,6 +62,16 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         require_herb()
     if item.get_closest_marker("erb"):
         require_erb()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files holding a slow test first, then the rest, each group by its number of tests (most first), a file's
+    tests kept together in their order. The workers take a file at a time in this order (--dist loadfile, with
+    xdist's own reordering by size off in pyproject.toml): a long file started last would run alone at the end
+    while the other worker idles; quick files fill in the end instead."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    size = Counter(item.path for item in items)
+    items.sort(key=lambda item: (item.path not in slow, -size[item.path]))
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from datetime import datetime, timedelta
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -65,10 +66,16 @@ def today(backend: EmbeddedStore, product: str, kind: str) -> dict[str, str]:
     return {r["item"].value: r["state"].value for r in backend.select(query, None, graphs)}
 
 
+@cache
+def today_and_latest(backend: EmbeddedStore, product: str, kind: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Today's states and the as-of states after the last event: read once, for the two tests that use them."""
+    return today(backend, product, kind), states_at(backend, product, kind, FAR_AHEAD)
+
+
 def test_after_the_last_event_the_state_is_todays(backend: EmbeddedStore, products: list[str]) -> None:
     for product in products:
         for kind in KINDS:
-            now, latest = today(backend, product, kind), states_at(backend, product, kind, FAR_AHEAD)
+            now, latest = today_and_latest(backend, product, kind)
             assert {i: s for i, s in latest.items() if i in now} == now, (product, kind)
             if kind != "ekg:Feature":  # only discussed features state a status today; every bug and PR does
                 assert latest.keys() == now.keys(), (product, kind)
@@ -106,7 +113,7 @@ def test_state_changes_exactly_at_event_dates(backend: EmbeddedStore, products: 
         for r in rows:
             events[r["item"].value].add((int(r["seq"].value), r["at"].value, r["state"].value))
         for kind in KINDS:
-            items = set(today(backend, product, kind)) | set(states_at(backend, product, kind, FAR_AHEAD))
+            items = set().union(*today_and_latest(backend, product, kind))
             times = sorted({at for item in items for _, at, _ in events[item]})
             for t in times[:: max(1, len(times) // SAMPLED_TIMES)]:
                 before = (datetime.fromisoformat(t) - timedelta(seconds=1)).isoformat()

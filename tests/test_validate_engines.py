@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -75,21 +76,41 @@ def test_conforming_fixture_is_clean_for_both(tmp_path: Path) -> None:
     assert rows(store, "sparql") == rows(store, "pyshacl") == []
 
 
-@pytest.mark.parametrize(("node", "mutate"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
-def test_engines_report_the_same_rows(tmp_path: Path, node: URIRef, mutate: Callable[[Graph], None]) -> None:
-    store = write_store(tmp_path / "bad", node, mutate)
-    sparql, reference = rows(store, "sparql"), rows(store, "pyshacl")
+@pytest.fixture(scope="module")
+def case_store(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], Path]:
+    """The store of each defect (CASES[i]), written once for the tests that read it."""
+    folder = tmp_path_factory.mktemp("cases")
+
+    @cache
+    def written(i: int) -> Path:
+        _, node, mutate = CASES[i]
+        return write_store(folder / str(i), node, mutate)
+
+    return written
+
+
+@cache
+def sparql_rows(store: Path) -> list[ResultRow]:
+    """The default engine's rows of a store that is never written again (a defect's)."""
+    return rows(store, "sparql")
+
+
+@pytest.mark.parametrize("case", range(len(CASES)), ids=[c[0] for c in CASES])
+def test_engines_report_the_same_rows(case_store: Callable[[int], Path], case: int) -> None:
+    store = case_store(case)
+    sparql, reference = sparql_rows(store), rows(store, "pyshacl")
     assert reference, "the defect should break a shape"
     assert sparql == reference
 
 
 @pytest.mark.slow
-def test_the_defects_cover_every_component_the_shapes_use(tmp_path: Path) -> None:
+def test_the_defects_cover_every_component_the_shapes_use(case_store: Callable[[int], Path]) -> None:
+    """The components the defects break (their stores and rows shared with the test above)."""
     used = {c.component + "ConstraintComponent" for s in node_shapes(SHAPES_FILE) for c in s.constraints}
     used |= {"OrConstraintComponent" for s in node_shapes(SHAPES_FILE) if s.alternatives}
     seen = set()
-    for i, (_, node, mutate) in enumerate(CASES):
-        seen |= {r.component for r in rows(write_store(tmp_path / str(i), node, mutate), "sparql")}
+    for i in range(len(CASES)):
+        seen |= {r.component for r in sparql_rows(case_store(i))}
     assert used <= seen, used - seen
 
 

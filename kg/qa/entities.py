@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from weakref import WeakKeyDictionary
 
 from pyoxigraph import Literal, NamedNode
 
 from kg.namespaces import ID, product_of_graph
 from kg.qa.question import quoted_titles
-from kg.query.sparql import Backend, named_query, term_text
+from kg.query.sparql import Backend, Row, named_query, term_text
 from kg.text import normalise
 from kg.vocab import XSD_ANYURI
 
@@ -59,8 +60,7 @@ def mentions(text: str, norm: str, backend: Backend, graphs: list | None, by_nam
     found = id_mentions(text, backend, graphs)
     taken = [m.words for m in found]
     named: dict[str, dict[str, Entity]] = {}
-    query = named_query("onto_entities_named").text
-    rows = backend.select(query, {"text": Literal(padded)}, by_name if by_name is not None else graphs)
+    rows = [r for r in entity_names(backend, by_name if by_name is not None else graphs) if r["key"].value in padded]
     for row in rows:
         words = normalise(term_text(row["label"]))
         entity = row["entity"].value
@@ -74,6 +74,21 @@ def mentions(text: str, norm: str, backend: Backend, graphs: list | None, by_nam
         taken.append(words)
         found.append(Mention(words, tuple(sorted(named[words].values(), key=lambda e: e.iri))))
     return said_twice(found)
+
+
+#: Each backend's name table per dataset (`onto_entity_names.rq`): the same for every question about a product,
+#: so read once and matched here, where a query filtering it by each question's text scanned every label each time.
+#: Kept as long as the backend, as the Answerer keeps each product's labels.
+_NAMES: WeakKeyDictionary[Backend, dict[tuple[str, ...] | None, list[Row]]] = WeakKeyDictionary()
+
+
+def entity_names(backend: Backend, graphs: list | None) -> list[Row]:
+    """Every name an entity of the dataset `graphs` may be named by, with its words (`key`), in label order."""
+    tables = _NAMES.setdefault(backend, {})
+    dataset = None if graphs is None else tuple(g.value for g in graphs)
+    if dataset not in tables:
+        tables[dataset] = backend.select(named_query("onto_entity_names").text, None, graphs)
+    return tables[dataset]
 
 
 def said_twice(found: list[Mention]) -> list[Mention]:

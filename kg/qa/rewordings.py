@@ -55,11 +55,14 @@ def answers_of(answerer: Answerer, question: str) -> dict[str, Any]:
         return {"abstain": True, "outcome": "error", "reason": str(exc), "answer": None}
 
 
-def score_rewordings(answerer: Answerer, batch: list[dict[str, Any]], qa_dir: Path) -> dict[str, Any]:
-    """The batch's figures (see the module docstring) and its per-line rows."""
+def score_rewordings(
+    answerer: Answerer, batch: list[dict[str, Any]], qa_dir: Path, asked: dict[str, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The batch's figures (see the module docstring) and its per-line rows. An original has several rewordings,
+    so it is asked once; `asked` (the originals' answers by this answerer) lets batches share them too."""
     source = originals(qa_dir)
     rows = []
-    asked: dict[str, dict[str, Any]] = {}  # an original has several rewordings: asked once
+    asked = {} if asked is None else asked
     for number, line in enumerate(batch, start=1):
         orig = original_of(source, line, number)
         if orig["question"] not in asked:
