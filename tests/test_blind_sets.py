@@ -61,7 +61,7 @@ def shift_verdict(row: dict, a: Answer) -> str:
     got = {str(i) for i in a.answer} if isinstance(a.answer, list) else None
     kind, text = row["kind"], json.dumps(a.answer).casefold()
     if kind == "exclude" and got is not None and gold is not None:
-        item = next((g for g in gold if g in row["question"]), None)
+        item = max((g for g in gold if g in row["question"]), key=len, default=None)  # pull/10, not pull/1
         return "right" if got == gold - {item} else "ignored" if got == gold else "other"
     if kind == "count" and gold:
         return "right" if str(len(gold)) in re.findall(r"\d+", text) else "ignored" if got == gold else "other"
