@@ -175,7 +175,7 @@ class Answerer:
         """The slot vocabularies, read from datasets the library names: the product graphs found, a chunk at
         a time, each with the organisation graph. Nothing depends on an engine's default graph (a union or an
         empty one). The rows of all chunks are taken in the query's ORDER BY, as one query's would be."""
-        found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}, "location": {}, "repo": {}}
+        found: dict[str, dict[str, str]] = {"product": {}, "role": {}, "company": {}, "location": {}}
         query = named_query("qa_vocabulary").text
         rows: set[tuple[str, str, str]] = set()
         for g in self.vocabulary_datasets():
@@ -188,8 +188,16 @@ class Answerer:
             found[kind].setdefault(normalise(label), name)  # a product's own name before a former one
         for alias in shared_aliases(rows):
             del found["product"][alias]
-        repos = found["repo"] | short_repo_names(found["repo"].values())
-        return Vocabulary(found["product"], found["role"], found["company"], found["location"], repos)
+        return Vocabulary(found["product"], found["role"], found["company"], found["location"], self.repositories)
+
+    def repositories(self) -> dict[str, str]:
+        """The code repositories of every product, by "owner/name" and by name (normalised), read the first
+        time a question names a repository as one."""
+        query = named_query("qa_repositories").text
+        labels = {
+            term_text(r["label"]) for g in self.vocabulary_datasets() for r in self.backend.select(query, graphs=g)
+        }
+        return {normalise(label): label for label in sorted(labels)} | short_repo_names(sorted(labels))
 
     def vocabulary_datasets(self) -> list[list[NamedNode]]:
         """The named graphs holding a product under the graph name `kg build` gives it, VOCABULARY_CHUNK at a

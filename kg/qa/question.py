@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
@@ -38,8 +39,13 @@ class Vocabulary:
     companies: dict[str, str]
     #: Where people work ("Seattle", "New York"), matched as written with capitals: "remote" is a word too.
     locations: dict[str, str] = field(default_factory=dict)
-    #: Code repositories, by their name and by "owner/name" ("collaborationforce", "salesforce/collaborationforce").
-    repos: dict[str, str] = field(default_factory=dict)
+    #: Reads the code repositories, by their name and by "owner/name" ("collaborationforce",
+    #: "salesforce/collaborationforce"): only for a question that names a repository as one.
+    repos_read: Callable[[], dict[str, str]] | None = None
+
+    @cached_property
+    def repos(self) -> dict[str, str]:
+        return self.repos_read() if self.repos_read else {}
 
     @cached_property
     def compounds(self) -> tuple[str, ...]:
@@ -254,7 +260,7 @@ def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
     q.customer_ids = list(dict.fromkeys(re.findall(r"\bcust-\d{4}\b", norm)))
     q.customer_ids = [c.upper() for c in q.customer_ids]
     q.locations = [v for v in vocab.locations.values() if _names_location(v, text)]
-    q.repos, q.repo_words = named_repos(norm, vocab.repos)
+    q.repos, q.repo_words = named_repos(norm, vocab)
     return q
 
 
@@ -265,12 +271,12 @@ REPO_NAMED = re.compile(
 )
 
 
-def named_repos(norm: str, repos: dict[str, str]) -> tuple[list[str], list[str]]:
+def named_repos(norm: str, vocab: Vocabulary) -> tuple[list[str], list[str]]:
     """The repositories a question names as repositories ("the CollaborationForce repo", "the
     salesforce/CollaborationForce repository", "repo salesforce/ATF_AIX"), and the words that name each."""
     found: dict[str, str] = {}
     for m in REPO_NAMED.finditer(norm):
         name = m.group("a") or m.group("b")
-        if name in repos:
-            found.setdefault(repos[name], m.group(0))
+        if name in vocab.repos:
+            found.setdefault(vocab.repos[name], m.group(0))
     return list(found), list(found.values())
