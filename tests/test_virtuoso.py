@@ -97,4 +97,5 @@ def test_the_vocabulary_of_a_company_of_hundreds_of_products_reads_alike_on_virt
     local = Answerer(EmbeddedStore(embedded)).vocabulary
     assert len(local.products) == 240 and local.companies == {"acme": "Acme"}
     with virtuoso(tmp_path / "virtuoso", load / "many.nq") as url:
-        assert Answerer(RemoteEndpoint(url)).vocabulary == local
+        remote = Answerer(RemoteEndpoint(url)).vocabulary
+        assert remote == local and remote.repos == local.repos  # repositories are read on first use, alike

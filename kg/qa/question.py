@@ -41,7 +41,7 @@ class Vocabulary:
     locations: dict[str, str] = field(default_factory=dict)
     #: Reads the code repositories, by their name and by "owner/name" ("collaborationforce",
     #: "salesforce/collaborationforce"): only for a question that names a repository as one.
-    repos_read: Callable[[], dict[str, str]] | None = None
+    repos_read: Callable[[], dict[str, str]] | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def repos(self) -> dict[str, str]:
