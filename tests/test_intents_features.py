@@ -3,6 +3,9 @@ the intended intent and slots, and near-miss wordings go elsewhere."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from pyoxigraph import Literal
 
@@ -304,3 +307,25 @@ def test_nobody_responsible_is_proved_only_where_nothing_was_discussed(answerer:
             assert people.outcome == "absent" and people.proof is not None, product
         else:
             assert people.outcome in ("answer", "uncertain"), product
+
+
+@pytest.mark.herb
+def test_reverted_prs_of_the_whole_product_for_a_reason(answerer: Answerer, herb: Path) -> None:
+    """A question that names no feature and says no feature word asks for the whole product's reverted PRs
+    with that reason (each one's "Revert PR# N" in the raw file gives the reason); a feature said but not found
+    stays unresolved, never the whole product."""
+    prs = json.loads((herb / "products" / "LeadForce.json").read_text())["prs"]
+    base = {p["link"].rsplit("/", 1)[0] for p in prs if "/salesforce/" in p["link"]}.pop()
+    direction = {
+        f"{base}/{p['title'].split('#')[1].split(':')[0].strip()}"
+        for p in prs
+        if p["title"].startswith("Revert PR#") and "product direction" in p["summary"]
+    }
+    got = answerer.ask("Which LeadForce PRs got reverted because the product direction changed?")
+    assert got.outcome == "answer" and set(got.answer or []) == direction, got.reason
+    none = answerer.ask("Which SentimentForce PRs were reverted because of security risks?")
+    assert none.outcome == "absent" and none.proof is not None and none.proof["query"] == "pr_reverted_every.ask"
+    unknown = answerer.ask(
+        "Which PRs for the quantum teleportation feature in LeadForce were reverted because of security risks?"
+    )
+    assert unknown.outcome == "uncertain"

@@ -516,12 +516,18 @@ def test_the_prs_an_employee_has_open(answerer: Answerer, herb: Path) -> None:
     prs = [p for p in product_file(herb, "FlowForce")["prs"] if p["user"]["login"].startswith("eid_")]
     author = next(p["user"]["login"] for p in prs if p["state"] == "open")
     theirs = {p["link"] for p in prs if p["user"]["login"] == author and p["state"] == "open"}
-    for said in (
-        f"What PRs does {author} still have open on FlowForce?",
-        f"Which of {author}'s FlowForce PRs are open?",
-    ):
+    each_answers(
+        answerer,
+        (f"What PRs does {author} still have open on FlowForce?", f"Which of {author}'s FlowForce PRs are open?"),
+        theirs,
+    )
+
+
+def each_answers(answerer: Answerer, asked: tuple[str, ...], expected: set[str]) -> None:
+    """Every wording is answered with exactly the expected items."""
+    for said in asked:
         got = answerer.ask(said)
-        assert got.outcome == "answer" and set(got.answer or []) == theirs, (said, got.reason)
+        assert got.outcome == "answer" and set(got.answer or []) == expected, (said, got.reason)
 
 
 @pytest.mark.herb
@@ -755,3 +761,73 @@ def test_when_was_a_described_meeting_is_its_date(answerer: Answerer, herb: Path
     ):
         got = answerer.ask(asked)
         assert got.outcome == "answer" and got.answer == [meeting["date"]], asked
+
+
+def slack_texts(herb: Path, product: str) -> dict[str, str]:
+    """Every Slack message and thread reply of the product's raw file: id -> text."""
+    out: dict[str, str] = {}
+    for m in product_file(herb, product)["slack"]:
+        out[m["id"]] = m["Message"]["User"]["text"]
+        for reply in m.get("ThreadReplies", []):
+            out[reply.get("id", reply["Message"]["User"].get("utterranceID", ""))] = reply["Message"]["User"]["text"]
+    return out
+
+
+@pytest.mark.herb
+def test_items_said_to_be_read_from_slack_are_derived_from_slack_messages(answerer: Answerer, herb: Path) -> None:
+    """ "Which competitor products did the X team discuss on Slack?": the competitors read from the product's
+    Slack messages (a kind of artifact said beside the asked kind), each named in a message it cites."""
+    for product in ("SummarizeForce", "PersonalizeForce", "CollaborateForce"):
+        texts = slack_texts(herb, product)
+        for asked in (
+            f"Which competitor products did the {product} team discuss on Slack?",
+            f"Which rival products came up in the {product} team's Slack conversations?",
+        ):
+            got = answerer.ask(asked)
+            assert got.outcome == "answer" and isinstance(got.answer, list) and got.answer, (asked, got.reason)
+            cited = [texts[c] for c in got.citations if c in texts]
+            assert all(any(name in t for t in cited) for name in got.answer), asked
+    documents = answerer.ask("Which competitors does SummarizeForce's market research report name?")
+    slack = answerer.ask("Which competitor products did the SummarizeForce team discuss on Slack?")
+    assert set(documents.answer or []) != set(slack.answer or [])  # the source said is read, not dropped
+
+
+@pytest.mark.herb
+def test_a_meeting_described_by_a_bare_date_and_the_askers_own_verb(answerer: Answerer, herb: Path) -> None:
+    """ "the X review meeting held 2026-06-26", "I missed the X meeting on <day> - who was there?": the meeting
+    of that day, its participants as the raw transcript lists them."""
+    product = "WorkFlowGenie"
+    meetings = product_file(herb, product)["meeting_transcripts"]
+    kinds = [m["document_type"] for m in meetings]
+    meeting = next(m for m in meetings if kinds.count(m["document_type"]) > 1 and m.get("participants"))
+    day = meeting["date"][:10]
+    asked = (
+        f"For the {product} {meeting['document_type']} meeting held {day}, who attended?",
+        f"I missed the {product} {meeting['document_type']} meeting on {day} - who was there?",
+    )
+    each_answers(answerer, asked, set(meeting["participants"]))
+
+
+@pytest.mark.herb
+def test_the_records_an_answer_is_read_from_said_by_the_asker(answerer: Answerer, herb: Path) -> None:
+    """ "According to its review records, who approved <PR>": the review records are where the answer is read
+    from, no property of their own (the approvers as the raw PR's reviews give them)."""
+    pr = next(
+        p for p in product_file(herb, "SummarizeForce")["prs"] if any(r["state"] == "APPROVED" for r in p["reviews"])
+    )
+    asked = (
+        f"According to its review records, who approved {pr['link']}?",
+        f"Per the PR review records, who approved {pr['link']}?",
+    )
+    each_answers(answerer, asked, {r["user"]["login"] for r in pr["reviews"] if r["state"] == "APPROVED"})
+
+
+@pytest.mark.herb
+def test_which_pr_resolved_a_bug_and_whether_it_is_resolved(answerer: Answerer) -> None:
+    """ "resolved" names the fixing PR when a PR is asked for, and the bug's state in a yes or no."""
+    fixed = answerer.ask("Which PR fixed the InsightForce bug 'Insight Summary Text Overlap'?")
+    resolved = answerer.ask("Which PR resolved 'Insight Summary Text Overlap' in InsightForce?")
+    assert fixed.outcome == resolved.outcome == "answer" and resolved.answer == fixed.answer
+    state = answerer.ask("Is the InsightForce bug 'Insight Summary Text Overlap' resolved?")
+    assert state.outcome == "answer" and state.answer in ("yes", "no")
+    assert "bug state" in state.slots.get("reading", "")

@@ -88,7 +88,7 @@ def test_a_kg_ask_example_is_answered_with_its_query(query: NamedQuery, example:
     question = next(word for word in shlex.split(example)[2:] if not word.startswith("--"))
     answer = answerer.ask(question)
     row = intent_rows().get(answer.intent or "")
-    names = {row.query, *row.evidence} if row else set()
+    names = {row.query, *row.evidence, *([row.every] if row.every else [])} if row else set()
     assert query.name.removesuffix(".ask") in names, (
         f"{example!r} was read as {answer.intent}, whose row names neither {query.path.name} nor its SELECT"
     )

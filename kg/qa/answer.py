@@ -52,7 +52,7 @@ from kg.query.sparql import (
     record_graphs,
     term_text,
 )
-from kg.text import closest, feature_tokens
+from kg.text import closest, feature_tokens, singular_text
 
 #: Product graphs per vocabulary request: 30 HERB products take one; x10 HERB's 300, six.
 VOCABULARY_CHUNK = 50
@@ -147,6 +147,8 @@ def shared_aliases(rows: set[tuple[str, str, str]]) -> set[str]:
 
 #: The words that say a role or place keeps the people of a list ("which QA Specialists were among the authors").
 KEPT_AMONG = frozenset({"among"})
+#: Words that say a question is about one feature, whose name it must then give ("the PRs for the X feature").
+FEATURE_WORDS = frozenset({"feature", "functionality", "capability", "initiative", "for"})
 
 
 def short_repo_names(repos: Iterable[str]) -> dict[str, str]:
@@ -156,6 +158,14 @@ def short_repo_names(repos: Iterable[str]) -> dict[str, str]:
     for repo in repos:
         owners.setdefault(normalise(repo.rsplit("/", 1)[-1]), set()).add(repo)
     return {name: next(iter(full)) for name, full in owners.items() if len(full) == 1}
+
+
+def of_whole_product(q: Question, intent: Intent, phrase: str) -> bool:
+    """Whether a row that reads a feature is asked of the whole product: it has a query for that, and the
+    question names no topic and says no feature word ("Which LeadForce PRs got reverted because the product
+    direction changed?"); a topic said but not found stays unresolved."""
+    said = {singular_text(w) for w in q.norm.split()}
+    return intent.every is not None and not phrase.strip() and q.time is None and not said & FEATURE_WORDS
 
 
 class Answerer:
@@ -624,6 +634,8 @@ class Answerer:
         in_phrase = in_phrase and set(account.words) <= set(resolution.phrase.split())  # type: ignore[union-attr]
         if account is not None and not account.complete and not in_phrase:
             return self._uncertain(q, choice, unaccounted(account, choice.tagged, intent.name))
+        if resolution is not None and not resolution.resolved and of_whole_product(q, intent, resolution.phrase):
+            intent, resolution = replace(intent, query=str(intent.every), residue=None, finish=None), None
         if resolution is not None and not resolution.resolved:
             # a phrase that names no label may be a misread as much as an absence: never a proof
             best = ", ".join(f"{c} {s:.2f}" for c, s in resolution.candidates[:3])

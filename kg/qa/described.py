@@ -70,9 +70,10 @@ def run_around(
     """The run of allowed words around the anchor, less the edge words ("the", "of") at either end; a word of
     `pairs` is allowed only after its first word ("by date")."""
 
-    def fits(at: int) -> bool:  # "feature-planning": each part
+    def fits(at: int) -> bool:  # "feature-planning": each part; a date ("2026-06-26") whole
         token = tokens[at]
-        return all(part in allowed for part in token.split("-")) or (at > 0 and (tokens[at - 1], token) in pairs)
+        whole = token in allowed or all(part in allowed for part in token.split("-"))
+        return whole or (at > 0 and (tokens[at - 1], token) in pairs)
 
     start, end = anchor, anchor + 1
     while start > 0 and fits(start - 1):

@@ -107,7 +107,9 @@ class Condition:
         if self.value is None:
             return self.prop.label
         if self.source and isinstance(self.value, NamedNode):
-            return f"read from a {schema().labels.get(self.value.value, local(self.value.value))}"
+            return f"read from a {schema().labels.get(self.value.value) or class_label(self.value.value)}"
+        if self.prop.iri == RDF_TYPE and isinstance(self.value, NamedNode):
+            return class_label(self.value.value)
         if self.source:
             return f"read from {self.value.value}"
         if isinstance(self.value, NamedNode):
@@ -149,6 +151,8 @@ class Schema:
     kinds: dict[str, frozenset[str]] = field(default_factory=dict)
     #: class -> its direct superclasses
     parents: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: class -> its label ("Slack message")
+    class_labels: dict[str, str] = field(default_factory=dict)
 
     def kin(self, a: str, b: str) -> bool:
         """Whether one class is below the other, or both stand directly under one class (a product and a
@@ -311,7 +315,9 @@ def full_schema() -> Schema:
         )
         for iri in shown
     }
-    return Schema(properties, frozen, words, shown, kinds, {c: frozenset(p) for c, p in parents.items()})
+    named = {c: o.value for c in classes for o in objects(NamedNode(c), RDFS + "label")}
+    parents_of = {c: frozenset(p) for c, p in parents.items()}
+    return Schema(properties, frozen, words, shown, kinds, parents_of, named)
 
 
 @dataclass(frozen=True)
@@ -344,6 +350,11 @@ class Reading:
             where = f"{local(self.filter)} is {local(self.value)}"
             via = f" (through the records whose {local(self.link)} is it and {where})"
         return f"{entity.label} {arrow}{self.prop.label}{via}"
+
+
+def class_label(iri: str) -> str:
+    """A class's label as the ontology writes it ("Slack message"), or its local name."""
+    return schema().class_labels.get(iri) or local(iri)
 
 
 def local(iri: str | None) -> str:
@@ -386,8 +397,19 @@ def question_text(q: Question) -> str:
     text = plain_words(q.norm)
     for aside in asides(q.text):  # "I'm new to KnowledgeForce - who are the engineering leads?"
         text = re.sub(rf"(?<!\S){re.escape(plain_words(normalise(aside)))}(?!\S)", " ", text, count=1)
+    text = said_records().sub(" ", text)  # "according to its review records": where, not what
+    for verb in asker_verbs(q.text):  # "I missed the X review - who was there?": the review is still described
+        text = re.sub(rf"(?<!\S){re.escape(verb)}(?!\S)", " ", text, count=1)
     text = re.sub(r"\s+", " ", text).strip()
     return " ".join(w for w in text.split() if w not in reader_data()["inner_adverbs"] and re.search(r"\w", w))
+
+
+@cache
+def said_records() -> re.Pattern[str]:
+    """The records the asker says an answer is read from ("according to its review records")."""
+    owners = "|".join(re.escape(o) for o in reader_data()["record_owners"])
+    lead = r"(?:(?:according to|per|by|in|from) )?(?:(?:the|its|their) )?"
+    return re.compile(rf"(?<!\S){lead}(?:(?:{owners}) )+records?(?!\S)")
 
 
 def plain_words(norm: str) -> str:
@@ -409,6 +431,15 @@ def asides(text: str) -> list[str]:
         and not says_something(p)
     ]
     return own if len(own) < len(parts) else []
+
+
+def asker_verbs(text: str) -> list[str]:
+    """The asker's own verb at the head of a clause said before the clause that asks ("I missed the X review
+    on <day> - who was there?"): what the asker did, not what is asked; the rest of the clause still counts."""
+    parts = [p for p in CLAUSE_END.split(text) if p and p.strip()]
+    rest = {w for p in parts[1:] for w in normalise(p).split()}
+    heads = [normalise(p).split()[:2] for p in parts[:-1]]
+    return [" ".join(h) for h in heads if len(h) == 2 and h[0] == "i" and rest & ASKING_WORDS]
 
 
 def lead_only(clause: str, parts: list[str]) -> bool:
@@ -515,8 +546,11 @@ class Reader:
         if not named:
             if untitled := self.untitled(placed, left):
                 return untitled
-            if listed := self.listing(placed, asked, left):
+            placed, source = self.source_class(placed, asked)  # "competitors discussed on Slack"
+            if listed := self.listing(placed, asked, left, source=source):
                 return listed
+            if source is not None:
+                return None  # the source said is no part of any other reading
             named = self.product_mention()  # the product itself, when it is the only thing named
             if not named:
                 return None
@@ -614,10 +648,14 @@ class Reader:
         props = [reading.prop, *([follow] if (follow := self.answer_as(reading, asked)) else [])]
         own = {w for p in props for w in (*p.forward, *p.inverse, *p.names, *p.inverse_names)}
         said = {lemma for w in own for word in w.split() for lemma in lemmas(word)}  # "report" as "reported"
+        kinds = schema().kinds
         return [
             w
             for k, w, _ in placed.phrases
-            if k in ("forward", "inverse") and w not in own and not all(lemmas(x) & said for x in w.split())
+            if k in ("forward", "inverse")
+            and w not in own
+            and not all(lemmas(x) & said for x in w.split())
+            and not any(kinds.get(i, frozenset()) & reading.prop.range for i in individuals(w))  # "resolved"
         ]
 
     def lists(self, placed: Placed, asked: str | None) -> bool:
@@ -1143,6 +1181,7 @@ class Reader:
         s = schema()
         hole = placed.text.find(HOLE)
         out: dict[tuple[str, str, str | None], Reading] = {}
+        state_words: dict[str, str] = {}  # phrase -> the property whose state it names
         for kind, said, at in placed.phrases:
             phrase = self.as_noun(placed, said, at) if kind == "forward" else said
             if said in placed.repeated and kind in ("forward", "inverse"):
@@ -1160,12 +1199,15 @@ class Reader:
                         out[("value", prop.iri, None)] = Reading("value", prop)
                 elif kind == "value" and self.states(entity, prop, phrase):  # "is <bug> resolved": its state
                     out[("value", prop.iri, None)] = Reading("value", prop)
+                    state_words[phrase] = prop.iri
                 elif kind in ("up", "down", "two") and phrase in self.chain_words(prop, kind):
                     # "who is under eid_…" reads down; "which lead is eid_… under" reads up
                     how = "up" if kind == "down" and phrase in PREPOSITION_CHAIN and 0 <= hole < at else kind
                     fits = prop.domain if how in ("up", "two") else prop.range
                     if self.fits(entity, fits):
                         out[(how, prop.iri, None)] = Reading(how, prop)
+        for phrase, iri in state_words.items():  # "is <bug> resolved": its state, not whether a PR resolved it
+            out = {k: r for k, r in out.items() if k[1] == iri or phrase not in r.prop.forward}
         for iri in self.read_twice(placed, hole):  # "who does eid_…'s manager report to": two steps, or none
             out = {k: r for k, r in out.items() if r.prop.iri != iri}
             if self.chain_words(s.properties[iri], "two"):
@@ -1403,6 +1445,10 @@ class Reader:
             return members
         if asked is None:
             return None
+        if source is not None:  # "discussed on Slack", "the competitors its report names": the verb says the source
+            verbs = set(reader_data()["source_verbs"])  # with its preposition: "discussed in"
+            kept = [p for p in placed.phrases if not set(p[1].split()) <= verbs | PREPOSITIONS or p[1] in PREPOSITIONS]
+            placed = replace(placed, phrases=kept)
         conditions = self.conditions(placed, asked)
         if conditions is not None and source is not None:  # "the competitors its latest report names"
             conditions = [c for c in conditions if not c.source] + [source]
@@ -1428,6 +1474,8 @@ class Reader:
             return None  # the conditions are read together: "merged or reverted" asks for either
         sources = [c for c in conditions if c.source]
         plain = [c for c in conditions if not c.source]
+        if not plain and any(c.prop.iri == RDF_TYPE for c in sources):  # "the competitors discussed on Slack"
+            plain = [self.of_class(asked)]
         if len(sources) > 1 or not (plain or every) or (sources and len(plain) > 1):
             return None
         bindings: dict[str, Any] = {"class": NamedNode(asked)}
@@ -1458,7 +1506,7 @@ class Reader:
         bindings = {"sourceProperty": NamedNode(source.prop.iri), "sourceObject": source.value}
         if self.backend.ask(check.text, bindings, self.graphs):
             return absent
-        kind = schema().labels.get(str(getattr(source.value, "value", "")), "artifact")
+        kind = schema().labels.get(source.value.value) or class_label(source.value.value)
         return self.uncertain(
             f"the graph holds no such item read from a {kind} of {self.q.product}, though it has some: the rules "
             "that read them may have missed their wording"
@@ -1521,6 +1569,29 @@ class Reader:
         verbs = set(reader_data()["source_verbs"])  # "names", "according to": the source said, no property
         unsaid = replace(placed, phrases=[p for p in placed.phrases if not (p[0] == "forward" and p[1] in verbs)])
         return self.listing(unsaid, asked, left, source=source)
+
+    @staticmethod
+    def of_class(asked: str) -> Condition:
+        """The condition every instance of the asked class meets (its type): a listing by source alone."""
+        kind = Prop(RDF_TYPE, "type", (), (), frozenset(), frozenset(), False)
+        return Condition(kind, NamedNode(asked), False)
+
+    @staticmethod
+    def source_class(placed: Placed, asked: str | None) -> tuple[Placed, Condition | None]:
+        """A kind of artifact said beside the asked kind, which is no artifact ("competitors discussed on
+        Slack": read from Slack messages): a condition on what the items are read from, its phrase taken out."""
+        s = schema()
+        artifacts = s.below.get(ARTIFACT, frozenset({ARTIFACT}))
+        said = [
+            (phrase, cls)
+            for kind, phrase, _ in placed.phrases
+            if kind == "class" and (cls := s.class_words.get(phrase)) in artifacts and cls != asked
+        ]
+        if asked is None or asked in artifacts or len({cls for _, cls in said}) != 1:
+            return placed, None
+        kind = Prop(RDF_TYPE, "type", (), (), frozenset(), frozenset(), False)
+        kept = [p for p in placed.phrases if not (p[0] == "class" and p[1] in {w for w, _ in said})]
+        return replace(placed, phrases=kept), Condition(kind, NamedNode(said[0][1]), False, source=True)
 
     @staticmethod
     def source_condition(phrase: str) -> Condition | None:

@@ -19,6 +19,7 @@ SLOT_WORDS = {
     "customer_ids": "customer",
     "repos": "repository",
     "asked": "state",
+    "reason": "reason",
     "phrase": "about",
     "time": "time",
     "reading": "read as",
@@ -41,10 +42,13 @@ ANSWER_WORDS = {
 
 
 def slot_text(key: str, value: Any) -> str:
-    """A slot's value in words: lists joined, a document kind's class name (`MarketResearchReport`) split."""
+    """A slot's value in words: lists joined, a document kind's class name (`MarketResearchReport`) split, a
+    reason's individual by its name (`…#SecurityRisk`: `Security Risk`)."""
     if isinstance(value, list | tuple):
         return ", ".join(slot_text(key, v) for v in value)
-    return _CAMEL.sub(" ", str(value)) if key == "doc_kind" else str(value)
+    if key == "reason":
+        value = str(value).rsplit("#", 1)[-1]
+    return _CAMEL.sub(" ", str(value)) if key in ("doc_kind", "reason") else str(value)
 
 
 def slot_words(answer: Answer) -> list[tuple[str, str]]:

@@ -62,6 +62,7 @@ def _row(name: str, row: dict[str, Any], order: list[str]) -> Intent:
         states=tuple(row.get("states", ())),
         empty=row.get("empty", "absent"),
         filters=tuple(row.get("filters", ())),
+        every=row.get("every"),
     )
 
 

@@ -57,6 +57,9 @@ class Intent:
     #: Slots that narrow the rows after the query (table.toml's `filters`): "repo", for rows that carry the pull
     #: request they count or list (`?pr`), kept to the repositories the question names.
     filters: tuple[str, ...] = ()
+    #: The query read where the question names no topic and no feature word: the whole product's (table.toml's
+    #: `every`).
+    every: str | None = None
 
     def __post_init__(self) -> None:
         if self.answer_type not in ANSWER_TYPES:
