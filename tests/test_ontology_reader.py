@@ -831,3 +831,33 @@ def test_which_pr_resolved_a_bug_and_whether_it_is_resolved(answerer: Answerer) 
     state = answerer.ask("Is the InsightForce bug 'Insight Summary Text Overlap' resolved?")
     assert state.outcome == "answer" and state.answer in ("yes", "no")
     assert "bug state" in state.slots.get("reading", "")
+
+
+@pytest.mark.herb
+def test_a_class_the_graph_types_only_by_its_narrower_classes_proves_nothing(answerer: Answerer, herb: Path) -> None:
+    """A meeting is its transcript (one per meeting, as the raw file lists them); a meeting artifact, which the
+    graph types only as a transcript or a chat, is never proved absent."""
+    transcripts = product_file(herb, "ExplainabilityForce")["meeting_transcripts"]
+    meetings = answerer.ask("How many meetings have been recorded for ExplainabilityForce?")
+    assert meetings.outcome == "answer" and meetings.answer == str(len(transcripts))
+    artifacts = answerer.ask("How many meeting artifacts does ExplainabilityForce have?")
+    assert artifacts.outcome == "uncertain" and artifacts.proof is None
+
+
+@pytest.mark.herb
+def test_a_bug_named_by_the_title_its_later_steps_quote(answerer: Answerer, herb: Path) -> None:
+    """SecurityForce's triage item calls a bug "a non-functional scan cancellation button …"; the dismissal and
+    the reopen call it 'Scan Cancellation Button Non-Functional' (raw file). Named that way, it is found: who
+    dismissed it (the dismissal's author), whether it was reopened, and whether a code change fixed it."""
+    texts = slack_texts(herb, "SecurityForce")
+    title = "Scan Cancellation Button Non-Functional"
+    dismissal = next(i for i, t in texts.items() if title in t and "does not require a fix" in t)
+    author = next(
+        m["Message"]["User"]["userId"] for m in product_file(herb, "SecurityForce")["slack"] if m["id"] == dismissal
+    )
+    who = answerer.ask(f"Who decided SecurityForce's '{title}' bug didn't need a fix?")
+    assert who.outcome == "answer" and who.answer == [author], who.reason
+    reopened = answerer.ask(f"Was the '{title}' bug in SecurityForce reopened?")
+    assert reopened.outcome == "answer" and reopened.answer == "yes"
+    fixed = answerer.ask(f"Was the '{title}' bug in SecurityForce fixed with a code change?")
+    assert fixed.outcome == "answer" and fixed.answer == "no"

@@ -88,7 +88,8 @@ SLACK = [
         "20260106-1-ddddb",
         "eid_00000003",
         "2026-01-06T09:01:00",
-        "After a thorough review, it is expected behavior and does not require a fix.",
+        "After a thorough review of the bug titled 'Login Token Leak', it is expected behavior and does not "
+        "require a fix.",
     ),
     msg(
         "20260108-0-eeeea",
@@ -179,6 +180,13 @@ def test_resolution_reopen_and_dismissal_events_with_state(ctx: RuleContext, sto
     assert objects(store, bug(slow.key), "ekg:bugState") == {term("ekg:Reopened")}
     assert objects(store, bug(leak.key), "ekg:bugState") == {term("ekg:NoFixNeeded")}
     assert objects(store, bug(stale.key), "ekg:bugState") == {term("ekg:Open")}
+
+
+def test_a_title_a_later_step_quotes_is_another_name_of_the_bug(store: Store) -> None:
+    """The dismissal calls the unquoted "token leak in the login flow" 'Login Token Leak': a skos:altLabel; a
+    step quoting the report's own title adds none."""
+    assert objects(store, bug("20260101-3-aaaad"), "skos:altLabel") == {Literal("Login Token Leak")}
+    assert objects(store, bug("20260101-1-aaaab"), "skos:altLabel") == set()
 
 
 def test_fixing_pr_is_the_teams_pr_linked_in_the_resolution(store: Store) -> None:

@@ -1281,6 +1281,15 @@ class Reader:
         if any(s.properties[p].domain & kinds for p in own):
             return []  # "open" PRs: a value of the asked kind's own property, not of records linked to it
         values = [i for kind, phrase, _ in placed.phrases if kind == "value" for i in individuals(phrase)]
+        own_kind = [  # "who closed <bug> as not needing a fix": a bug's state, not a PR's "closed"
+            v
+            for v in values
+            if any(
+                not p.datatype and p.range & s.kinds.get(v, frozenset()) and self.fits(entity, p.domain)
+                for p in s.properties.values()
+            )
+        ]
+        values = own_kind or values
         wanted = s.below.get(asked, frozenset({asked}))
         out: list[Reading] = []
         for value in values:
@@ -1492,10 +1501,24 @@ class Reader:
         intent = "ontology:" + ("+".join(local(c.prop.iri) for c in conditions) or local(asked)) + ":list"
         missing = f"no {noun} of {self.q.product}" + (f" has {said}" if said else " is in the graph")
         done = self.execute(query, bindings, intent, slots, missing)
+        if isinstance(done, Answer) and done.outcome == "absent" and (kinds := self.typed_below(query, bindings)):
+            return self.uncertain(f"no item is typed {noun} itself, though some are typed {' or '.join(kinds)}")
         if isinstance(done, Answer):
             return self.source_checked(done, sources[0]) if sources else done
         rows, queries = done
         return self.answered(rows_values(rows), row_cites(rows), intent, slots, queries)
+
+    def typed_below(self, query: str, bindings: dict[str, Any]) -> list[str]:
+        """The narrower classes whose instances would fit a listing that found none of the class itself (the
+        graph types a meeting as a transcript or a chat, never as a meeting artifact): then nothing is proved."""
+        asked = bindings["class"].value
+        proof = named_query(f"{query}.ask")
+        found = []
+        for narrower in sorted(schema().below.get(asked, frozenset()) - {asked}):
+            said = {k: v for k, v in {**bindings, "class": NamedNode(narrower)}.items() if k in proof.params}
+            if not self.backend.ask(proof.text, said, self.graphs):
+                found.append(class_label(narrower))
+        return found
 
     def source_checked(self, absent: Answer, source: Condition) -> Answer:
         """A listing by source found nothing: a proof only when the product has no such artifact at all; where
@@ -1701,6 +1724,8 @@ class Reader:
         titled = [c for c in kinds if c in (expand("ekg:Bug"), expand("ekg:PullRequest"), expand("ekg:Feature"))]
         if not titled or not left or not any(k in ("forward", "inverse") for k, _, _ in placed.phrases):
             return None
+        if self.q.product is None:
+            return None  # no product read: the title may be another product's, which no graph read here holds
         title = self.title_beside(placed, left, s_label(titled[0]))
         if title is None:
             return None

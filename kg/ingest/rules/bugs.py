@@ -27,6 +27,7 @@ from kg.vocab import (
     AFFECTS_COMPONENT,
     AFFECTS_CUSTOMER,
     AGENT,
+    ALT_LABEL,
     ASSIGNED_TO,
     BUG_STATE,
     DCT_CREATED,
@@ -45,6 +46,8 @@ BUG_CHANNEL = "bug-"
 EXTERNAL_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+", re.I)
 # A quoted span: the opening quote follows no letter (so "Let's" opens none), the closing one precedes none.
 QUOTED = re.compile(r"(?<![A-Za-z0-9])['‘\"“]([^'’\"”]{4,}?)['’\"”](?![A-Za-z0-9])")
+# A title a lifecycle conversation quotes as the bug's name ("the bug titled 'X'", "has reopened 'X'").
+NAMED_TITLE = re.compile(r"\b(?:titled|called|named|reopened|bug|issue)\s+['‘\"“]([^'’\"”]{4,}?)['’\"”](?![A-Za-z0-9])")
 # Discourse that precedes a triage item's title ("Great, thanks! Next, we have a …").
 ITEM_LEAD = re.compile(r"^.*?\b(?:first up|first|next up|next|lastly|finally|also)\b[,:]?\s*", re.I)
 TITLE_PHRASE = re.compile(
@@ -113,6 +116,8 @@ class BugRecord:
     component: str | None = None
     events: list[BugEvent] = field(default_factory=list)
     fixes: list[NamedNode] = field(default_factory=list)
+    #: the titles its later conversations quote for it, where they differ from the report's
+    names: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -392,6 +397,9 @@ def read_lifecycle(ctx: RuleContext, bugs: list[BugRecord]) -> None:
         if bug is None:
             continue
         bug.events.append(BugEvent(kind, run[0].author, run[0]))
+        for said in NAMED_TITLE.findall(event_text(kind, run)):
+            if component_key(said) != component_key(bug.title) and said not in bug.names:
+                bug.names.append(said)
         if kind == "resolved":
             bug.fixes.extend(pr for pr in fixing_prs(ctx, run) if pr not in bug.fixes)
         if kind == "reopened" and (handed := reassignment(ctx, run)) and handed[0] != bug.assignee:
@@ -502,7 +510,8 @@ def bug_components(ctx: RuleContext) -> None:
     "bug-lifecycle",
     "Resolution, reopen and 'no fix needed' conversations in bug-* channels: an "
     "ekg:BugEvent per step (who, when, from which message), the fixing PR (ekg:fixedBy), "
-    "and the bug's state after its latest event (ekg:bugState); each event carries the state it "
+    "and the bug's state after its latest event (ekg:bugState), with each title a step quotes that differs "
+    "from the report's as a skos:altLabel; each event carries the state it "
     "leaves the bug in (ekg:stateAfter) and its place in the lifecycle (ekg:sequence). A resolution "
     "goes to the bug its opening, root cause and fixing PR describe; a reopen thread may reassign it.",
 )
@@ -520,4 +529,6 @@ def bug_lifecycle(ctx: RuleContext) -> None:
                 ctx.add(record, AGENT, ctx.agent(event.agent))
         for pr in bug.fixes:
             ctx.add(subject, FIXED_BY, pr)
+        for name in bug.names:  # the title its resolution, reopen or dismissal quotes: a name the team uses
+            ctx.add(subject, ALT_LABEL, Literal(name))
         ctx.add(subject, BUG_STATE, term(bug.state))
