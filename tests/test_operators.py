@@ -453,6 +453,8 @@ def test_negated_superlatives_said_around_a_count_are_the_most(answerer: Answere
         "In ActionGenie, which company's unresolved bug count isn't topped by any other company?",
         "ActionGenie: the company whose unresolved bug count nobody tops?",
         "Which company in ActionGenie has a count of unresolved bugs that no other company beats?",
+        "Which company's count of unresolved bugs in ActionGenie isn't topped by any other company?",
+        "Which company has reported so many unresolved bugs in ActionGenie that no one else has reported more?",
     ):
         got = answerer.ask(wording)
         assert got.outcome == "answer" and got.answer == plain.answer and got.type != "count", wording

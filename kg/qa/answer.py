@@ -318,6 +318,9 @@ class Answerer:
         answer = self._composed(op, answer) if op is not None else answer
         if op is None and operators.opens_yes_no(q.text) and str(answer.intent).startswith("ontology:"):
             answer = self._yes_no_of_list(q, answer)
+        elif op is None and answer.outcome == "answer" and answer.type != "yes_no" and operators.asks_only_yes_no(q):
+            why = "uncertain reading: a yes/no question, and what it asks of this answer is not read"
+            answer = self._abstain(q, None, why, outcome="uncertain")  # never a list or a text for a yes or no
         return self._company_slips(q, answer)
 
     def _kept_to(self, q: Question, op: Operator | None, typed: Answer) -> Answer | None:

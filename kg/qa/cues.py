@@ -25,6 +25,11 @@ BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|ha
 GAP_WORDS = 3
 #: "not sure how approvals work": the asker's doubt, which negates nothing the question asks.
 HEDGE = re.compile(r"(?<!\w)not (?:quite |really |entirely |totally )?(?:sure|certain)(?!\w)")
+#: "How do I find …", "how can we see …": a request for what follows, not a how question.
+REQUEST = re.compile(
+    r"(?<!\w)how (?:do|can|could|would|should|might) (?:i|we|you|one) "
+    r"(?:find|get|see|view|pull up|look up|list|check|access|fetch|retrieve)(?!\w)"
+)
 #: Auxiliaries before a question's subject ("which features did people ..."), as cue text spells them
 #: (singularised: "does" -> "doe", "has" -> "ha").
 AUXILIARIES = frozenset(
@@ -126,6 +131,7 @@ def cue_words(norm: str) -> list[str]:
         text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", long, text)
     text = BARE_NOT.sub(r"\1 not", text.replace("ca not", "can not").replace("wo not", "will not"))
     text = HEDGE.sub("unsure", text)  # the asker's doubt, no negation of what is asked
+    text = REQUEST.sub("find", text)  # "how do I find X": find X
     text = re.sub(r"'s\b", "", text).replace("'", "")
     return re.findall(r"[\w@]+", text)
 

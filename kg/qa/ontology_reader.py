@@ -31,7 +31,7 @@ from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store
 from kg.namespaces import DCT, ID, ORG_GRAPH, expand
 from kg.paths import resource
 from kg.qa.answer import Answer
-from kg.qa.cues import CLAUSE_END
+from kg.qa.cues import CLAUSE_END, REQUEST
 from kg.qa.described import Described, described
 from kg.qa.entities import ID_TOKEN, Entity, Mention, mentions
 from kg.qa.operators import opens_yes_no
@@ -80,8 +80,8 @@ WH_WORDS = frozenset({"who", "whom"})
 BE = frozenset({"is", "are", "was", "were"})
 #: Stands for a named entity in the question while its words are placed.
 HOLE = "⟦entity⟧"
-#: Conditions a class listing takes at most ("closed" and "not merged"): sparql/onto_list.rq binds two.
-MAX_CONDITIONS = 2
+#: Conditions a class listing takes at most (eid_…'s, "closed", "not merged"): sparql/onto_list.rq binds three.
+MAX_CONDITIONS = 3
 #: How far before a yes/no property's phrase a negation still reads it ("never got merged", "without being
 #: merged"), in words.
 NEGATION_REACH = 3
@@ -394,7 +394,7 @@ class Placed:
 def question_text(q: Question) -> str:
     """The question's normalised text without possessive endings, quotes and the adverbs that may stand inside
     a property's words and change nothing ("reports directly to")."""
-    text = plain_words(q.norm)
+    text = REQUEST.sub("find", plain_words(q.norm))  # "how do I find X": find X
     for aside in asides(q.text):  # "I'm new to KnowledgeForce - who are the engineering leads?"
         text = re.sub(rf"(?<!\S){re.escape(plain_words(normalise(aside)))}(?!\S)", " ", text, count=1)
     text = said_records().sub(" ", text)  # "according to its review records": where, not what
@@ -954,8 +954,12 @@ class Reader:
         return self.listing(placed, asked, left, Condition(readings[0].prop, NamedNode(entity.iri), False))
 
     def owns(self, mention: Mention) -> bool:
-        """The employee is said to own the items: "eid_…'s PRs", "what PRs does eid_… have open"."""
+        """The employee is said to own the items: "eid_…'s PRs", "what PRs does eid_… have open", "PRs by
+        eid_…" (the class word just before "by")."""
         if f"{mention.words}'s" in self.q.norm:
+            return True
+        before = self.q.norm.split(mention.words, 1)[0].split()[-2:] if mention.words in self.q.norm else []
+        if len(before) == 2 and before[1] == "by" and singular_text(before[0]) in schema().class_words:
             return True
         after = self.q.norm.split(mention.words, 1)[1].split()[:2] if mention.words in self.q.norm else []
         return any(w in HAVE for w in after)  # "does eid_… still have"
@@ -1488,8 +1492,9 @@ class Reader:
         if len(sources) > 1 or not (plain or every) or (sources and len(plain) > 1):
             return None
         bindings: dict[str, Any] = {"class": NamedNode(asked)}
-        if plain:
-            bindings.update({**plain[0].bindings(""), **plain[-1].bindings("2")})
+        if plain:  # the second and third conditions repeat the last one where fewer are said
+            second = plain[min(1, len(plain) - 1)]
+            bindings.update({**plain[0].bindings(""), **second.bindings("2"), **plain[-1].bindings("3")})
         query = "onto_list"
         if sources:
             query = "onto_list_from"

@@ -166,6 +166,10 @@ def named_items(q: Question, tokens: list[str]) -> list[tuple[int, str, str, set
 
 #: The most words a lead clause may have before a yes/no question ("Quick check: did …", "sales here - is …").
 LEAD = 3
+#: Words by which a first clause asks or commands itself: then it is no topic said before a yes/no question.
+TOPIC_ASKS = frozenset(
+    {"which", "what", "who", "whom", "whose", "how", "where", "when", "why", "list", "find", "show", "give", "tell"}
+)
 
 
 def yes_no_start(text: str) -> int | None:
@@ -190,7 +194,23 @@ def yes_no_start(text: str) -> int | None:
     start = next((i for i, c in enumerate(clauses) if c != clauses[0]), None)
     if start is not None and start <= LEAD and singular_text(words[start]) in YES_NO_OPENERS:
         return start
+    if (  # "Multi-factor authentication in ProposalForce: was it …?": a topic said first, then the question
+        start is not None
+        and singular_text(words[start]) in YES_NO_OPENERS
+        and len(set(clauses)) == 2
+        and not TOPIC_ASKS & set(words[:start])
+    ):
+        return start
     return None
+
+
+def asks_only_yes_no(q: Question) -> bool:
+    """A yes/no question that asks for nothing else: one sentence, with no question word after its auxiliary
+    ("Did they … ?", not "Do you know which …")."""
+    start = yes_no_start(q.text)
+    if start is None or q.items_asked or re.search(r"[?.!;]\s+\S", q.text.strip()):
+        return False  # "Do we have demo links for X? Need the URLs.": a second sentence asks for the items
+    return not TOPIC_ASKS & set(cue_words(q.text.casefold())[start:])
 
 
 def opens_yes_no(text: str) -> bool:
