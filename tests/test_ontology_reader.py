@@ -861,3 +861,24 @@ def test_a_bug_named_by_the_title_its_later_steps_quote(answerer: Answerer, herb
     assert reopened.outcome == "answer" and reopened.answer == "yes"
     fixed = answerer.ask(f"Was the '{title}' bug in SecurityForce fixed with a code change?")
     assert fixed.outcome == "answer" and fixed.answer == "no"
+
+
+@pytest.mark.herb
+def test_who_created_a_channel_and_when(answerer: Answerer, herb: Path) -> None:
+    """ "Who created / set up the <channel> channel", "when was it created": Slack's note opening the channel
+    (the raw file's "@eid_… created this channel on …"), for a channel created once."""
+    notes = [
+        m
+        for m in product_file(herb, "SecurityForce")["slack"]
+        if re.match(r"@eid_\w+ created this channel on ", m["Message"]["User"]["text"])
+    ]
+    names = [m["Channel"]["name"] for m in notes]
+    note = next(m for m in notes if names.count(m["Channel"]["name"]) == 1)
+    creator = note["Message"]["User"]["text"].split()[0].lstrip("@")
+    channel = note["Channel"]["name"]
+    each_answers(
+        answerer, (f"Who created the {channel} channel?", f"Who set up the {channel} Slack channel?"), {creator}
+    )
+    when = answerer.ask(f"When was the {channel} channel created?")
+    day = re.search(r"on (\d{4}-\d{2}-\d{2})", note["Message"]["User"]["text"])
+    assert when.outcome == "answer" and day and str(when.answer[0]).startswith(day.group(1))  # type: ignore[index]

@@ -102,3 +102,28 @@ def test_url_normalisation_ignores_scheme_www_and_trailing_punctuation() -> None
 def test_channel_purpose_from_the_name_prefix() -> None:
     got = edges(context(), ["channel-purpose"])
     assert got == {(ID + "channel/ch-bug-x-Demo", expand("ekg:channelPurpose"), expand("ekg:BugChannel"))}
+
+
+def test_channel_creator_from_slacks_note_opening_the_channel() -> None:
+    """Slack's note "@eid_… created this channel on …" gives the channel its creator and time, derived from the
+    note; a message that only quotes such words is no note."""
+    ctx = context()
+    ctx.product.artifacts["slack"] += [
+        slack(
+            "20251231-0-zzzzz",
+            "@eid_cccccccc created this channel on 2025-12-31 08:15:00. This is the very beginning of the bug-x-Demo "
+            "channel.",
+            "2025-12-31T08:15:00",
+            user="slack_admin_bot",
+        ),
+        slack(
+            "20260103-0-yyyyy", "Who said '@eid_dddddddd created this channel on 2025-01-01'?", "2026-01-03T09:00:00"
+        ),
+    ]
+    got = edges(ctx, ["channel-creation"])
+    channel = ID + "channel/ch-bug-x-Demo"
+    assert got == {
+        (channel, expand("ekg:channelCreator"), ID + "person/eid_cccccccc"),
+        (channel, expand("dct:created"), "2025-12-31T08:15:00"),
+        (channel, expand("prov:wasDerivedFrom"), ID + "artifact/20251231-0-zzzzz"),
+    }

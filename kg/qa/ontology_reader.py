@@ -39,7 +39,7 @@ from kg.qa.question import Question, initials
 from kg.qa.reading import ASKING_WORDS, function_words, lemmas
 from kg.query.people import EID
 from kg.query.sparql import Backend, Row, named_query, product_dataset, term_text
-from kg.text import DOC_KINDS, normalise, singular_text
+from kg.text import DOC_KINDS, content_words, normalise, singular_text
 
 ONTOLOGY = resource("ontology") / "ekg.ttl"
 DATA = Path(__file__).with_name("ontology_reader.toml")
@@ -73,6 +73,8 @@ QUOTED = re.compile(r"'[^']{3,}'|\"[^\"]+\"|‘[^’]+’|“[^”]+”")
 ASKER = frozenset({"i", "im", "ive", "id", "ill", "we", "my", "our", "me", "us"})
 #: Words this short are not placed by their lemma ("was", "is").
 MIN_LEMMA_WORD = 3
+#: Content words a run must hold to name an entity by part of its title ("the scan cancellation button bug").
+MIN_NEAR_WORDS = 2
 #: The endings of the participles placed by their lemma.
 PARTICIPLE_ENDINGS = ("ed", "en", "one")
 #: Question words that are also class words ("who": a person), unless another class word says what is asked.
@@ -575,8 +577,12 @@ class Reader:
         readings = self.readings(entity, placed) or self.where_readings(entity, placed, asked)
         if (kept := self.subjects_with(entity, readings, placed, asked, left)) is not None:
             return kept
+        if set(reader_data()["time_words"]) & set(self.text.split()) and len(readings) > 1:
+            timed = {expand(p) for p in reader_data()["time_properties"]}  # "when was X created": its time
+            readings = [r for r in readings if r.prop.iri in timed] or readings
         if asked is not None and len(readings) > 1:  # literals are no entities of the asked kind ("which PRs")
             readings = [r for r in readings if not r.prop.datatype] or readings
+            readings = [r for r in readings if self.reaches(r, asked)] or readings  # a PR's reviewer, not a doc's
         if not readings:
             return None
         described, left = self.apposition(entity, placed, left)
@@ -1378,7 +1384,9 @@ class Reader:
         bindings: dict[str, Any] = self.bindings(entity, reading)
         s = schema()
         below = s.below.get(asked or "", frozenset())
-        if reading.how == "subject" and asked and not any(s.kin(d, asked) for d in reading.prop.domain):
+        follow = self.answer_as(reading, asked)
+        unkin = asked and not any(s.kin(d, asked) for d in reading.prop.domain)
+        if reading.how == "subject" and unkin and follow is None:
             return self.uncertain(f"no {s_label(asked)} can have {reading.prop.label}: it is said of another kind")
         overlaps = any(asked in s.below.get(d, ()) or d in below for d in reading.prop.domain)
         if reading.how == "subject" and below == {asked} and overlaps and not reading.prop.domain <= below:
@@ -1394,7 +1402,6 @@ class Reader:
             return done
         rows, queries = done
         values, cites = rows_values(rows), row_cites(rows)
-        follow = self.answer_as(reading, asked)
         if follow is not None:
             values, more = self.follow(rows, follow)
             cites = sorted({*cites, *more})
@@ -1610,10 +1617,14 @@ class Reader:
         Slack": read from Slack messages): a condition on what the items are read from, its phrase taken out."""
         s = schema()
         artifacts = s.below.get(ARTIFACT, frozenset({ARTIFACT}))
+        held = {expand(k): expand(v) for k, v in reader_data()["source_of"].items()}  # a channel: its messages
         said = [
-            (phrase, cls)
+            (phrase, held.get(cls, cls))
             for kind, phrase, _ in placed.phrases
-            if kind == "class" and (cls := s.class_words.get(phrase)) in artifacts and cls != asked
+            if kind == "class"
+            and (cls := s.class_words.get(phrase))
+            and held.get(cls, cls) in artifacts
+            and cls != asked
         ]
         if asked is None or asked in artifacts or len({cls for _, cls in said}) != 1:
             return placed, None
@@ -1696,16 +1707,28 @@ class Reader:
         allowed = ("class", "forward", "scope", "value")
         return len(set(classes)) > 1 or any(kind not in allowed for kind, _, _ in placed.phrases)
 
+    def reaches(self, reading: Reading, asked: str) -> bool:
+        """Whether the reading's values are of the asked kind, or lead to it (`answer_as`)."""
+        s = schema()
+        ends = reading.prop.domain if reading.how in ("subject", "down") else reading.prop.range
+        return any(s.kin(e, asked) for e in ends) or self.answer_as(reading, asked) is not None
+
     def answer_as(self, reading: Reading, asked: str | None) -> Prop | None:
         """The property that leads from this reading's values to the asked kind, when they are not of it."""
-        if asked is None or reading.how in ("subject", "down"):
+        if asked is None or reading.how == "down":
             return None
         s = schema()
         wanted = s.below.get(asked, frozenset({asked}))
-        values = reading.prop.range
-        if values & wanted or reading.prop.datatype:
+        # read backwards, the values are the property's subjects: "which PRs did eid_… review" (its reviews, then
+        # the PR each review is of)
+        values = reading.prop.domain if reading.how == "subject" else reading.prop.range
+        if values & wanted or (reading.prop.datatype and reading.how != "subject"):
             return None
+        if reading.how == "subject" and (not values or any(s.kin(v, asked) for v in values)):
+            return None  # the subjects are of the asked kind's kin ("which products compete with X"): themselves
         leads = [p for p in s.properties.values() if p.domain & values and p.range & wanted and not p.datatype]
+        if reading.how == "subject":  # from a record, the property said of that record alone (a review's PR)
+            leads = [p for p in leads if p.domain <= values and p.iri != reading.prop.iri]
         if len(leads) == 1:
             return leads[0]
         default = reader_data()["answer_as"].get(local(asked).casefold())
@@ -1727,14 +1750,16 @@ class Reader:
         s = schema()
         kinds = [c for kind, phrase, _ in placed.phrases if kind == "class" and (c := s.class_words.get(phrase))]
         titled = [c for c in kinds if c in (expand("ekg:Bug"), expand("ekg:PullRequest"), expand("ekg:Feature"))]
-        if not titled or not left or not any(k in ("forward", "inverse") for k, _, _ in placed.phrases):
-            return None
-        if self.q.product is None:
+        if not titled or not left or self.q.product is None:
             return None  # no product read: the title may be another product's, which no graph read here holds
         title = self.title_beside(placed, left, s_label(titled[0]))
         if title is None:
             return None
         rows = self.backend.select(named_query("onto_titles").text, {"class": NamedNode(titled[0])}, self.graphs)
+        if (near := self.near_title(title, rows, titled[0])) is not None:
+            return self.of_entity(near.candidates[0], near, *self.place([near]))
+        if not any(k in ("forward", "inverse") for k, _, _ in placed.phrases):
+            return None
         titles = {term_text(r["label"]).casefold(): term_text(r["label"]) for r in rows}
         close = [titles[t] for t in difflib.get_close_matches(title, list(titles), n=3, cutoff=0.4)]
         noun = s_label(titled[0])
@@ -1746,6 +1771,31 @@ class Reader:
             "unsupported",
             readings=readings if noun == "bug" else [],
         )
+
+    def near_title(self, said: str, rows: list[Row], cls: str) -> Mention | None:
+        """The one entity whose title holds every content word of the run said for it ("the scan cancellation
+        button bug": "non-functional scan cancellation button in the user interface"), two words at least; the
+        run as the question writes it is the mention. None when no title or several hold them."""
+        tokens = self.text.split()
+        raw = next(
+            (
+                " ".join(tokens[i:j])
+                for i in range(len(tokens))
+                for j in range(i + 1, len(tokens) + 1)
+                if singular_text(" ".join(tokens[i:j])) == said
+            ),
+            None,
+        )
+        words = content_words(raw or "")  # as written: "CORS", not its singular "cor"
+        if raw is None or len(words) < MIN_NEAR_WORDS:
+            return None
+        held = {
+            term_text(r["entity"]): term_text(r["label"]) for r in rows if words <= content_words(term_text(r["label"]))
+        }
+        if len(held) != 1:
+            return None
+        iri, label = next(iter(held.items()))
+        return Mention(raw, (Entity(iri, frozenset({cls}), label),))
 
     def title_beside(self, placed: Placed, left: list[str], noun: str) -> str | None:
         """The words left, when they are one run of the question in the singular "the <words> bug" or "the bug
@@ -1763,7 +1813,12 @@ class Reader:
         # "the bug titled <words>", the title right after ("the bug named in this question" names none)
         named = words[first] in TITLE_WORDS and first - 1 in nouns and words[first + 1 : first + 2] != []
         named = named and words[first + 1] in left
-        if not (named or (last + 1 in nouns and first > 0 and words[first - 1] in ("the", "a"))):
+        before = words[max(0, first - 2) : first]  # "the <words> bug", "the SecurityForce <words> bug"
+        opened = bool(before) and (
+            before[-1] in ("the", "a")
+            or (len(before) == 2 and before[0] in ("the", "a") and not before[1].strip("\x00"))
+        )
+        if not (named or (last + 1 in nouns and opened)):
             return None  # "the <words> bug" or "the bug titled <words>", nothing looser
         return " ".join(words[first + 1 if named else first : last + 1])
 

@@ -11,15 +11,19 @@ from pyoxigraph import Literal, NamedNode
 from kg.ingest.rules import Message, RuleContext, rule
 from kg.namespaces import node, term
 from kg.vocab import (
+    CHANNEL_CREATOR,
     CHANNEL_PURPOSE,
     CONVERSATION_IN,
+    DCT_CREATED,
     IN_CONVERSATION,
     LINKS_TO,
     MENTIONS,
     MENTIONS_CUSTOMER,
     MENTIONS_URL,
     SHARES_LINK,
+    WAS_DERIVED_FROM,
     XSD_ANYURI,
+    XSD_DATETIME,
 )
 
 EID_MENTION = re.compile(r"@(eid_[0-9a-f]{8})\b")
@@ -86,6 +90,25 @@ def channel_purpose(ctx: RuleContext) -> None:
         purpose = PURPOSES.get(channel[0].channel.split("-", 1)[0].casefold())
         if purpose is not None:
             ctx.add(node("channel", channel[0].channel_id), CHANNEL_PURPOSE, purpose)
+
+
+#: Slack's own note opening a channel: "@eid_… created this channel on 2026-04-19 00:29:00."
+CREATED_CHANNEL = re.compile(r"^@(eid_[0-9a-f]{8}) created this channel on (\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})")
+
+
+@rule(
+    "channel-creation",
+    "Slack's note '@eid_… created this channel on <time>': the channel's ekg:channelCreator and dct:created, "
+    "the channel prov:wasDerivedFrom the note (a channel created twice under one name keeps both).",
+)
+def channel_creation(ctx: RuleContext) -> None:
+    for msg in ctx.messages:
+        if (found := CREATED_CHANNEL.match(msg.text)) is None:
+            continue
+        channel = node("channel", msg.channel_id)
+        ctx.add(channel, CHANNEL_CREATOR, ctx.person(found.group(1)))
+        ctx.add(channel, DCT_CREATED, Literal(f"{found.group(2)}T{found.group(3)}", datatype=XSD_DATETIME))
+        ctx.add(channel, WAS_DERIVED_FROM, ctx.artifact(msg.id))
 
 
 @rule("customer-mentions", "A `CUST-nnnn` in a message: the message ekg:mentionsCustomer that customer.")
