@@ -1385,8 +1385,8 @@ class Reader:
         s = schema()
         below = s.below.get(asked or "", frozenset())
         follow = self.answer_as(reading, asked)
-        unkin = asked and not any(s.kin(d, asked) for d in reading.prop.domain)
-        if reading.how == "subject" and unkin and follow is None:
+        unkin = asked is not None and not any(s.kin(d, asked) for d in reading.prop.domain)
+        if reading.how == "subject" and asked is not None and unkin and follow is None:
             return self.uncertain(f"no {s_label(asked)} can have {reading.prop.label}: it is said of another kind")
         overlaps = any(asked in s.below.get(d, ()) or d in below for d in reading.prop.domain)
         if reading.how == "subject" and below == {asked} and overlaps and not reading.prop.domain <= below:
