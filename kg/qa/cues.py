@@ -25,10 +25,12 @@ BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|ha
 GAP_WORDS = 3
 #: "not sure how approvals work": the asker's doubt, which negates nothing the question asks.
 HEDGE = re.compile(r"(?<!\w)not (?:quite |really |entirely |totally )?(?:sure|certain)(?!\w)")
-#: "How do I find …", "how can we see …": a request for what follows, not a how question.
+#: "How do I find …", "how can we see …", "I need …": a request for what follows, not a how question.
 REQUEST = re.compile(
     r"(?<!\w)how (?:do|can|could|would|should|might) (?:i|we|you|one) "
     r"(?:find|get|see|view|pull up|look up|list|check|access|fetch|retrieve)(?!\w)"
+    r"|^(?:i|we) (?:need|want|would like)(?!\w)"  # "I need the direct reports of eid_…"
+    r"|^(?:link|send|grab|fetch) me(?!\w)"  # "Link me the PR that fixed …"
 )
 #: Auxiliaries before a question's subject ("which features did people ..."), as cue text spells them
 #: (singularised: "does" -> "doe", "has" -> "ha").

@@ -63,6 +63,8 @@ PREPOSITIONS = frozenset({"to", "by", "for", "of", "on", "in", "with"})
 TITLE_WORDS = frozenset({"titled", "called", "named"})
 #: Words after an employee that say the items are theirs ("what PRs does eid_… have open").
 HAVE = frozenset({"have", "has", "had", "got"})
+#: Words by which a question refers back to the employee it opened with ("eid_… - which of their PRs").
+POSSESSIVE = frozenset({"their", "his", "her"})
 #: Chain words that are prepositions: after the entity they point the other way ("X is under", "X rolls up to").
 PREPOSITION_CHAIN = frozenset({"under", "below", "above", "roll up to", "rolled up to"})
 #: The quote marks a title stands between.
@@ -529,6 +531,8 @@ class Reader:
         repos = {normalise(r) for r in self.q.repos}  # a repository named as one filters a listing: no entity
         named = [m for m in self.found if m.words not in repos]
         placed, asked, left = self.place(named)
+        if len(named) == 1 and not named[0].ambiguous:  # "flowAIX_planning_5, the X system design review"
+            placed = self.without_restated(named[0].candidates[0], placed)
         asks_property = any(kind not in ("class", "scope", "role") for kind, _, _ in placed.phrases)
         if self.desc is not None and len(named) == 2:
             if self.q.time is not None and not self.desc.dated:
@@ -536,6 +540,9 @@ class Reader:
             return self.related(named, placed, asked, left)
         if self.desc is not None:
             return self.of_described(self.desc, placed, asked, left, asks_property)
+        only = named[0].candidates[0] if len(named) == 1 and not named[0].ambiguous and not left else None
+        if not asks_property and only is not None and (people := self.people_at(only, asked)) is not None:
+            return people  # "who was at <meeting id>", "who was in the room for it"
         if (
             not asks_property
             and not ((self.q.roles or self.q.locations) and not named)
@@ -574,7 +581,11 @@ class Reader:
         left = list(left)
         if owned := self.owned(entity, mention, placed, asked, left):
             return owned
-        readings = self.readings(entity, placed) or self.where_readings(entity, placed, asked)
+        placed = self.without_restated(entity, placed)
+        readings = self.readings(entity, placed)
+        if asked is not None and readings and not any(self.reaches(r, asked) for r in readings):
+            readings = self.where_readings(entity, placed, asked) or readings  # "which bugs has eid_… resolved"
+        readings = readings or self.where_readings(entity, placed, asked)
         if (kept := self.subjects_with(entity, readings, placed, asked, left)) is not None:
             return kept
         if set(reader_data()["time_words"]) & set(self.text.split()) and len(readings) > 1:
@@ -619,6 +630,23 @@ class Reader:
         if opens_yes_no(self.q.text) and readings[0].how == "value" and not readings[0].prop.datatype:
             return self.existed(read)  # "was <PR> reverted?": whether it has any
         return read
+
+    def without_restated(self, entity: Entity, placed: Placed) -> Placed:
+        """The placement less the phrases that only restate the entity ("CoFoAIX_planning_1, the CoachForce
+        market research report review"): values it holds (its document kind), and, with one, the words the data
+        file's `[restates]` gives its class ("review" of a meeting)."""
+        values = [p for p in placed.phrases if p[0] == "value"]
+        if not values:
+            return placed
+        rows = self.backend.select(named_query("onto_held").text, {"entity": NamedNode(entity.iri)}, self.graphs)
+        held = {term_text(r["value"]) for r in rows}
+        held |= {i for h in held for i in individuals(_phrase(normalise(h)))}  # a meeting's type, as its kind
+        said = [p for p in values if set(individuals(p[1])) & held]
+        if not said:
+            return placed
+        words = {w for cls, ws in reader_data()["restates"].items() if expand(cls) in entity.classes for w in ws}
+        dropped = {p[1] for p in said} | words
+        return replace(placed, phrases=[p for p in placed.phrases if p[1] not in dropped or p[0] in ("class", "scope")])
 
     @staticmethod
     def existed(read: Answer) -> Answer:
@@ -686,26 +714,40 @@ class Reader:
 
     def by_role(self, read: Answer) -> Answer:
         """A reading's people narrowed to the role the question names ("which QA specialists report to
-        eid_…"); a role the answer cannot be narrowed by (no people) is uncertain."""
+        eid_…"), then to the place ("… based in Seattle"); a role the answer cannot be narrowed by (no people)
+        is uncertain."""
         roles = [r for r in self.q.roles if r not in self.apposed]
         if not roles or read.outcome == "absent":
-            return read
+            return self.by_place(read)
         if len(roles) > 1 or read.outcome != "answer" or read.type != "person":
             return self.uncertain(f"'{', '.join(roles)}' filters nothing this reading answers")
+        kept = self.kept_by(read, "onto_person_roles", "role", roles[0], f"with role {roles[0]}")
+        return self.by_place(kept) if kept.outcome == "answer" else kept
+
+    def by_place(self, read: Answer) -> Answer:
+        """A reading's people narrowed to the place the question names, as their ekg:location gives it."""
+        places = self.q.locations
+        if len(places) != 1 or read.outcome != "answer" or read.type != "person":
+            return read
+        return self.kept_by(read, "onto_person_location", "location", places[0], f"based in {places[0]}")
+
+    def kept_by(self, read: Answer, name: str, column: str, wanted: str, said: str) -> Answer:
+        """The answer's people whose `column` (read by `sparql/<name>.rq` per person) is the wanted value; none
+        left is absent, with the count of those looked at as its proof."""
         values = read.answer if isinstance(read.answer, list) else []
-        query = named_query("onto_person_roles")
+        query = named_query(name)
         kept = [
             v
             for v in values
             if any(
-                term_text(r["role"]).casefold() == roles[0].casefold()
+                term_text(r[column]).casefold() == wanted.casefold()
                 for r in self.backend.select(query.text, {"person": NamedNode(f"{ID}person/{v}")})
             )
         ]
-        read.slots["reading"] = f"{read.slots.get('reading', '')}, those with role {roles[0]}"
+        read.slots["reading"] = f"{read.slots.get('reading', '')}, those {said}"
         read.queries = [*read.queries, query.text]
         if not kept:
-            reason = f"none of the {len(values)} answers has role {roles[0]}"
+            reason = f"none of the {len(values)} answers is one {said}"
             proof = {"query": query.name, "text": query.text, "bindings": {}, "result": reason}
             return self.abstention(reason, "absent", slots=read.slots, intent=read.intent, proof=proof)
         read.answer = kept
@@ -887,10 +929,13 @@ class Reader:
     def people_of(self, desc: Described, asked: str | None) -> Answer | None:
         """ "Who was on / at / in <a meeting>": the people the data file names for the entity's class (a
         meeting's participants), when the question asks for people and names no property."""
+        return self.people_at(desc.entities[0], asked) if len(desc.entities) == 1 else None
+
+    def people_at(self, entity: Entity, asked: str | None) -> Answer | None:
+        """The people the data file's `[people_of]` names for the entity's class, when people are asked."""
         s = schema()
-        if asked is None or asked not in s.below.get(PERSON, frozenset({PERSON})) or len(desc.entities) != 1:
+        if asked is None or asked not in s.below.get(PERSON, frozenset({PERSON})):
             return None
-        entity = desc.entities[0]
         for cls, prop in reader_data()["people_of"].items():
             if entity.classes & s.below.get(expand(cls), frozenset({expand(cls)})):
                 return self.run(entity, Reading("value", s.properties[expand(prop)]), asked)
@@ -967,6 +1012,8 @@ class Reader:
         before = self.q.norm.split(mention.words, 1)[0].split()[-2:] if mention.words in self.q.norm else []
         if len(before) == 2 and before[1] == "by" and singular_text(before[0]) in schema().class_words:
             return True
+        if self.q.norm.split()[:1] == [mention.words] and POSSESSIVE & set(self.q.norm.split()[1:5]):
+            return True  # "eid_… - which of their PRs are open": the id said first, then theirs
         after = self.q.norm.split(mention.words, 1)[1].split()[:2] if mention.words in self.q.norm else []
         return any(w in HAVE for w in after)  # "does eid_… still have"
 
@@ -1097,6 +1144,8 @@ class Reader:
             for phrase in (singular_text(normalise(role)), initials(role)):
                 if phrase and placed.take(phrase, frozenset({"role"})):
                     break
+        for place in self.q.locations:  # so is a place ("… based in Seattle"), a filter on the people answered
+            placed.take(singular_text(normalise(place)), frozenset({"role"}))
         kinds = dict(phrase_kinds())
         if self.q.product:  # the product named as the scope, unless a longer phrase holds it ("demo link")
             kinds[_phrase(self.q.product)] = kinds.get(_phrase(self.q.product), frozenset()) | {"scope"}
@@ -1110,6 +1159,7 @@ class Reader:
         for word in placed.left(function):  # "approve" as "approved", "reviewing" as "reviewed"
             if len(word) > MIN_LEMMA_WORD and (phrase := lemma_phrases().get(next(iter(sorted(lemmas(word))), ""))):
                 placed.take(word, kinds[phrase], phrase)
+        self.place_words(placed)
         classes = sorted((at, phrase) for kind, phrase, at in placed.phrases if kind == "class")
         if (
             classes
@@ -1122,7 +1172,30 @@ class Reader:
             placed.phrases = [p for p in placed.phrases if p[:2] != ("class", classes[0][1])]
             classes = classes[1:]
         asked = [c for c in classes if placed.text[: c[0]].split()[-1:] in (["which"], ["what"])]
-        return self.qualified(placed, *(asked or classes)[0]) if classes else None  # "… - which company …"
+        if not classes:
+            return self.named_by_property(placed)  # "which competing tools does X's report name"
+        return self.qualified(placed, *(asked or classes)[0])  # "… - which company …"
+
+    def place_words(self, placed: Placed) -> None:
+        """A place the question names as a filter besides another property ("which engineers under eid_… are
+        based in Seattle"): the location property's words go with the place, no reading of their own."""
+        where = schema().properties.get(expand("ekg:location"))
+        if not self.q.locations or where is None:
+            return
+        own = set(where.forward) | set(where.inverse)
+        others = [p for p in placed.phrases if p[0] in ("forward", "inverse", "up", "down", "two") and p[1] not in own]
+        if others:
+            placed.phrases = [("role", p[1], p[2]) if p[1] in own and p[0] == "forward" else p for p in placed.phrases]
+
+    @staticmethod
+    def named_by_property(placed: Placed) -> str | None:
+        """The asked kind where the question names no class but asks "which <a property's noun>" ("which
+        competing tools", "what rivals"): the property's one subject class (a competitor product)."""
+        for kind, phrase, at in sorted(placed.phrases, key=lambda p: p[2]):
+            if kind == "forward" and placed.text[:at].split()[-1:] in (["which"], ["what"]):
+                domains = {d for p in schema().properties.values() if phrase in p.forward for d in p.domain}
+                return next(iter(domains)) if len(domains) == 1 else None
+        return None
 
     @staticmethod
     def qualified(placed: Placed, at: int, word: str) -> str:
