@@ -266,6 +266,9 @@ def parse(raw: str | bytes, vocab: Vocabulary) -> Question:
 
 #: The words that say a name is a code repository's.
 REPO_WORDS = r"repo|repos|repository|repositories|codebase|code base"
+#: A question opening with the asker ("I'm new to the X repo …") sets a scene in its first few words.
+ASKER_OPENING = frozenset({"i", "im", "we", "were", "ive", "weve"})
+ASKER_SCENE_WORDS = 6
 REPO_NAMED = re.compile(
     rf"(?<![\w.-])(?P<a>[\w.-]+(?:/[\w.-]+)?) (?:{REPO_WORDS})(?!\w)|(?:{REPO_WORDS}) (?P<b>[\w.-]+/[\w.-]+)(?![\w/])"
 )
@@ -276,6 +279,9 @@ def named_repos(norm: str, vocab: Vocabulary) -> tuple[list[str], list[str]]:
     salesforce/CollaborationForce repository", "repo salesforce/ATF_AIX"), and the words that name each."""
     found: dict[str, str] = {}
     for m in REPO_NAMED.finditer(norm):
+        before = norm[: m.start()].split()
+        if len(before) <= ASKER_SCENE_WORDS and before[:1] and before[0].replace("'", "") in ASKER_OPENING:
+            continue  # "I'm new to the SearchForce repo. …": where the asker works, not a filter on the answer
         name = m.group("a") or m.group("b")
         if name in vocab.repos:
             found.setdefault(vocab.repos[name], m.group(0))
