@@ -806,6 +806,10 @@ def test_a_meeting_described_by_a_bare_date_and_the_askers_own_verb(answerer: An
         f"I missed the {product} {meeting['document_type']} meeting on {day} - who was there?",
     )
     each_answers(answerer, asked, set(meeting["participants"]))
+    days = {m["date"][:10] for m in meetings}
+    free = next(f"2026-01-{d:02d}" for d in range(1, 29) if f"2026-01-{d:02d}" not in days)
+    none = answerer.ask(f"Who attended the {product} {meeting['document_type']} meeting held {free}?")
+    assert none.outcome in ("absent", "uncertain") and not none.answer  # no meeting that day: never a crash
 
 
 @pytest.mark.herb

@@ -531,8 +531,9 @@ class Reader:
         repos = {normalise(r) for r in self.q.repos}  # a repository named as one filters a listing: no entity
         named = [m for m in self.found if m.words not in repos]
         placed, asked, left = self.place(named)
-        if len(named) == 1 and not named[0].ambiguous:  # "flowAIX_planning_5, the X system design review"
-            placed = self.without_restated(named[0].candidates[0], placed)
+        one = named[0].candidates[0] if len(named) == 1 and len(named[0].candidates) == 1 else None
+        if one is not None:  # "flowAIX_planning_5, the X system design review"
+            placed = self.without_restated(one, placed)
         asks_property = any(kind not in ("class", "scope", "role") for kind, _, _ in placed.phrases)
         if self.desc is not None and len(named) == 2:
             if self.q.time is not None and not self.desc.dated:
@@ -540,8 +541,7 @@ class Reader:
             return self.related(named, placed, asked, left)
         if self.desc is not None:
             return self.of_described(self.desc, placed, asked, left, asks_property)
-        only = named[0].candidates[0] if len(named) == 1 and not named[0].ambiguous and not left else None
-        if not asks_property and only is not None and (people := self.people_at(only, asked)) is not None:
+        if not asks_property and one is not None and not left and (people := self.people_at(one, asked)) is not None:
             return people  # "who was at <meeting id>", "who was in the room for it"
         if (
             not asks_property

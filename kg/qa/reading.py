@@ -256,6 +256,10 @@ def wording_lemmas(wording: frozenset[str]) -> frozenset[str]:
     return frozenset(lemma for w in wording for lemma in lemmas(w))
 
 
+#: Words by which a clause restricts the answer, whatever else it says ("but only the ones …", "just those …").
+NARROWING_OPENERS = frozenset({"only", "exclusively", "solely"})
+
+
 def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
     """The words of context clauses ("For the board deck, ...", "... ? prepping a customer call"): their cues set
     the scene and ask nothing. The reading holds the clause where it claims most words (slots but the product,
@@ -270,6 +274,8 @@ def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
         for i, c in enumerate(tagged.clauses)
         if tagged.tokens[i] in WH_OPENERS and (i == 0 or tagged.clauses[i - 1] != c)
     }
+    # "…, but only the ones fixing API Security problems": a clause that restricts narrows what is asked
+    held |= {tagged.clauses[i] for i, t in enumerate(tagged.tokens) if t in NARROWING_OPENERS}
     changed = True
     while changed:
         changed = False
