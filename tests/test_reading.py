@@ -91,6 +91,14 @@ def test_context_clauses_set_the_scene_and_ask_nothing(answerer: Answerer) -> No
     assert framed.outcome == "answer" and framed.answer == plain.answer
 
 
+def test_a_clause_that_restricts_is_never_context(answerer: Answerer) -> None:
+    """ "…, but only the ones fixing <component> problems" narrows the answer: a row that cannot read it leaves
+    the question uncertain, never the unnarrowed answer."""
+    plain = "Find the PR links submitted by eid_8c5414f1 to resolve bugs reported by TechCorp in ActionGenie"
+    narrowed = answerer.ask(f"{plain}, but only the ones fixing API Security & Access Control problems.")
+    assert answerer.ask(plain).outcome == "answer" and narrowed.outcome == "uncertain"
+
+
 def test_abbreviations_are_spelled_out(answerer: Answerer) -> None:
     short = answerer.ask("eids of QA specialists on the prev release of EdgeForce?")
     full = answerer.ask("Find employee IDs of QA Specialists who worked on the previous release of EdgeForce?")
