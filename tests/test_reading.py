@@ -99,6 +99,19 @@ def test_a_clause_that_restricts_is_never_context(answerer: Answerer) -> None:
     assert answerer.ask(plain).outcome == "answer" and narrowed.outcome == "uncertain"
 
 
+def test_a_slot_said_again_in_the_asking_clause_leaves_the_first_clause_context(answerer: Answerer) -> None:
+    """ "I have TechCorp on the phone later. Give me … reported by TechCorp …": the first clause sets the scene;
+    a company named only in a clause of its own still asks something no row reads."""
+    plain = answerer.ask("Give me every PR link eid_d098d618 submitted to fix bugs reported by TechCorp in FlowForce.")
+    scene = answerer.ask(
+        "I have TechCorp on the phone later. Give me every PR link eid_d098d618 submitted to fix bugs reported by "
+        "TechCorp in FlowForce."
+    )
+    assert plain.outcome == "answer" and scene.answer == plain.answer
+    alone = answerer.ask("TechCorp is our biggest customer. Which company has the most unresolved bugs in ActionGenie?")
+    assert alone.outcome == "uncertain"
+
+
 def test_abbreviations_are_spelled_out(answerer: Answerer) -> None:
     short = answerer.ask("eids of QA specialists on the prev release of EdgeForce?")
     full = answerer.ask("Find employee IDs of QA Specialists who worked on the previous release of EdgeForce?")

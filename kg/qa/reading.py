@@ -268,7 +268,8 @@ def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
     every other clause is context."""
     where = {cue: {tagged.clauses[i] for i in tagged.covered({cue})} for cue in cues}
     claims = Counter(tagged.clauses[i] for i in named | tagged.covered(cues))
-    held = {tagged.clauses[i] for i in named} | ({claims.most_common(1)[0][0]} if claims else set())
+    held = {tagged.clauses[i] for i in named if not said_again(tagged, named, i)}
+    held |= {claims.most_common(1)[0][0]} if claims else set()
     held |= {
         c
         for i, c in enumerate(tagged.clauses)
@@ -284,6 +285,17 @@ def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
                 held |= clauses
                 changed = True
     return {i for i, clause in enumerate(tagged.clauses) if clause not in held}
+
+
+def said_again(tagged: Tagged, named: set[int], at: int) -> bool:
+    """Whether the slot word at this position is named again in another clause that a slot or a question word
+    holds ("I have TechCorp on the phone later. Give me every PR … reported by TechCorp …"): the first mention
+    only sets the scene."""
+    clause = tagged.clauses[at]
+    others = {i for i in named if tagged.clauses[i] != clause}
+    return any(tagged.tokens[i] == tagged.tokens[at] for i in others) and all(
+        any(tagged.tokens[j] == tagged.tokens[i] for j in others) for i in named if tagged.clauses[i] == clause
+    )
 
 
 def asides(tagged: Tagged, named: set[int]) -> set[int]:
