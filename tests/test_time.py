@@ -103,3 +103,7 @@ def test_an_events_window_is_no_point_to_read_the_state_at() -> None:
     assert slot is None and text.endswith("in october 2026")  # left for the reading to say it cannot place
     slot, _ = find_time("which bugs were open in october 2026")
     assert slot is not None and slot.instant == "2026-10-31T23:59:59"
+    slot, text = find_time("which prs need to be merged limited to ones opened before november 2026")
+    assert slot is None and text.endswith("before november 2026")  # a bound on the openings, not a point
+    slot, _ = find_time("which prs were open before november 2026")
+    assert slot is not None and slot.mode == "before"

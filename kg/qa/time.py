@@ -52,6 +52,9 @@ DATE_SHAPES = (
 )
 #: Cues that after an event's verb name a window ("opened in October 2026"), and those verbs.
 WINDOW_CUES = frozenset({"in", "during"})
+#: Cues that after an event's verb bound the events ("opened before November 2026"): a window too, not the state
+#: read just before that point.
+BOUND_CUES = frozenset({"before", "prior", "ahead"})
 EVENT_VERBS = frozenset(
     {
         "opened",
@@ -155,11 +158,11 @@ def find_time(norm: str) -> tuple[TimeSlot | None, str]:
 
 
 def _event_window(norm: str, found: re.Match[str]) -> bool:
-    """ "Opened in October 2026": a window the events fall in, not a point to read the state at. Left in the
-    text, the words are placed by nothing, so the reading says so."""
+    """ "Opened in October 2026", "opened before November 2026": a window the events fall in, not a point to
+    read the state at. Left in the text, the words are placed by nothing, so the reading says so."""
     cue = found.group(0).split()[0]
     before = norm[: found.start()].split()[-1:]
-    return cue in WINDOW_CUES and bool(before) and before[0] in EVENT_VERBS
+    return cue in WINDOW_CUES | BOUND_CUES and bool(before) and before[0] in EVENT_VERBS
 
 
 def _date_slot(found: re.Match[str], mode: str) -> TimeSlot:
