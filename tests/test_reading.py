@@ -92,11 +92,19 @@ def test_context_clauses_set_the_scene_and_ask_nothing(answerer: Answerer) -> No
 
 
 def test_a_clause_that_restricts_is_never_context(answerer: Answerer) -> None:
-    """ "…, but only the ones fixing <component> problems" narrows the answer: a row that cannot read it leaves
+    """ "…, but only the ones fixing <component> problems", "…, apart from the ones in the API module", "… but
+    had nothing to do with <component> issues" narrow or negate the answer: a row that cannot read them leaves
     the question uncertain, never the unnarrowed answer."""
     plain = "Find the PR links submitted by eid_8c5414f1 to resolve bugs reported by TechCorp in ActionGenie"
     narrowed = answerer.ask(f"{plain}, but only the ones fixing API Security & Access Control problems.")
     assert answerer.ask(plain).outcome == "answer" and narrowed.outcome == "uncertain"
+    most = "Which company has the most unresolved bugs in ActionGenie"
+    assert answerer.ask(f"{most}, apart from the ones in the API module?").outcome == "uncertain"
+    assert answerer.ask(f"Apart from BlueWave, {most[0].lower()}{most[1:]}?").outcome == "answer"
+    none = answerer.ask(
+        "Which SupportForce engineers fixed customer bugs but had nothing to do with the Log Analysis Module issues?"
+    )
+    assert none.outcome == "uncertain"
 
 
 def test_a_slot_said_again_in_the_asking_clause_leaves_the_first_clause_context(answerer: Answerer) -> None:

@@ -256,8 +256,10 @@ def wording_lemmas(wording: frozenset[str]) -> frozenset[str]:
     return frozenset(lemma for w in wording for lemma in lemmas(w))
 
 
-#: Words by which a clause restricts the answer, whatever else it says ("but only the ones …", "just those …").
-NARROWING_OPENERS = frozenset({"only", "exclusively", "solely"})
+#: Words by which a clause restricts the answer, whatever else it says ("but only the ones …", "apart from …").
+NARROWING_OPENERS = frozenset(
+    {"only", "exclusively", "solely", "apart", "aside", "except", "excluding", "besides", "minus", "without"}
+)
 
 
 def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
@@ -275,7 +277,8 @@ def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
         for i, c in enumerate(tagged.clauses)
         if tagged.tokens[i] in WH_OPENERS and (i == 0 or tagged.clauses[i - 1] != c)
     }
-    # "…, but only the ones fixing API Security problems": a clause that restricts narrows what is asked
+    # "…, but only the ones fixing API Security problems", "…, apart from the ones in the API module": a clause
+    # that restricts or excludes narrows what is asked
     held |= {tagged.clauses[i] for i, t in enumerate(tagged.tokens) if t in NARROWING_OPENERS}
     changed = True
     while changed:
