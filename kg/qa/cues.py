@@ -29,7 +29,7 @@ HEDGE = re.compile(r"(?<!\w)not (?:quite |really |entirely |totally )?(?:sure|ce
 REQUEST = re.compile(
     r"(?<!\w)how (?:do|can|could|would|should|might) (?:i|we|you|one) "
     r"(?:find|get|see|view|pull up|look up|list|check|access|fetch|retrieve)(?!\w)"
-    r"|^(?:i|we) (?:need|want|would like)(?!\w)"  # "I need the direct reports of eid_…"
+    r"|^(?:i|we) (?:need|want|would like)(?: to (?:know|see|find|get))?(?!\w)(?! to )"  # "I need the … of eid_…"
     r"|^(?:link|send|grab|fetch) me(?!\w)"  # "Link me the PR that fixed …"
 )
 #: Auxiliaries before a question's subject ("which features did people ..."), as cue text spells them

@@ -636,15 +636,15 @@ class Reader:
         market research report review"): values it holds (its document kind), and, with one, the words the data
         file's `[restates]` gives its class ("review" of a meeting)."""
         values = [p for p in placed.phrases if p[0] == "value"]
-        if not values:
-            return placed
+        words = {w for cls, ws in reader_data()["restates"].items() if expand(cls) in entity.classes for w in ws}
+        if not values or not words:
+            return placed  # only a kind the data file names is restated so ("is <PR> closed" asks its state)
         rows = self.backend.select(named_query("onto_held").text, {"entity": NamedNode(entity.iri)}, self.graphs)
         held = {term_text(r["value"]) for r in rows}
         held |= {i for h in held for i in individuals(_phrase(normalise(h)))}  # a meeting's type, as its kind
         said = [p for p in values if set(individuals(p[1])) & held]
         if not said:
             return placed
-        words = {w for cls, ws in reader_data()["restates"].items() if expand(cls) in entity.classes for w in ws}
         dropped = {p[1] for p in said} | words
         return replace(placed, phrases=[p for p in placed.phrases if p[1] not in dropped or p[0] in ("class", "scope")])
 
