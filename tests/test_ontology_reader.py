@@ -978,3 +978,13 @@ def test_a_repository_in_the_askers_own_scene_filters_nothing(answerer: Answerer
     )
     assert plain.outcome == "answer" and scene.outcome == "answer" and scene.answer == plain.answer
     assert not scene.slots.get("repos")
+
+
+@pytest.mark.herb
+def test_a_state_said_of_a_named_pr_is_asked_not_restated(answerer: Answerer, herb: Path) -> None:
+    """ "Is <PR link> closed / open?": the PR's state as its raw record gives it (a value the entity holds is a
+    restatement only in an apposition of a kind the data file names, a meeting)."""
+    for pr in [p for p in product_file(herb, "AnomalyForce")["prs"] if "/salesforce/" in p["link"]][:4]:
+        for state in ("open", "closed"):
+            got = answerer.ask(f"Is {pr['link']} {state}?")
+            assert got.outcome == "answer" and got.answer == ("yes" if pr["state"] == state else "no"), pr["link"]
