@@ -1572,9 +1572,11 @@ class Reader:
         if len(sources) > 1 or not (plain or every) or (sources and len(plain) > 1):
             return None
         bindings: dict[str, Any] = {"class": NamedNode(asked)}
-        if plain:  # the second and third conditions repeat the last one where fewer are said
-            second = plain[min(1, len(plain) - 1)]
-            bindings.update({**plain[0].bindings(""), **second.bindings("2"), **plain[-1].bindings("3")})
+        # the second and third conditions repeat the last one where fewer are said, and with none, every
+        # condition is the class itself: a pattern left unbound would join every triple of each item with itself
+        bound = plain or [self.of_class(asked)]
+        second = bound[min(1, len(bound) - 1)]
+        bindings.update({**bound[0].bindings(""), **second.bindings("2"), **bound[-1].bindings("3")})
         query = "onto_list"
         if sources:
             query = "onto_list_from"
@@ -1600,7 +1602,9 @@ class Reader:
         proof = named_query(f"{query}.ask")
         found = []
         for narrower in sorted(schema().below.get(asked, frozenset()) - {asked}):
-            said = {k: v for k, v in {**bindings, "class": NamedNode(narrower)}.items() if k in proof.params}
+            said = {  # the class, and a condition that is the class itself, read as the narrower one
+                k: NamedNode(narrower) if v == NamedNode(asked) else v for k, v in bindings.items() if k in proof.params
+            }
             if not self.backend.ask(proof.text, said, self.graphs):
                 found.append(class_label(narrower))
         return found
