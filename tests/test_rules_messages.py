@@ -119,11 +119,21 @@ def test_channel_creator_from_slacks_note_opening_the_channel() -> None:
         slack(
             "20260103-0-yyyyy", "Who said '@eid_dddddddd created this channel on 2025-01-01'?", "2026-01-03T09:00:00"
         ),
+        slack(
+            "20251230-0-xxxxx",
+            "@'eid_eeeeeeee' created this channel on 2025-12-30 07:00:00. This is the very beginning of the x channel.",
+            "2025-12-30T07:00:00",
+            user="slack_admin_bot",
+            channel="planning-x-Demo",
+        ),
     ]
     got = edges(ctx, ["channel-creation"])
-    channel = ID + "channel/ch-bug-x-Demo"
+    channel, planning = ID + "channel/ch-bug-x-Demo", ID + "channel/ch-planning-x-Demo"
     assert got == {
         (channel, expand("ekg:channelCreator"), ID + "person/eid_cccccccc"),
         (channel, expand("dct:created"), "2025-12-31T08:15:00"),
         (channel, expand("prov:wasDerivedFrom"), ID + "artifact/20251231-0-zzzzz"),
+        (planning, expand("ekg:channelCreator"), ID + "person/eid_eeeeeeee"),  # the id quoted, as 10 notes have it
+        (planning, expand("dct:created"), "2025-12-30T07:00:00"),
+        (planning, expand("prov:wasDerivedFrom"), ID + "artifact/20251230-0-xxxxx"),
     }

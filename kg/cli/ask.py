@@ -230,7 +230,7 @@ def render(a: Answer, explain: bool) -> str:
     if a.abstain:
         reason = (a.reason or "").removeprefix("uncertain reading: ").removeprefix("unsupported question: ")
         heading = (
-            "UNCERTAIN (the artifacts speak of it)" if a.outcome == "uncertain" and a.proof else HEADINGS[a.outcome]
+            "UNCERTAIN (the artifacts speak of it)" if a.outcome == "uncertain" and a.unheld else HEADINGS[a.outcome]
         )
         lines.append(f"{heading}: {reason}")
         if a.citations:
@@ -261,6 +261,9 @@ def render(a: Answer, explain: bool) -> str:
         lines.append(f"proof: {a.proof['query']} with {json.dumps(a.proof['bindings'])} -> {a.proof['result']}")
         if "textcheck" in a.proof:
             lines.append(f"text check: {a.proof['textcheck']['check']}")
+    if a.unheld:  # the proof that ran, and why it does not stand
+        lines.append(f"unheld proof: {a.unheld['query']} with {json.dumps(a.unheld['bindings'])} -> True")
+        lines.append(f"text check: {a.unheld['textcheck']['check']}")
     if explain:
         lines.append(f"slots: {json.dumps(a.slots, ensure_ascii=False)}")
         lines += understanding_lines(a.understanding)

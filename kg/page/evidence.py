@@ -141,7 +141,7 @@ def evidence_graph(
     shown = answer_values(answer)
     root = g.add(Node("answer", root_label(answer, len(shown)), "answer"))
     if answer.abstain:
-        proof = answer.proof or {}
+        proof = answer.proof or answer.unheld or {}
         g.link(
             root,
             g.add(Node("proof", f"{proof.get('query', '-')} -> {proof.get('result', '-')}", "derived")),

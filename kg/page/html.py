@@ -103,7 +103,7 @@ def offered_readings(a: Answer) -> str:
 def uncertain_section(a: Answer, question: str, summaries: Mapping[str, str]) -> str:
     """An uncertain reading: no proof ran; the readings offered."""
     why = (a.reason or "").removeprefix("uncertain reading: ")
-    if a.proof:  # the proof found nothing, but the product's artifacts speak of the evidence (kg/qa/textcheck.py)
+    if a.unheld:  # the proof found nothing, but the product's artifacts speak of the evidence (kg/qa/textcheck.py)
         cited = "".join(f"<li><code>{escape(c)}</code></li>" for c in a.citations)
         return (
             '<section id="answer" class="uncertain"><h2>Not sure: the artifacts speak of it</h2>'

@@ -78,6 +78,9 @@ class Answer:
     slots: dict[str, Any] = field(default_factory=dict)
     reason: str | None = None
     proof: dict[str, Any] | None = None
+    #: A proof of absence that ran but does not stand: the product's artifacts speak of the evidence (its text
+    #: check, kg/qa/textcheck.py). The answer is then uncertain and holds no proof.
+    unheld: dict[str, Any] | None = None
     #: answer | absent | uncertain | unsupported (see the module docstring).
     outcome: str = "answer"
     #: For an uncertain reading: the best readings as canonical questions, best first.
@@ -585,7 +588,8 @@ class Answerer:
             absent,
             outcome="uncertain",
             reason=f"{UNCERTAIN} ({checked.check})",
-            proof=proof,
+            proof=None,
+            unheld=proof,
             citations=checked.matches,
         )
 
@@ -690,8 +694,8 @@ class Answerer:
                 "textcheck": checked.to_json(),
             }
             if not checked.stands:
-                answer = self._abstain(q, intent, f"{UNCERTAIN} ({checked.check})", bindings, proof, "uncertain")
-                answer.citations = checked.matches
+                answer = self._abstain(q, intent, f"{UNCERTAIN} ({checked.check})", bindings, None, "uncertain")
+                answer.citations, answer.unheld = checked.matches, proof
                 return answer
             return self._abstain(
                 q, intent, intent.absent(q, bindings) if intent.absent else NO_EVIDENCE, bindings, proof=proof

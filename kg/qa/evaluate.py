@@ -99,11 +99,11 @@ def proof_check(got: dict[str, Any]) -> str | None:
     """What became of an answer's proof of absence under the text check (kg/qa/textcheck.py): "passed" (the
     proof stands), "not run" (it stands unchecked), "artifacts" (the artifacts speak of it: uncertain); None
     when no proof ran."""
+    if got.get("unheld"):
+        return "artifacts"
     proof = got.get("proof") or {}
     if "textcheck" not in proof:
         return None
-    if got["outcome"] == "uncertain":
-        return "artifacts"
     return "passed" if proof["textcheck"]["ran"] else "not run"
 
 

@@ -199,6 +199,8 @@ def yes_no_start(text: str) -> int | None:
         and singular_text(words[start]) in YES_NO_OPENERS
         and len(set(clauses)) == 2
         and not TOPIC_ASKS & set(words[:start])
+        and text.rstrip().endswith("?")
+        and words[start + 1 : start + 2] != ["not"]  # "…, don't skip any": a command, no question
     ):
         return start
     return None

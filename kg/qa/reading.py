@@ -257,9 +257,9 @@ def wording_lemmas(wording: frozenset[str]) -> frozenset[str]:
 
 
 #: Words by which a clause restricts the answer, whatever else it says ("but only the ones …", "apart from …").
-NARROWING_OPENERS = frozenset(
-    {"only", "exclusively", "solely", "apart", "aside", "except", "excluding", "besides", "minus", "without"}
-)
+NARROWING_OPENERS = frozenset({"only", "exclusively", "solely", "except", "excluding", "besides", "minus", "without"})
+#: Pairs that exclude, where the first word alone does not ("apart from X", not "set them apart").
+NARROWING_PAIRS = frozenset({("apart", "from"), ("aside", "from")})
 
 
 def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
@@ -279,7 +279,11 @@ def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
     }
     # "…, but only the ones fixing API Security problems", "…, apart from the ones in the API module": a clause
     # that restricts or excludes narrows what is asked
-    held |= {tagged.clauses[i] for i, t in enumerate(tagged.tokens) if t in NARROWING_OPENERS}
+    held |= {
+        tagged.clauses[i]
+        for i, t in enumerate(tagged.tokens)
+        if t in NARROWING_OPENERS or tuple(tagged.tokens[i : i + 2]) in NARROWING_PAIRS
+    }
     changed = True
     while changed:
         changed = False

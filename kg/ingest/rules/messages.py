@@ -92,8 +92,11 @@ def channel_purpose(ctx: RuleContext) -> None:
             ctx.add(node("channel", channel[0].channel_id), CHANNEL_PURPOSE, purpose)
 
 
-#: Slack's own note opening a channel: "@eid_… created this channel on 2026-04-19 00:29:00."
-CREATED_CHANNEL = re.compile(r"^@(eid_[0-9a-f]{8}) created this channel on (\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})")
+#: Slack's own note opening a channel: "@eid_… created this channel on 2026-04-19 00:29:00." (10 of HERB's 302
+#: notes quote the id: "@'eid_…' created …").
+CREATED_CHANNEL = re.compile(
+    r"^@'?(eid_[0-9a-f]{8})'? created this channel on (\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})"
+)
 
 
 @rule(
