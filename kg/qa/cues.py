@@ -25,12 +25,15 @@ BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|ha
 GAP_WORDS = 3
 #: "not sure how approvals work": the asker's doubt, which negates nothing the question asks.
 HEDGE = re.compile(r"(?<!\w)not (?:quite |really |entirely |totally )?(?:sure|certain)(?!\w)")
-#: "How do I find …", "how can we see …", "I need …": a request for what follows, not a how question.
+#: "How do I find …", "how can we see …": a request for what follows, not a how question.
 REQUEST = re.compile(
     r"(?<!\w)how (?:do|can|could|would|should|might) (?:i|we|you|one) "
     r"(?:find|get|see|view|pull up|look up|list|check|access|fetch|retrieve)(?!\w)"
-    r"|^(?:i|we) (?:need|want|would like)(?: to (?:know|see|find|get))?(?!\w)(?! to )"  # "I need the … of eid_…"
-    r"|^(?:link|send|grab|fetch) me(?!\w)"  # "Link me the PR that fixed …"
+)
+#: "I need …", "link me …" opening the whole question (a clause of its own, "… I want to know what's pending",
+#: stays the asker's aside).
+OPENING_REQUEST = re.compile(
+    r"^(?:i|we) (?:need|want|would like)(?: to (?:know|see|find|get))?(?!\w)(?! to )|^(?:link|send|grab|fetch) me(?!\w)"
 )
 #: Auxiliaries before a question's subject ("which features did people ..."), as cue text spells them
 #: (singularised: "does" -> "doe", "has" -> "ha").

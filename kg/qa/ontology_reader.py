@@ -31,7 +31,7 @@ from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store
 from kg.namespaces import DCT, ID, ORG_GRAPH, expand
 from kg.paths import resource
 from kg.qa.answer import Answer
-from kg.qa.cues import CLAUSE_END, REQUEST
+from kg.qa.cues import CLAUSE_END, OPENING_REQUEST, REQUEST
 from kg.qa.described import Described, described
 from kg.qa.entities import ID_TOKEN, Entity, Mention, mentions
 from kg.qa.operators import opens_yes_no
@@ -398,7 +398,7 @@ class Placed:
 def question_text(q: Question) -> str:
     """The question's normalised text without possessive endings, quotes and the adverbs that may stand inside
     a property's words and change nothing ("reports directly to")."""
-    text = REQUEST.sub("find", plain_words(q.norm))  # "how do I find X": find X
+    text = OPENING_REQUEST.sub("find", REQUEST.sub("find", plain_words(q.norm)))  # "how do I find X", "I need X"
     for aside in asides(q.text):  # "I'm new to KnowledgeForce - who are the engineering leads?"
         text = re.sub(rf"(?<!\S){re.escape(plain_words(normalise(aside)))}(?!\S)", " ", text, count=1)
     text = said_records().sub(" ", text)  # "according to its review records": where, not what
