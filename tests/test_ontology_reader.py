@@ -897,9 +897,13 @@ def test_an_employees_own_items_said_in_other_ways(answerer: Answerer, herb: Pat
     """ "eid_…'s own PRs that ended up getting reverted", "PRs written by eid_… later reverted", "eid_… - which
     of their PRs are still open": the raw PR records' author, state and "Revert PR# N" titles."""
     prs = [p for p in product_file(herb, "PitchForce")["prs"] if "/salesforce/" in p["link"]]
-    reverted = {p["title"].split("#")[1].split(":")[0].strip() for p in prs if p["title"].startswith("Revert PR#")}
-    author = next(p["user"]["login"] for p in prs if p["link"].rsplit("/", 1)[-1] in reverted)
-    theirs = {p["link"] for p in prs if p["user"]["login"] == author and p["link"].rsplit("/", 1)[-1] in reverted}
+    reverted = {  # the reverted PR's link: the revert's own repository and the number its title gives
+        f"{p['link'].rsplit('/', 1)[0]}/{p['title'].split('#')[1].split(':')[0].strip()}"
+        for p in prs
+        if p["title"].startswith("Revert PR#")
+    }
+    author = next(p["user"]["login"] for p in prs if p["link"] in reverted)
+    theirs = {p["link"] for p in prs if p["user"]["login"] == author and p["link"] in reverted}
     asked = (
         f"Which of {author}'s own PitchForce pull requests ended up getting reverted?",
         f"Which PitchForce PRs written by {author} were later reverted?",
