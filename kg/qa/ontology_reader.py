@@ -142,6 +142,10 @@ class Prop:
     supers: frozenset[str] = frozenset()
 
 
+#: rdf:type as a listing's condition: every instance of a class, or items read from an artifact of a class.
+TYPE_PROP = Prop(RDF_TYPE, "type", (), (), frozenset(), frozenset(), False)
+
+
 @dataclass(frozen=True)
 class Schema:
     properties: dict[str, Prop]
@@ -581,7 +585,6 @@ class Reader:
         left = list(left)
         if owned := self.owned(entity, mention, placed, asked, left):
             return owned
-        placed = self.without_restated(entity, placed)
         readings = self.readings(entity, placed)
         if asked is not None and readings and not any(self.reaches(r, asked) for r in readings):
             readings = self.where_readings(entity, placed, asked) or readings  # "which bugs has eid_… resolved"
@@ -1685,8 +1688,7 @@ class Reader:
     @staticmethod
     def of_class(asked: str) -> Condition:
         """The condition every instance of the asked class meets (its type): a listing by source alone."""
-        kind = Prop(RDF_TYPE, "type", (), (), frozenset(), frozenset(), False)
-        return Condition(kind, NamedNode(asked), False)
+        return Condition(TYPE_PROP, NamedNode(asked), False)
 
     @staticmethod
     def source_class(placed: Placed, asked: str | None) -> tuple[Placed, Condition | None]:
@@ -1705,9 +1707,8 @@ class Reader:
         ]
         if asked is None or asked in artifacts or len({cls for _, cls in said}) != 1:
             return placed, None
-        kind = Prop(RDF_TYPE, "type", (), (), frozenset(), frozenset(), False)
         kept = [p for p in placed.phrases if not (p[0] == "class" and p[1] in {w for w, _ in said})]
-        return replace(placed, phrases=kept), Condition(kind, NamedNode(said[0][1]), False, source=True)
+        return replace(placed, phrases=kept), Condition(TYPE_PROP, NamedNode(said[0][1]), False, source=True)
 
     @staticmethod
     def source_condition(phrase: str) -> Condition | None:
