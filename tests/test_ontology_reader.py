@@ -181,6 +181,19 @@ def test_a_bug_named_by_its_title_in_quotes(answerer: Answerer) -> None:
     assert company.outcome == "answer" and company.answer
 
 
+def test_who_assigned_a_bug_is_its_triager_and_who_was_assigned_it_its_assignee(sample: EmbeddedStore) -> None:
+    """Active "assigned" asks who handed the bug out; passive "was assigned" and "assigned to" who got it."""
+    for question, expected in [
+        ("Who assigned the 'Slow sync' bug", ["eid_00000001"]),
+        ("Who triaged the 'Slow sync' bug", ["eid_00000001"]),
+        ("Who was assigned the 'Slow sync' bug", ["eid_00000002"]),
+        ("Who got assigned the 'Slow sync' ticket", ["eid_00000002"]),
+        ("Who is the assignee of the 'Slow sync' bug", ["eid_00000002"]),
+    ]:
+        answer = read(sample, question)
+        assert answer is not None and answer.outcome == "answer" and answer.answer == expected, question
+
+
 @pytest.mark.herb
 def test_a_record_linked_to_the_entity_never_answers_with_the_entity_itself(answerer: Answerer) -> None:
     """ "Which PR resolved the bug 'X'": the bug's resolution record links to the bug (ekg:eventOf, a sub-property

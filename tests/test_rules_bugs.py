@@ -152,6 +152,8 @@ def test_triage_items_become_bugs_with_title_customer_assignee(ctx: RuleContext,
     assert objects(store, first, "dct:title") == {Literal("Slow Dashboard Queries")}
     assert objects(store, first, "ekg:affectsCustomer") == {node("customer", "CUST-0001")}
     assert objects(store, first, "ekg:assignedTo") == {node("person", "eid_00000002")}
+    assert objects(store, first, "ekg:triagedBy") == {node("person", bugs[0].report.author)}
+    assert bugs[0].report.author != "eid_00000002"  # who handed it out is not who it went to
     assert objects(store, first, "prov:wasDerivedFrom") == {node("artifact", "20260101-1-aaaab")}
 
 

@@ -39,6 +39,7 @@ from kg.vocab import (
     IN_SCHEME,
     PREF_LABEL,
     RDF_TYPE,
+    TRIAGED_BY,
     XSD_DATETIME,
 )
 
@@ -473,8 +474,9 @@ def bug_node(ctx: RuleContext, bug: BugRecord) -> NamedNode:
 @rule(
     "bug-reports",
     "A triage item in a bug-* channel (the opener's message naming a CUST id): an ekg:Bug "
-    "with its title, description, affected customer and assignee (the one the item or its "
-    "follow-up asks, not the one thanked), plus its reported and assigned events.",
+    "with its title, description, affected customer, assignee (the one the item or its "
+    "follow-up asks, not the one thanked) and triager (the opener, who logged it and handed it out), plus its "
+    "reported and assigned events.",
 )
 def bug_reports(ctx: RuleContext) -> None:
     for bug in bug_records(ctx):
@@ -485,6 +487,8 @@ def bug_reports(ctx: RuleContext) -> None:
         ctx.add(subject, AFFECTS_CUSTOMER, ctx.customer(bug.customer))
         if bug.assignee:
             ctx.add(subject, ASSIGNED_TO, ctx.person(bug.assignee))
+        if (triager := bug.events[0].agent) is not None:  # the triage message's author logged it and handed it out
+            ctx.add(subject, TRIAGED_BY, ctx.person(triager))
 
 
 @rule(
