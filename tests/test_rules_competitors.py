@@ -235,6 +235,12 @@ def test_named_competitors_are_the_list_after_the_cue_and_stop_where_it_ends() -
     ]
     assert named_competitors("Competitors such as Otter.ai and SummarizeBot lead.") == ["Otter.ai", "SummarizeBot"]
     assert named_competitors("Our competitors are strong in analytics.") == []
+    # a name may open with digits ("42Crunch"), and the list goes on past it
+    assert named_competitors("Competitors like Salt Security, 42Crunch, and Data Theorem lead.") == [
+        "Salt Security",
+        "42Crunch",
+        "Data Theorem",
+    ]
 
 
 def test_named_competitors_after_a_kind_of_product_or_as_key_players() -> None:

@@ -324,7 +324,23 @@ class Answerer:
         elif op is None and answer.outcome == "answer" and answer.type != "yes_no" and operators.asks_only_yes_no(q):
             why = "uncertain reading: a yes/no question, and what it asks of this answer is not read"
             answer = self._abstain(q, None, why, outcome="uncertain")  # never a list or a text for a yes or no
-        return self._company_slips(q, answer)
+        return self._by_name(q, self._company_slips(q, answer))
+
+    def _by_name(self, q: Question, answer: Answer) -> Answer:
+        """People asked for by name ("the names of the engineers who …") are answered with their names, the
+        eids kept in `people`; two people of one name keep their eids beside it, so no answer is lost."""
+        values = answer.answer
+        if answer.outcome != "answer" or not isinstance(values, list) or not operators.asks_names(q.text):
+            return answer
+        people = self.people_named(values)
+        if not values or any(v not in people or not people[v].get("name") for v in values):
+            return answer
+        names = [str(people[v]["name"]) for v in values]
+        shared = {n for n in names if names.count(n) > 1}
+        answer.answer = [f"{n} ({v})" if n in shared else n for n, v in zip(names, values, strict=True)]
+        answer.people = people
+        answer.slots = {**answer.slots, "form": "names"}
+        return answer
 
     def _kept_to(self, q: Question, op: Operator | None, typed: Answer) -> Answer | None:
         """A list of people read by a row that takes no role or location, where the question adds one ("the
@@ -467,10 +483,26 @@ class Answerer:
         reads_item = reads_item or (str(core.intent).startswith("ontology:") and core.slots.get("named") == op.item)
         if intent is not None and winner is not None and (op.ranks or (op.kind == "exclude" and superlative)):
             return self._ranked(op, core, intent, winner.bindings or {}, superlative)
+        if op.kind in ("latest", "earliest"):
+            return operators.kept_in_time(op, core, self._created(core))
         composed = operators.apply(op, core, superlative, reads_item)
         if composed.type in ("count", "yes_no") and composed.answer != core.answer:
             composed.people = self.people_named(list(composed.operator.get("items", []))) if composed.operator else {}
         return composed
+
+    def _created(self, core: Answer) -> dict[str, str]:
+        """When each of the answer's items was created, for those that one item of the product shows
+        (`sparql/item_created.rq`)."""
+        product, values = core.slots.get("product"), core.answer
+        if core.outcome != "answer" or not product or not isinstance(values, list):
+            return {}
+        query, graphs = library()["item_created"].text, product_dataset(str(product))
+        times: dict[str, str] = {}
+        for value in map(str, values):
+            rows = self.backend.select(query, {"value": Literal(value)}, graphs)
+            if len({r["item"] for r in rows}) == 1:
+                times[value] = term_text(rows[0]["created"])
+        return times
 
     def _ranked(
         self, op: Operator, core: Answer, intent: Intent, bindings: dict[str, Any], superlative: bool
@@ -512,7 +544,7 @@ class Answerer:
         """The question less a count's words ("how many") or an exclusion's ("other than eid_…", with the item),
         for the ontology reader, which places every word it reads and knows no operator; the operator is
         applied to its answer as to any other."""
-        if op is None or op.kind not in ("count", "exclude"):
+        if op is None or op.kind not in ("count", "exclude", "latest", "earliest"):
             return q
         tokens = operators.tokens_of(q)
         between = r"(?:'s)?\W+"  # "what's the count of": the cue words drop the possessive

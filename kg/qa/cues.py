@@ -179,15 +179,22 @@ def needed_literals(phrase: str) -> frozenset[str] | None:
     return None if not words or words[0] in ("~", "_") or words[0].startswith("!") else frozenset(_literals(words[0]))
 
 
+#: Negations a phrase's gap does not pass over unless the phrase says a negation itself.
+GAP_NEGATIONS = frozenset({"not", "no", "never", "none", "nobody", "without", "nothing", "neither", "nor"})
+
+
 def compile_phrase(phrase: str, filler: str) -> re.Pattern[str]:
     """One lexicon phrase -> a regex over cue text (see the lexicon's header for the syntax)."""
     anchored = phrase.startswith("^")
     out, lookahead, space = "", "", False
+    # a gap never passes over a negation the phrase does not say itself: "were ~ merged" is not "were not merged"
+    said_negation = bool(GAP_NEGATIONS & set(phrase.replace("|", " ").split()))
+    any_word = r"\S+" if said_negation else rf"(?!(?:{'|'.join(sorted(GAP_NEGATIONS))})(?!\S))\S+"
     for word in phrase.lstrip("^").split():
         if word.startswith("!"):
             lookahead += rf"(?! {_word_pattern(word[1:])}(?!\w))"
         elif word in ("~", "_"):
-            words = r"\S+" if word == "~" else f"(?:{filler})"
+            words = any_word if word == "~" else f"(?:{filler})"
             gap = rf"(?:{words} ){{0,{GAP_WORDS}}}"
             out += gap if out.endswith(f" ){{0,{GAP_WORDS}}}") else " " + gap  # "~ ~": a longer gap
             space = False
@@ -236,9 +243,9 @@ def tag(q: Question) -> Tagged:
     return tagged
 
 
-#: Words between a negation and what it negates ("not the strengths").
-ARTICLES = frozenset({"the", "a", "an", "any", "their", "its", "our"})
-NEGATING = frozenset({"not", "no", "never"})
+#: Words between a negation and what it negates ("not the strengths", "none of the unapproved", "not yet closed").
+ARTICLES = frozenset({"the", "a", "an", "any", "their", "its", "our", "of", "yet", "been", "be", "being", "ever"})
+NEGATING = frozenset({"not", "no", "never", "none"})
 
 
 def negated_span(tokens: list[str], span: tuple[int, int]) -> set[int]:
@@ -262,7 +269,17 @@ def negated_contrast(tagged: Tagged) -> set[int]:
             plain = [x for x in others if not negated_span(tagged.tokens, x)]
             if spans and all(negated) and plain:
                 out |= set().union(*negated)
+    for this, other in lexicon_data()["contrasts"]["negated_states"]:
+        spans, plain = tagged.spans.get(this, []), tagged.spans.get(other, [])
+        negated = [negated_span(tagged.tokens, x) or negated_inside(tagged.tokens, x) for x in spans]
+        if spans and all(negated) and any(not set(range(*x)) & set().union(*negated) for x in plain):
+            out |= set().union(*negated)
     return out
+
+
+def negated_inside(tokens: list[str], span: tuple[int, int]) -> set[int]:
+    """The span when a negation stands inside it ("are not merged": a state's words around the negation)."""
+    return set(range(*span)) if NEGATING & set(tokens[span[0] : span[1]]) else set()
 
 
 def possessive_tokens(norm: str) -> set[int]:

@@ -144,7 +144,8 @@ def meeting(q: Question, text: str, backend: Backend, graphs: list | None, data:
     anchors = [
         i
         for i, t in enumerate(tokens)
-        if t in table["meeting_anchors"] or (t == "review" and i > 0 and tokens[i - 1] in kinds)  # "the PRD review"
+        if (t in table["meeting_anchors"] and tokens[i + 1 : i + 2] != ["out"])  # "does the doc call out …": a verb
+        or (t == "review" and i > 0 and tokens[i - 1] in kinds)  # "the PRD review"
     ]
     if not anchors:
         return None

@@ -102,6 +102,34 @@ def phrases() -> dict[str, tuple[tuple[str, ...], ...]]:
     }
 
 
+#: The time operators: the phrase said before the item kind, the phrase said after it, and how it is shown.
+IN_TIME = (("latest", "latest_after", "the newest"), ("earliest", "earliest_after", "the oldest"))
+#: How many words may stand between a time word and the item kind it is said of ("the latest approved PR").
+TIME_REACH = 3
+
+
+def in_time(tokens: list[str]) -> Operator | None:
+    """The newest or oldest of the items asked for ("the latest approved PR", "which bug channel was created
+    first"): a time word said of an item kind that has a creation time, just before it or as its verb's adverb
+    after it. A time word of anything else ("the last month", "first-week hire") is no such operator."""
+    kinds = phrases()["time_kinds"]
+
+    def kind_at(at: int) -> bool:
+        return any(matched(tokens, at, k) is not None for k in kinds)
+
+    for kind, after, shown in IN_TIME:
+        for i in range(len(tokens)):
+            for seq in phrases()[kind]:
+                end = matched(tokens, i, seq)
+                if end is not None and any(kind_at(j) for j in range(end, min(end + TIME_REACH, len(tokens)))):
+                    return Operator(kind, frozenset(range(i, end)), shown)
+            for seq in phrases()[after]:
+                end = matched(tokens, i, seq)
+                if end is not None and any(kind_at(j) for j in range(max(0, i - TIME_REACH - 1), i)):
+                    return Operator(kind, frozenset(range(i, end)) - {i}, shown)  # the verb stays the core's
+    return None
+
+
 def phrase_tokens(phrase: str) -> tuple[str, ...]:
     """An operator phrase as cue-text tokens, its "~" gaps kept."""
     return tuple(t for w in phrase.split() for t in (("~",) if w == "~" else map(singular_text, cue_words(w))))
@@ -215,6 +243,21 @@ def asks_only_yes_no(q: Question) -> bool:
     return not TOPIC_ASKS & set(cue_words(q.text.casefold())[start:])
 
 
+#: Words that ask for people by name rather than by id ("the names of the engineers", "who, by name").
+ASKS_NAMES = re.compile(
+    r"\bnames\b|\bby\s+(?:their\s+)?(?:full\s+)?name\b|\bfull\s+name\b|\bname\s+of\b|"
+    r"\b(?:his|her|their)\s+name\b",
+    re.I,
+)
+#: Words that ask for ids, unless negated just before ("names, not IDs").
+ASKS_IDS = re.compile(r"(?<!not )(?<!not the )(?<!rather than )(?<!instead of )\b(?:e?ids?|employee\s+ids?)\b", re.I)
+
+
+def asks_names(text: str) -> bool:
+    """The question asks for people's names and not also for their ids: a list of eids is shown as names."""
+    return bool(ASKS_NAMES.search(text)) and not ASKS_IDS.search(text)
+
+
 def opens_yes_no(text: str) -> bool:
     """The question opens with an auxiliary, after a short lead at most: a yes/no question."""
     return yes_no_start(text) is not None
@@ -248,6 +291,8 @@ def detect(q: Question) -> Operator | None:
         return compared
     if (span := find(tokens, "count")) is not None and not superlative_count(q, span):
         return Operator("count", frozenset(range(*span)) | restated(tokens, "count_restated"), "how many")
+    if (timed := in_time(tokens)) is not None:
+        return timed
     if (ranked := ranking(tokens)) is not None:
         return ranked
     opener = yes_no_start(q.text)
@@ -615,6 +660,24 @@ def ranked(op: Operator, core: Answer, rows: list[tuple[str, int]], opener: bool
     if not kept:
         return uncertain(core, shown, f"there is no {op.shown}: {len(levels)} places in all")
     return replace(core, answer=sorted(kept), operator=shown)
+
+
+def kept_in_time(op: Operator, core: Answer, times: dict[str, str]) -> Answer:
+    """The newest or oldest of the core's items, by the creation times read for them (ties all kept); an item
+    whose time is unknown, or shown alike by several items, leaves the reading uncertain."""
+    reading = core.choice.winner.reading if core.choice and core.choice.winner else str(core.slots.get("reading") or "")
+    shown = op.to_json(reading)
+    items = core.answer if isinstance(core.answer, list) else []
+    if core.outcome != "answer" or not items:
+        return replace(core, operator=shown)
+    unknown = [str(x) for x in items if str(x) not in times]
+    if unknown:
+        return uncertain(
+            core, shown, f"'{op.shown}' needs when each item was created, and '{unknown[0]}' has no one time"
+        )
+    pick = (max if op.kind == "latest" else min)(times[str(x)] for x in items)
+    kept = [x for x in items if times[str(x)] == pick]
+    return replace(core, answer=kept, operator={**shown, "created": pick})
 
 
 def uncertain(core: Answer, shown: dict[str, Any], why: str) -> Answer:

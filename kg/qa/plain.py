@@ -23,6 +23,7 @@ SLOT_WORDS = {
     "phrase": "about",
     "time": "time",
     "reading": "read as",
+    "form": "answered with",
 }
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _PR = re.compile(r"\bpr\b")

@@ -164,7 +164,7 @@ NAMED_COMPETITORS = re.compile(
     re.I,
 )
 #: A list item's leading name: capitalised words, a dotted one whole ("AWS API Gateway", "Otter.ai").
-_WORD = r"[A-Z][\w\-]*(?:['’]s)?(?:\.\w+)*"
+_WORD = r"(?:[A-Z]|\d+[A-Z])[\w\-]*(?:['’]s)?(?:\.\w+)*"
 LEADING_NAME = re.compile(rf"^((?:{_WORD})(?:\s+(?:{_WORD}|\d[\w.]*|for|of))*)")
 LIST_SEPARATOR = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 
