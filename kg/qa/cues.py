@@ -267,8 +267,8 @@ def negated_contrast(tagged: Tagged) -> set[int]:
             spans, others = tagged.spans.get(this, []), tagged.spans.get(other, [])
             negated = [negated_span(tagged.tokens, x) for x in spans]
             plain = [x for x in others if not negated_span(tagged.tokens, x)]
-            if spans and all(negated) and plain:
-                out |= set().union(*negated)
+            if spans and all(negated) and any(not set(range(*x)) & set().union(*negated) for x in plain):
+                out |= set().union(*negated)  # the plain side said apart ("not approved" is no plain "approved")
     for this, other in lexicon_data()["contrasts"]["negated_states"]:
         spans, plain = tagged.spans.get(this, []), tagged.spans.get(other, [])
         negated = [negated_span(tagged.tokens, x) or negated_inside(tagged.tokens, x) for x in spans]
