@@ -821,7 +821,7 @@ class Reader:
                 r
                 for r in self.readings(entity, placed)
                 if not r.prop.datatype
-                and self.fits(other, r.prop.range if r.how in ("value", "up", "two") else r.prop.domain)
+                and self.fits(other, r.prop.range if r.how in ("value", "up", "two", "via") else r.prop.domain)
             ]
             if not readings and other.classes & schema().below.get(PERSON, frozenset()):  # "did eid_… approve <PR>"
                 readings = self.where_readings(entity, placed, PERSON)

@@ -583,6 +583,9 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
     # yes_no: an answer's items name the item, or the core binds it and answers at all
     titles = listed(core.answer) if op.slot == "name" else None  # a written list of titles, one a line
     items = titles if titles is not None else items
+    if op.slot == "name" and titles is None and core.type in UNTITLED_TYPES and not reads_item:
+        # "did eid_… resolve <bug title>" read as a list of PRs: a title is never among links or people
+        return uncertain(core, shown, f"the reading answers with {core.type} items, and '{op.item}' is a title")
     found = core.outcome == "answer" and (reads_item or any(names(x, op) for x in items))
     if found:
         return replace(core, answer="yes", type="yes_no", operator={**shown, "items": items})
@@ -603,6 +606,10 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
             operator={**shown, "items": items},
         )
     return uncertain(core, shown, f"the answer is prose: whether {op.item} is in it is not read")
+
+
+#: Answer types whose items are never titles: a titled item asked about cannot be among them.
+UNTITLED_TYPES = frozenset({"pr", "url", "person", "company", "count"})
 
 
 def listed(answer: Any) -> list[str] | None:
