@@ -544,3 +544,30 @@ def test_one_side_of_a_contrast_said_negated_restates_the_other(answerer: Answer
         assert base.outcome == "answer" and (got.outcome, got.answer) == (base.outcome, base.answer), negated
     praised = answerer.ask("Which companies praised the previous release of FlowForce?")
     assert praised.answer != answerer.ask(cases[1][0]).answer
+
+
+def test_people_asked_for_by_name_are_answered_with_the_names_of_the_plain_answers_people(answerer: Answerer) -> None:
+    plain = answerer.ask(PLAIN_LEADS)
+    named = answerer.ask(PLAIN_LEADS.replace("Find employee IDs of", "What are the names of the"))
+    assert plain.outcome == named.outcome == "answer" and isinstance(plain.answer, list)
+    assert named.answer == [plain.people[e]["name"] for e in plain.answer]
+    assert set(named.people) == set(plain.answer)  # the ids stay the evidence
+    assert "answered with names" in reading(named)
+    both = answerer.ask(PLAIN_LEADS.replace("employee IDs", "names and employee IDs"))
+    assert both.answer == plain.answer  # names and ids: the ids, shown with their names
+
+
+def test_the_latest_of_a_list_is_its_newest_item_by_creation_time(answerer: Answerer) -> None:
+    plain = answerer.ask("What PRs were opened by eid_8677823a in MonitorForce?")
+    latest = answerer.ask("What was the latest PR eid_8677823a opened in MonitorForce?")
+    earliest = answerer.ask("What was the earliest PR eid_8677823a opened in MonitorForce?")
+    assert plain.outcome == latest.outcome == earliest.outcome == "answer" and isinstance(plain.answer, list)
+    assert len(plain.answer) > 1 and latest.operator and earliest.operator
+    assert len(latest.answer) == len(earliest.answer) == 1
+    assert earliest.operator["created"] < latest.operator["created"]
+    assert set(latest.answer) | set(earliest.answer) <= set(plain.answer)
+
+
+def test_a_negation_inside_a_states_words_is_never_read_as_the_state(answerer: Answerer) -> None:
+    merged = "Which ConnectForce PRs for the AI-driven data anomaly detection feature were merged?"
+    not_the_plain_answer(answerer, merged.replace("were merged", "were not merged"), merged)
