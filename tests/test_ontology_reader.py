@@ -252,6 +252,19 @@ def test_class_listings_with_a_filter(answerer: Answerer, herb: Path) -> None:
     numbers = {t.split("#")[1].split(":")[0].strip() for t in titles}
     assert reverted.outcome == "answer", reverted.reason
     assert {link.rsplit("/", 1)[-1] for link in reverted.answer or []} == numbers
+    reverts = answerer.ask("List the revert PRs in FlowForce")  # the reverting PRs themselves: a class of PR
+    assert sorted(reverts.answer or []) == sorted(p["link"] for p in flow["prs"] if p["title"].startswith("Revert PR#"))
+    counted = answerer.ask("How many revert PRs are there in FlowForce?")
+    assert counted.answer == str(len(titles))
+
+
+@pytest.mark.herb
+def test_a_channel_named_as_typed_scopes_the_question_to_its_product(answerer: Answerer, herb: Path) -> None:
+    slack = product_file(herb, "ProposalForce")["slack"]
+    names = {c["Channel"]["name"] for c in slack}
+    name = min(n for n in names if n.startswith("planning-") and "ProposalForce" not in n)  # an earlier name
+    answer = answerer.ask(f"Who created the {name} channel?")  # no product named: the channel's says it
+    assert answer.outcome == "answer" and answer.slots["product"] == "ProposalForce", answer.reason
 
 
 def test_kg_intents_lists_a_reading_for_every_labelled_property(capsys: pytest.CaptureFixture[str]) -> None:

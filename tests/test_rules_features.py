@@ -452,6 +452,8 @@ def test_prs_are_discussed_in_their_share_conversation_and_assignment_review(sto
 
 def test_revert_hold_and_delay_decisions_with_reasons(store: Store) -> None:
     assert objects(store, artifact(PRS[2]["id"]), "ekg:revertedBy") == {artifact(PRS[3]["id"])}
+    assert term("ekg:RevertPullRequest") in objects(store, artifact(PRS[3]["id"]), "rdf:type")  # the revert itself
+    assert term("ekg:RevertPullRequest") not in objects(store, artifact(PRS[2]["id"]), "rdf:type")
     reverted = node("decision", "Demo/3-reverted")
     assert objects(store, reverted, "ekg:statusReason") == {term("ekg:SecurityRisk")}
     assert artifact("20260106-1-d3001") in objects(store, reverted, "prov:wasDerivedFrom")

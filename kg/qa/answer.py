@@ -148,6 +148,9 @@ def shared_aliases(rows: set[tuple[str, str, str]]) -> set[str]:
     return {alias for alias, products in names.items() if len(products) > 1 and alias not in own}
 
 
+#: A Slack channel's name as typed ("planning-EinsteinEdgeAI", "bug-ianjones-SummarizeForce"): lower-case
+#: words and a capitalised one, joined by hyphens.
+CHANNEL_NAME = re.compile(r"(?<![\w-])[a-z]+(?:-[a-z]+)*-[A-Za-z]*[A-Z][\w]*(?:-[\w]+)*(?![\w-])")
 #: The words that say a role or place keeps the people of a list ("which QA Specialists were among the authors").
 KEPT_AMONG = frozenset({"among"})
 #: Words that say a question is about one feature, whose name it must then give ("the PRs for the X feature").
@@ -282,7 +285,8 @@ class Answerer:
         Either is then read as a product's question is: in that graph and the organisation graph."""
         if q.product is not None or q.across is not None:
             return q
-        named = [*quoted_titles(q.text), *q.repos]  # "who fixed 'X'?", "the PRs in the CForceAIX repo"
+        # "who fixed 'X'?", "the PRs in the CForceAIX repo", "who created the planning-EinsteinEdgeAI channel"
+        named = [*quoted_titles(q.text), *q.repos, *CHANNEL_NAME.findall(q.text)]
         graph = record_scope(q.text, self.backend, readable) or title_scope(named, self.backend, readable)
         return replace(q, product=graph) if graph else q
 

@@ -137,6 +137,7 @@ def cue_words(norm: str) -> list[str]:
     text = BARE_NOT.sub(r"\1 not", text.replace("ca not", "can not").replace("wo not", "will not"))
     text = HEDGE.sub("unsure", text)  # the asker's doubt, no negation of what is asked
     text = REQUEST.sub("find", text)  # "how do I find X": find X
+    text = re.sub(r"(?<=\w)'re\b", " are", text)  # "we're" is no "were": a statement, not a yes/no question
     text = re.sub(r"'s\b", "", text).replace("'", "")
     return re.findall(r"[\w@]+", text)
 

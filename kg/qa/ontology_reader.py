@@ -313,7 +313,7 @@ def full_schema() -> Schema:
                 tuple(o.value for o in objects(q.subject, INVERSE)),
                 frozenset(term_text(o) for o in objects(q.subject, RDFS + "subPropertyOf")),
             )
-    words = {_phrase(o.value): c for c in classes for o in objects(NamedNode(c), RDFS + "label")}
+    words = {_phrase(o.value): c for c in classes for p in (RDFS + "label", ALT) for o in objects(NamedNode(c), p)}
     words.update({_phrase(w): expand(c) for w, c in reader_data()["class_words"].items()})
     individuals = store.quads_for_pattern(None, NamedNode(RDF_TYPE), NamedNode(OWL + "NamedIndividual"))
     shown = {term_text(q.subject): o.value for q in individuals for o in objects(q.subject, RDFS + "label")}

@@ -36,6 +36,7 @@ from kg.vocab import (
     DISCUSSED_IN,
     FEATURE_STATUS,
     FORMER_NAME,
+    RDF_TYPE,
     RENAMED_TO,
     REVERTED_BY,
     STATUS_REASON,
@@ -166,10 +167,12 @@ def pr_review_conversation(ctx: RuleContext) -> None:
             ctx.add(ctx.artifact(pr.id), DISCUSSED_IN, ctx.artifact(msg_id))
 
 
-@rule("pr-revert", "A team PR titled 'Revert PR# N: …': PR N ekg:revertedBy it.")
+@rule("pr-revert", "A team PR titled 'Revert PR# N: …': an ekg:RevertPullRequest, and PR N ekg:revertedBy it.")
 def pr_revert(ctx: RuleContext) -> None:
     prs = team_prs(ctx)
     for pr in prs.values():
+        if pr.reverts is not None:
+            ctx.add(ctx.artifact(pr.id), RDF_TYPE, term("ekg:RevertPullRequest"))
         if pr.reverts is not None and pr.reverts in prs:
             ctx.add(ctx.artifact(prs[pr.reverts].id), REVERTED_BY, ctx.artifact(pr.id))
 
