@@ -25,6 +25,13 @@ BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|ha
 GAP_WORDS = 3
 #: "not sure how approvals work": the asker's doubt, which negates nothing the question asks.
 HEDGE = re.compile(r"(?<!\w)not (?:quite |really |entirely |totally )?(?:sure|certain)(?!\w)")
+#: "Don't leave any out", "without missing any": the asker wants every item, which every listing gives; no
+#: negation of what is asked.
+EVERY_ONE = re.compile(
+    r"(?<!\w)(?:(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit) (?:any|anything|anyone|one)(?: of them)?"
+    r"(?: out)?|without (?:missing|leaving out|skipping|dropping|omitting) (?:any|anything|anyone)(?: of them)?|"
+    r"leave nothing out|leaving nothing out)(?!\w)"
+)
 #: "How do I find …", "how can we see …": a request for what follows, not a how question.
 REQUEST = re.compile(
     r"(?<!\w)how (?:do|can|could|would|should|might) (?:i|we|you|one) "
@@ -136,6 +143,7 @@ def cue_words(norm: str) -> list[str]:
         text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", long, text)
     text = BARE_NOT.sub(r"\1 not", text.replace("ca not", "can not").replace("wo not", "will not"))
     text = HEDGE.sub("unsure", text)  # the asker's doubt, no negation of what is asked
+    text = EVERY_ONE.sub("all", text)  # "don't leave any out": every item
     text = REQUEST.sub("find", text)  # "how do I find X": find X
     text = re.sub(r"(?<=\w)'re\b", " are", text)  # "we're" is no "were": a statement, not a yes/no question
     text = re.sub(r"'s\b", "", text).replace("'", "")
@@ -245,7 +253,30 @@ def tag(q: Question) -> Tagged:
 
 
 #: Words between a negation and what it negates ("not the strengths", "none of the unapproved", "not yet closed").
-ARTICLES = frozenset({"the", "a", "an", "any", "their", "its", "our", "of", "yet", "been", "be", "being", "ever"})
+ARTICLES = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "any",
+        "their",
+        "its",
+        "our",
+        "of",
+        "yet",
+        "been",
+        "be",
+        "being",
+        "ever",
+        "so",
+        "that",
+        "very",
+        "really",
+        "particularly",
+        "all",
+        "too",
+    }
+)
 NEGATING = frozenset({"not", "no", "never", "none"})
 
 

@@ -1465,11 +1465,12 @@ class Reader:
         if reading.how == "subject" and asked is not None and unkin and follow is None:
             return self.uncertain(f"no {s_label(asked)} can have {reading.prop.label}: it is said of another kind")
         overlaps = any(asked in s.below.get(d, ()) or d in below for d in reading.prop.domain)
-        if reading.how == "subject" and below == {asked} and overlaps and not reading.prop.domain <= below:
+        typed = asked is not None and reading.how in ("subject", "value") and self.typed_as(asked)
+        if reading.how == "subject" and typed and overlaps and not reading.prop.domain <= below:
             bindings["class"] = NamedNode(str(asked))  # "which pull requests has eid_… authored": those only
             absent = f"no {s_label(str(asked))} has {reading.prop.label} {entity.label}"
         query = reading.query()
-        if reading.how == "value" and below == {asked} and not reading.prop.datatype and reading.prop.range > below:
+        if reading.how == "value" and typed and not reading.prop.datatype and reading.prop.range > below:
             bindings["class"] = NamedNode(str(asked))  # "which PRs does ENG-… link": its links that are PRs
             query = "onto_value_of"
             absent = f"{entity.label} has no {reading.prop.label} that is a {s_label(str(asked))}"
@@ -1597,6 +1598,15 @@ class Reader:
             return self.source_checked(done, sources[0]) if sources else done
         rows, queries = done
         return self.answered(rows_values(rows), row_cites(rows), intent, slots, queries)
+
+    def typed_as(self, asked: str) -> bool:
+        """Every instance of a class below the asked one is typed the asked class too (a revert PR is a PR), so
+        the asked class's rdf:type keeps a listing to it (`sparql/onto_typed_below.ask.rq`)."""
+        check = named_query("onto_typed_below.ask").text
+        return not any(
+            self.backend.ask(check, {"narrow": NamedNode(narrow), "class": NamedNode(asked)}, self.graphs)
+            for narrow in sorted(schema().below.get(asked, frozenset()) - {asked})
+        )
 
     def typed_below(self, query: str, bindings: dict[str, Any]) -> list[str]:
         """The narrower classes whose instances would fit a listing that found none of the class itself (the
