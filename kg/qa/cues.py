@@ -32,6 +32,8 @@ EVERY_ONE = re.compile(
     r"(?: out)?|without (?:missing|leaving out|skipping|dropping|omitting) (?:any|anything|anyone)(?: of them)?|"
     r"leave nothing out|leaving nothing out)(?!\w)"
 )
+#: "Not just who wrote it but also who reviewed it": both, no negation.
+NOT_ONLY = re.compile(r"(?<!\w)(?:(not (?:just|only|merely))|but also)(?!\w)")
 #: "How do I find …", "how can we see …": a request for what follows, not a how question.
 REQUEST = re.compile(
     r"(?<!\w)how (?:do|can|could|would|should|might) (?:i|we|you|one) "
@@ -144,6 +146,7 @@ def cue_words(norm: str) -> list[str]:
     text = BARE_NOT.sub(r"\1 not", text.replace("ca not", "can not").replace("wo not", "will not"))
     text = HEDGE.sub("unsure", text)  # the asker's doubt, no negation of what is asked
     text = EVERY_ONE.sub("all", text)  # "don't leave any out": every item
+    text = NOT_ONLY.sub(lambda m: "" if m.group(1) else "and", text)  # "not just X but also Y": X and Y
     text = REQUEST.sub("find", text)  # "how do I find X": find X
     text = re.sub(r"(?<=\w)'re\b", " are", text)  # "we're" is no "were": a statement, not a yes/no question
     text = re.sub(r"'s\b", "", text).replace("'", "")
