@@ -1601,9 +1601,9 @@ class Reader:
 
     def typed_as(self, asked: str) -> bool:
         """Every instance of a class below the asked one is typed the asked class too (a revert PR is a PR), so
-        the asked class's rdf:type keeps a listing to it (`sparql/onto_typed_below.ask.rq`)."""
-        check = named_query("onto_typed_below.ask").text
-        return not any(
+        the asked class's rdf:type keeps a listing to it (`sparql/onto_typed_as.ask.rq`)."""
+        check = named_query("onto_typed_as.ask").text
+        return all(
             self.backend.ask(check, {"narrow": NamedNode(narrow), "class": NamedNode(asked)}, self.graphs)
             for narrow in sorted(schema().below.get(asked, frozenset()) - {asked})
         )
