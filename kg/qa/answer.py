@@ -36,7 +36,7 @@ from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
 from kg.qa.intents.chooser import runs_of, slots_read
 from kg.qa.operators import Operator, detect
-from kg.qa.question import Question, Vocabulary, follow_up_core, normalise, parse, quoted_titles
+from kg.qa.question import Question, Vocabulary, follow_up_core, normalise, parse, quoted_titles, two_asks
 from kg.qa.reading import Account
 from kg.qa.residue import Labels
 from kg.qa.spelling import name_slips, names_words, respelled, respellings
@@ -291,6 +291,8 @@ class Answerer:
         return replace(q, product=graph) if graph else q
 
     def answer_parsed(self, q: Question) -> Answer:
+        if q.across is None and (parts := two_asks(q.text)) is not None:  # "who fixed 'X', and in which PR?"
+            return self._both(q, parts)
         if (asked := self._items_asked(q)) is not None:  # "Were any PRs rolled back? Which ones?"
             answer = self.answer_parsed(asked)
             answer.question = q.text
@@ -345,6 +347,48 @@ class Answerer:
         answer.people = people
         answer.slots = {**answer.slots, "form": "names"}
         return answer
+
+    def _both(self, q: Question, parts: tuple[str, str]) -> Answer:
+        """A question that asks two things of one item, read as two questions: both answers, each item of the
+        first then the second's, with the two readings in `operator.parts`; uncertain unless both answer."""
+        try:
+            asked = [self._reparsed(part, q) for part in parts]
+        except KGError:
+            why = "uncertain reading: it asks two things, and one is no question"
+            return self._abstain(q, None, why, outcome="uncertain")
+        answers = [self.answer_parsed(self.scoped(a)) for a in asked]
+        shown = {
+            "kind": "and",
+            "shown": "two questions",
+            "parts": [
+                {"question": a.question, "outcome": a.outcome, "answer": a.answer, "reading": a.slots.get("reading")}
+                for a in answers
+            ],
+        }
+        if any(a.outcome != "answer" for a in answers):
+            why = "; ".join(f"'{a.question}': {a.reason or a.outcome}" for a in answers if a.outcome != "answer")
+            done = self._abstain(
+                q,
+                None,
+                f"uncertain reading: it asks two things, and not both are answered ({why})",
+                outcome="uncertain",
+            )
+            done.operator = shown
+            return done
+        values = [v for a in answers for v in (a.answer if isinstance(a.answer, list) else [str(a.answer)])]
+        readings = " / ".join(str(a.slots.get("reading") or a.intent) for a in answers)
+        return Answer(
+            question=q.text,
+            type="and",
+            abstain=False,
+            answer=values,
+            citations=sorted({c for a in answers for c in a.citations}),
+            intent=" + ".join(str(a.intent) for a in answers),
+            slots={"product": answers[0].slots.get("product"), "reading": readings},
+            operator=shown,
+            people={k: v for a in answers for k, v in a.people.items()},
+            queries=[x for a in answers for x in a.queries],
+        )
 
     def _kept_to(self, q: Question, op: Operator | None, typed: Answer) -> Answer | None:
         """A list of people read by a row that takes no role or location, where the question adds one ("the

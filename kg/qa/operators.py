@@ -67,6 +67,8 @@ class Operator:
     top: int = 1
     fewest: bool = False
     other: str | None = None
+    #: for a count, the noun said just after it ("how many versions"): what the items counted must be
+    counted: str | None = None
     #: a comparison said as a choice ("did A or B resolve more"): it asks which, not yes or no
     choice: bool = False
 
@@ -128,6 +130,17 @@ def in_time(tokens: list[str]) -> Operator | None:
                 if end is not None and any(kind_at(j) for j in range(max(0, i - TIME_REACH - 1), i)):
                     return Operator(kind, frozenset(range(i, end)) - {i}, shown)  # the verb stays the core's
     return None
+
+
+#: Words between a count and its noun ("how many different companies").
+COUNT_FILLER = frozenset({"different", "distinct", "unique", "separate", "total", "of", "the"})
+
+
+@cache
+def counted_kinds() -> dict[str, str]:
+    """The nouns a count may name, each with the answer type its items must have (lexicon `count_kinds`)."""
+    table = lexicon_data()["count_kinds"]
+    return {singular_text(noun): kind for kind, nouns in table.items() for noun in nouns}
 
 
 def phrase_tokens(phrase: str) -> tuple[str, ...]:
@@ -290,7 +303,9 @@ def detect(q: Question) -> Operator | None:
     if (compared := comparison(tokens, items)) is not None:
         return compared
     if (span := find(tokens, "count")) is not None and not superlative_count(q, span):
-        return Operator("count", frozenset(range(*span)) | restated(tokens, "count_restated"), "how many")
+        said = frozenset(range(*span)) | restated(tokens, "count_restated")
+        noun = next((t for t in tokens[span[1] : span[1] + 3] if t not in COUNT_FILLER), None)
+        return Operator("count", said, "how many", counted=noun)
     if (timed := in_time(tokens)) is not None:
         return timed
     if (ranked := ranking(tokens)) is not None:
@@ -566,6 +581,10 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
             return emptied(core, shown, f"the only answer is {op.item}", why)
         return replace(core, answer=kept, operator=shown)
     if op.kind == "count":
+        kind = counted_kinds().get(op.counted or "")
+        if kind is not None and core.type in counted_kinds().values() and core.type != kind:
+            # "how many versions …, and who wrote it" read as its authors: the items are not what is counted
+            return uncertain(core, shown, f"'how many {op.counted}' counts {kind}s, and the reading lists {core.type}s")
         written = listed(core.answer) if core.type not in ITEM_TYPES else None  # bug titles, one a line
         if core.type not in ITEM_TYPES and written is None:
             return uncertain(core, shown, "the answer is prose, not items to count")

@@ -39,6 +39,7 @@ ANSWER_WORDS = {
     "count": "a number",
     "yes_no": "yes or no",
     "compare": "which of two, with both counts",
+    "and": "two answers, one to each thing asked",
 }
 
 

@@ -138,6 +138,46 @@ class Question:
 QUOTED_TITLE = re.compile(r"(?<!\w)['‘\"“]([^'’\"”]{3,}?)['’\"”](?!\w)")
 
 
+#: Where a question asks a second thing of what it named ("who fixed 'X', and in which PR?", "which company
+#: reported it and who fixed it?"): "and" before a question word or an auxiliary.
+SECOND_ASK = re.compile(
+    r"(?:,\s*|\s+)and\s+(?=(?:who|whom|which|what|when|where|how many|how much|in which|is|was|were|has|have|had|"
+    r"did|does|do)\b)",
+    re.I,
+)
+#: A topic said before the question ("'X' on PitchForce — who owns it", "ContentForce SDD: who wrote it").
+TOPIC_LEAD = re.compile(r"^(?P<topic>[^:—–?]{3,}?)\s*(?::|—|–|\s-\s)\s*(?=\S)")
+#: A second ask that says only what it asks for ("and in which PR?"): the first ask's verb is its verb.
+ELLIPSIS = re.compile(r"^(?:in|with|by|through|via|from)\s+which\s+(?P<noun>\w+(?:\s+\w+)?)\s*[?.!]*$", re.I)
+#: The verb a "who / what" question asks with ("who actually fixed …").
+ASKED_VERB = re.compile(r"\b(?:who|what)\s+(?:\w+ly\s+)?(?P<verb>\w+ed)\b", re.I)
+#: The pronoun by which a second ask refers back to what the first named.
+BACK_REFERENCE = re.compile(r"\b(?:it|they|them)\b", re.I)
+
+
+def two_asks(text: str) -> tuple[str, str] | None:
+    """A question that asks two things of one item named by its quoted title, as two questions that each name
+    it: the first as typed up to "and", the second after the topic said first, or with the title in place of its
+    pronoun ("and was it fixed"), or with the first's verb ("who fixed 'X', and in which PR": which PR fixed
+    'X'). None when the question asks one thing or names no one title ("who wrote and who reviewed …" is one
+    question of the intent table)."""
+    parts = SECOND_ASK.split(text.strip(), maxsplit=1)
+    if len(parts) != 2 or not parts[1].strip(" ?.!"):
+        return None
+    first, second = parts[0].strip(), parts[1].strip()
+    titles = quoted_titles(first)
+    if len(titles) != 1:  # the item is named by its title, once: what "it" in the second ask refers back to
+        return None
+    lead = TOPIC_LEAD.match(first)
+    if lead is not None and quoted_titles(lead.group("topic")):  # "'X' on PitchForce — who owns it, and …"
+        return first + "?", f"{lead.group('topic').strip()}: {second}"
+    named = f"'{titles[0]}'"
+    if (short := ELLIPSIS.match(second)) and (verb := ASKED_VERB.search(first)):  # "…, and in which PR?"
+        return first + "?", f"which {short.group('noun')} {verb.group('verb')} {named}?"
+    said = BACK_REFERENCE.sub(named, second, count=1)
+    return first + "?", said if said != second else f"{second.rstrip(' ?.!')} for {named}?"
+
+
 def quoted_titles(text: str) -> list[str]:
     """The titles a question quotes, as typed."""
     return [m.group(1).strip() for m in QUOTED_TITLE.finditer(text)]
