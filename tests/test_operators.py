@@ -571,3 +571,20 @@ def test_the_latest_of_a_list_is_its_newest_item_by_creation_time(answerer: Answ
 def test_a_negation_inside_a_states_words_is_never_read_as_the_state(answerer: Answerer) -> None:
     merged = "Which ConnectForce PRs for the AI-driven data anomaly detection feature were merged?"
     not_the_plain_answer(answerer, merged.replace("were merged", "were not merged"), merged)
+
+
+def test_two_things_asked_of_one_titled_bug_are_both_answered(answerer: Answerer) -> None:
+    bug = "'Insecure API Key Storage' bug in MonitorForce"
+    who, which = answerer.ask(f"Who fixed the {bug}?"), answerer.ask(f"Which PR fixed the {bug}?")
+    both = answerer.ask(f"Who fixed the {bug}, and in which PR?")
+    assert who.outcome == which.outcome == both.outcome == "answer"
+    assert both.answer == [*who.answer, *which.answer] and both.operator and both.operator["kind"] == "and"
+    half = answerer.ask(f"Who fixed the {bug}, and why was it slow?")  # one part no reading answers
+    assert half.outcome in ("uncertain", "unsupported") and half.answer is None
+
+
+def test_a_count_of_one_kind_is_never_answered_by_a_reading_of_another(answerer: Answerer) -> None:
+    doc = "the VizForce System Design Document"
+    assert answerer.ask(f"How many versions of {doc} are there?").answer == "2"
+    mixed = answerer.ask(f"How many versions of {doc} are there, and who wrote it?")
+    assert mixed.outcome == "uncertain" and "counts documents" in str(mixed.reason)
