@@ -82,6 +82,8 @@ PARTICIPLE_ENDINGS = ("ed", "en", "one")
 #: Question words that are also class words ("who": a person), unless another class word says what is asked.
 WH_WORDS = frozenset({"who", "whom"})
 BE = frozenset({"is", "are", "was", "were"})
+#: A pronoun object of a verb's preposition ("reports directly to them"): it stands for an entity named before.
+OBJECT_PRONOUN = re.compile(r"\b(?:to|by|for|with|under)\s+(?:them|him|her)\b")
 #: Stands for a named entity in the question while its words are placed.
 HOLE = "⟦entity⟧"
 #: Conditions a class listing takes at most (eid_…'s, "closed", "not merged"): sparql/onto_list.rq binds three.
@@ -812,7 +814,9 @@ class Reader:
         if described is not None or left:
             return described
         pairs = [(first.candidates[0], second.candidates[0]), (second.candidates[0], first.candidates[0])]
-        if f"{second.words}'s" in self.q.norm:  # "is eid_A one of eid_B's direct reports": B's are read
+        # "is eid_A one of eid_B's direct reports": B's are read; unless a pronoun after a verb's preposition
+        # stands for B ("is eid_A part of eid_B's team (reports directly to them)"): A is then its subject
+        if f"{second.words}'s" in self.q.norm and not OBJECT_PRONOUN.search(self.q.norm):
             pairs.reverse()
         for entity, other in pairs:
             # the other among the entity's values (value, up, two) or among what has it as a value (subject, down):
@@ -831,8 +835,11 @@ class Reader:
             readings, (entity, other) = self.people_reading(pairs, placed)
             if not readings:
                 return None
+        # the values are compared with the other entity: read as its kind, never followed on to the asked one
+        # ("is A part of B's team": A's manager, not the manager's team, may be B)
+        kind = asked if asked is not None and self.fits(other, schema().below.get(asked, frozenset({asked}))) else None
         return self.checked(
-            self.run(entity, readings[0], asked), other.label, {other.label.casefold(), local(other.iri).casefold()}
+            self.run(entity, readings[0], kind), other.label, {other.label.casefold(), local(other.iri).casefold()}
         )
 
     def checked(self, read: Answer, shown: str, forms: set[str]) -> Answer:
