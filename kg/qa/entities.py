@@ -28,7 +28,9 @@ ID_TOKEN = re.compile(
 
 
 #: A pull request named by its number ("PR #24", "pull request 24", "PR number 7").
-PR_NUMBER = re.compile(r"\b(?:pr|pull request)s?\s*(?:no\.?|number)?\s*#?\s*(\d{1,5})\b", re.I)
+PR_NUMBER = re.compile(
+    r"\b(?:pr|pull request)s?\s*(?:no\.?|number)?\s*#?\s*(\d{1,5})\b|(?<![\w/])pull/(\d{1,5})\b", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,9 @@ def number_mentions(text: str, backend: Backend, graphs: list | None) -> list[Me
     found: list[Mention] = []
     for match in PR_NUMBER.finditer(text):
         rows = backend.select(
-            named_query("onto_pr_by_number").text, {"suffix": Literal(f"/pull/{match.group(1)}")}, graphs
+            named_query("onto_pr_by_number").text,
+            {"suffix": Literal(f"/pull/{match.group(1) or match.group(2)}")},
+            graphs,
         )
         entities: dict[str, tuple[set[str], str]] = {}
         for row in rows:

@@ -438,9 +438,25 @@ def asides(text: str) -> list[str]:
         if ({w.replace("'", "") for w in normalise(p).split()} & ASKER or lead_only(p, parts))
         and not ID_TOKEN.search(p)
         and not QUOTED.search(p)
-        and not says_something(p)
+        and (not says_something(p) or scene(p, parts, text))
     ]
     return own if len(own) < len(parts) else []
+
+
+#: Words by which the asker says they are new where they work ("I'm new on the CoachForce team —").
+NEWCOMER = frozenset({"new", "joined", "joining", "started", "starting", "onboarding"})
+#: A heading before a colon is this short at most ("status check:", "For a customer call:").
+HEADING_WORDS = 4
+
+
+def scene(clause: str, parts: list[str], text: str) -> bool:
+    """A clause that sets the scene though it holds a word the reader places: the asker saying they are new
+    ("I'm new on the CoachForce team"), or a short heading before a colon ("status check:"), said first."""
+    words = [w.replace("'", "") for w in normalise(clause).split()]
+    if words[:1] and words[0] in ASKER and NEWCOMER & set(words[:4]):
+        return True
+    heading = re.match(rf"\s*{re.escape(clause.strip())}\s*:", text) is not None
+    return clause == parts[0] and heading and len(words) <= HEADING_WORDS
 
 
 def asker_verbs(text: str) -> list[str]:
