@@ -570,6 +570,7 @@ class Reader:
             and not ((self.q.roles or self.q.locations) and not named)
             and not self.lists(placed, asked)
             and not (self.whole_team(placed, asked) and not named)
+            and not (self.sourced(placed, asked, left) and not named)
         ):
             return None
         if self.q.time is not None:  # the ontology's properties hold as of now: an answer for then is a guess
@@ -721,6 +722,12 @@ class Reader:
             and not self.found
             and all(kind in ("class", "scope") for kind, _, _ in placed.phrases)
         )
+
+    def sourced(self, placed: Placed, asked: str | None, left: list[str]) -> bool:
+        """Whether the question lists a kind by where it is read from, in words no property holds ("which
+        competitor products came up in Slack"): a source class said, and only the verbs of a source left."""
+        verbs = set(reader_data()["source_verbs"])
+        return self.source_class(placed, asked)[1] is not None and all(w in verbs for w in left)
 
     @staticmethod
     def untimed(left: list[str], placed: Placed) -> list[str]:
@@ -1814,7 +1821,9 @@ class Reader:
         """Whether the question places a class word besides the listed one (a repository named as one is a
         filter: "PRs in the X repository"), or a chain or inverse word."""
         repo = expand("ekg:Repository") if self.q.repos else None
-        classes = [p for kind, p, _ in placed.phrases if kind == "class" and schema().class_words.get(p) != repo]
+        # "did the team chat about …": the product's team, the subject, is no second kind listed
+        said = {repo, expand("ekg:Team")}
+        classes = [p for kind, p, _ in placed.phrases if kind == "class" and schema().class_words.get(p) not in said]
         allowed = ("class", "forward", "scope", "value")
         return len(set(classes)) > 1 or any(kind not in allowed for kind, _, _ in placed.phrases)
 

@@ -268,6 +268,8 @@ def _names_location(location: str, text: str) -> bool:
     name = re.escape(location)
     if re.search(rf"(?<!\w){name}(?!\w)", text):
         return True
+    if re.search(rf"(?<!\w)(?:are|is|work|works|working|worked)\s+(?:fully\s+)?{name}(?:ly)?(?!\w)", text, re.I):
+        return True  # "which product managers work remotely", "who is remote"
     return re.search(rf"(?<!\w){name}\s+{PEOPLE_AFTER}", text, re.I) is not None
 
 
