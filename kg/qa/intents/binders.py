@@ -70,6 +70,12 @@ def bug_state(_q: Question, found: set[str]) -> dict[str, Term] | None:
     return {"asked": Literal(state)} if state else None
 
 
+@BINDERS.register()
+def any_state(_q: Question, _found: set[str]) -> dict[str, Term] | None:
+    """Bugs in every state: a company's bugs asked for with no state said."""
+    return {"asked": Literal("any")}
+
+
 @BINDERS.register(slots=("company",))
 def company_if_named(q: Question, _found: set[str]) -> dict[str, Term] | None:
     """Whose bugs they are, when the question names one company; two are refused."""
