@@ -588,3 +588,15 @@ def test_a_count_of_one_kind_is_never_answered_by_a_reading_of_another(answerer:
     assert answerer.ask(f"How many versions of {doc} are there?").answer == "2"
     mixed = answerer.ask(f"How many versions of {doc} are there, and who wrote it?")
     assert mixed.outcome == "uncertain" and "counts documents" in str(mixed.reason)
+
+
+def test_a_companys_bugs_with_no_state_said_are_its_bugs_in_every_state(answerer: Answerer) -> None:
+    def titles(question: str) -> set[str]:
+        got = answerer.ask(question)
+        assert got.outcome == "answer", got.reason
+        return {line.removeprefix("- ") for line in str(got.answer).splitlines()}
+
+    every = titles("Which ActionGenie bugs were reported by TechCorp?")
+    open_ = titles("Which unresolved ActionGenie bugs were reported by TechCorp?")
+    fixed = titles("Which resolved ActionGenie bugs were reported by TechCorp?")
+    assert open_ | fixed <= every and open_ and fixed
