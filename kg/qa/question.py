@@ -238,7 +238,13 @@ PLURAL_POSSESSIVE = re.compile(r"(?<=\ws)'(?!\w)")
 def spelled_out(norm: str) -> str:
     """Normalised text with the lexicon's short forms ("prev", "eng lead", "b/c") spelled out."""
     pattern, table = abbreviations()
-    return pattern.sub(lambda m: table[m.group(0)], norm)
+
+    def long(m: re.Match[str]) -> str:
+        full = table[m.group(0)]
+        rest = full.removeprefix(m.group(0))  # "vp" is "vp of engineering": not again after "vp of engineering"
+        return m.group(0) if rest and norm[m.end() :].startswith(rest) else full
+
+    return pattern.sub(long, norm)
 
 
 def with_names(norm: str, products: dict[str, str]) -> str:
