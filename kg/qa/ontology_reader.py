@@ -315,7 +315,12 @@ def full_schema() -> Schema:
                 tuple(o.value for o in objects(q.subject, INVERSE)),
                 frozenset(term_text(o) for o in objects(q.subject, RDFS + "subPropertyOf")),
             )
-    words = {_phrase(o.value): c for c in classes for p in (RDFS + "label", ALT) for o in objects(NamedNode(c), p)}
+    # the records of a lifecycle's steps ("bug assigned", "bug reported") are read through, never asked for by
+    # name: their labels are the words of a question about the bug ("the 'X' bug assigned to …")
+    named_classes = [c for c in classes if expand("ekg:StateEvent") not in ancestors(c)]
+    words = {
+        _phrase(o.value): c for c in named_classes for p in (RDFS + "label", ALT) for o in objects(NamedNode(c), p)
+    }
     words.update({_phrase(w): expand(c) for w, c in reader_data()["class_words"].items()})
     individuals = store.quads_for_pattern(None, NamedNode(RDF_TYPE), NamedNode(OWL + "NamedIndividual"))
     shown = {term_text(q.subject): o.value for q in individuals for o in objects(q.subject, RDFS + "label")}
