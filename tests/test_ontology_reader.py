@@ -1018,3 +1018,11 @@ def test_a_state_said_of_a_named_pr_is_asked_not_restated(answerer: Answerer, he
         for state in ("open", "closed"):
             got = answerer.ask(f"Is {pr['link']} {state}?")
             assert got.outcome == "answer" and got.answer == ("yes" if pr["state"] == state else "no"), pr["link"]
+
+
+@pytest.mark.herb
+def test_a_pr_named_by_its_repository_and_number_is_that_pr(answerer: Answerer, herb: Path) -> None:
+    prs = product_file(herb, "CollaborateForce")["prs"]
+    pr = next(p for p in prs if p["link"].endswith("/CollaborateForce/pull/43"))
+    answer = answerer.ask(f"Has CollaborateForce/pull/43 '{pr['title']}' been merged?")  # its title restates it
+    assert answer.outcome == "answer" and answer.answer == ("yes" if pr["merged"] else "no"), answer.reason

@@ -29,7 +29,9 @@ ID_TOKEN = re.compile(
 
 #: A pull request named by its number ("PR #24", "pull request 24", "PR number 7").
 PR_NUMBER = re.compile(
-    r"\b(?:pr|pull request)s?\s*(?:no\.?|number)?\s*#?\s*(\d{1,5})\b|(?<![\w/])pull/(\d{1,5})\b", re.I
+    r"\b(?:pr|pull request)s?\s*(?:no\.?|number)?\s*#?\s*(\d{1,5})\b"
+    r"|(?<![\w/.-])(?:(?P<repo>[\w.-]+)/)?pull/(\d{1,5})\b",  # "pull/37", "CollaborateForce/pull/43"
+    re.I,
 )
 
 
@@ -151,7 +153,11 @@ def number_mentions(text: str, backend: Backend, graphs: list | None) -> list[Me
     for match in PR_NUMBER.finditer(text):
         rows = backend.select(
             named_query("onto_pr_by_number").text,
-            {"suffix": Literal(f"/pull/{match.group(1) or match.group(2)}")},
+            {
+                "suffix": Literal(
+                    f"{'/' + match['repo'] if match['repo'] else ''}/pull/{match.group(1) or match.group(3)}"
+                )
+            },
             graphs,
         )
         entities: dict[str, tuple[set[str], str]] = {}
