@@ -86,6 +86,13 @@ BINDER_SLOTS: dict[str, Slot] = {
     "bug_state": Slot(
         "state", "the bug state asked about", True, lambda v: {"asked": Literal(v)}, fixed(STATES_OF_BUGS)
     ),
+    "any_state": Slot(
+        "every_state",
+        "'true': the company's bugs in every state (the only value; omit: true)",
+        False,
+        lambda _v: {"asked": Literal("any")},
+        fixed(["true"]),
+    ),
     "company_if_named": Slot(
         "company", "only this customer company's bugs (omit: all)", False, lambda v: {"company": Literal(v)}, companies
     ),
@@ -116,7 +123,7 @@ BINDER_SLOTS: dict[str, Slot] = {
     "bug_text": Slot("bug_title", "the bug's title (the words of it the graph holds)", True, bug_title),
 }
 #: Defaults of optional slots whose binder binds something even when the question says nothing.
-DEFAULTS = {"approved": "true"}
+DEFAULTS = {"approved": "true", "every_state": "true"}
 
 
 def residue_slot(kind: str) -> Slot:
