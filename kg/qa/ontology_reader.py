@@ -615,6 +615,8 @@ class Reader:
         readings = readings or self.where_readings(entity, placed, asked)
         if (kept := self.subjects_with(entity, readings, placed, asked, left)) is not None:
             return kept
+        if not readings and (read := self.read_from(Described(mention.words, (entity,)), placed, asked, left)):
+            return read  # "the competitors named in <document id>": what was read from that one document
         if set(reader_data()["time_words"]) & set(self.text.split()) and len(readings) > 1:
             timed = {expand(p) for p in reader_data()["time_properties"]}  # "when was X created": its time
             readings = [r for r in readings if r.prop.iri in timed] or readings
@@ -1570,10 +1572,11 @@ class Reader:
         """A class listing with a filter, in the question's product: the team members with a role ("the
         Engineering Leads on X's team"), or the instances of the asked class that have a property ("which PRs
         in X were reverted"; a yes/no property, true: "which PRs were merged")."""
-        if self.q.product is None:
+        one_source = source is not None and isinstance(source.value, Literal)  # one document, by its id
+        if self.q.product is None and not one_source:
             return None
         slots = self.q.slots()
-        if owner is None and (members := self.team_members(placed, left, slots, asked)) is not None:
+        if owner is None and self.q.product and (members := self.team_members(placed, left, slots, asked)):
             return members
         if asked is None:
             return None
@@ -1623,9 +1626,10 @@ class Reader:
             bindings.update({"sourceProperty": NamedNode(sources[0].prop.iri), "sourceObject": sources[0].value})
         noun = s_label(asked)
         said = " and ".join(c.shown() for c in conditions)
-        slots["reading"] = f"every {noun} of {self.q.product}" + (f" with {said}" if said else "")
+        of = f" of {self.q.product}" if self.q.product else ""
+        slots["reading"] = f"every {noun}{of}" + (f" with {said}" if said else "")
         intent = "ontology:" + ("+".join(local(c.prop.iri) for c in conditions) or local(asked)) + ":list"
-        missing = f"no {noun} of {self.q.product}" + (f" has {said}" if said else " is in the graph")
+        missing = f"no {noun}{of}" + (f" has {said}" if said else " is in the graph")
         done = self.execute(query, bindings, intent, slots, missing)
         if isinstance(done, Answer) and done.outcome == "absent" and (kinds := self.typed_below(query, bindings)):
             return self.uncertain(f"no item is typed {noun} itself, though some are typed {' or '.join(kinds)}")
@@ -1828,9 +1832,10 @@ class Reader:
         repo = expand("ekg:Repository") if self.q.repos else None
         # "did the team chat about …": the product's team, the subject, is no second kind listed
         said = {repo, expand("ekg:Team")}
-        classes = [p for kind, p, _ in placed.phrases if kind == "class" and schema().class_words.get(p) not in said]
+        words = schema().class_words
+        classes = {words.get(p) for kind, p, _ in placed.phrases if kind == "class" and words.get(p) not in said}
         allowed = ("class", "forward", "scope", "value")
-        return len(set(classes)) > 1 or any(kind not in allowed for kind, _, _ in placed.phrases)
+        return len(classes) > 1 or any(kind not in allowed for kind, _, _ in placed.phrases)
 
     def reaches(self, reading: Reading, asked: str) -> bool:
         """Whether the reading's values are of the asked kind, or lead to it (`answer_as`)."""
