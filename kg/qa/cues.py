@@ -23,6 +23,9 @@ from kg.text import DOC_KINDS, normalise, singular_text
 IRREGULAR_NOT = {"cannot": "can not", "cant": "can not", "wont": "will not"}
 BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|have|had|need|must)nt\b")
 GAP_WORDS = 3
+#: The words a `~*` gap spans: "more … than any other", where the words between say what is counted, negated
+#: or not ("more PRs that never got approved than any other engineer").
+LONG_GAP_WORDS = 12
 #: "not sure how approvals work": the asker's doubt, which negates nothing the question asks.
 HEDGE = re.compile(r"(?<!\w)not (?:quite |really |entirely |totally )?(?:sure|certain)(?!\w)")
 #: "Don't leave any out", "without missing any": the asker wants every item, which every listing gives; no
@@ -30,7 +33,14 @@ HEDGE = re.compile(r"(?<!\w)not (?:quite |really |entirely |totally )?(?:sure|ce
 EVERY_ONE = re.compile(
     r"(?<!\w)(?:(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit) (?:any|anything|anyone|one)(?: of them)?"
     r"(?: out)?|without (?:missing|leaving out|skipping|dropping|omitting) (?:any|anything|anyone)(?: of them)?|"
-    r"leave nothing out|leaving nothing out)(?!\w)"
+    r"leave nothing out|leaving nothing out|"
+    r"(?:excluding|omitting|leaving out|skipping|missing) (?:no one|nobody|none))(?!\w)"
+)
+#: A negated "un-" state is the state itself ("PRs that weren't left unapproved": approved), for the states whose
+#: "un-" form the lexicon reads as their negation.
+LITOTES = re.compile(
+    r"(?<!\w)(?:not|never) (?:(?:been|left|remained|stayed|gone) )?"
+    r"un(approved|resolved|merged|fixed|reviewed|implemented|addressed|solved)(?!\w)"
 )
 #: "Not just who wrote it but also who reviewed it": both, no negation.
 NOT_ONLY = re.compile(r"(?<!\w)(?:(not (?:just|only|merely))|but also)(?!\w)")
@@ -146,6 +156,7 @@ def cue_words(norm: str) -> list[str]:
     text = BARE_NOT.sub(r"\1 not", text.replace("ca not", "can not").replace("wo not", "will not"))
     text = HEDGE.sub("unsure", text)  # the asker's doubt, no negation of what is asked
     text = EVERY_ONE.sub("all", text)  # "don't leave any out": every item
+    text = LITOTES.sub(r"\1", text)  # "not left unapproved": approved
     text = NOT_ONLY.sub(lambda m: "" if m.group(1) else "and", text)  # "not just X but also Y": X and Y
     text = REQUEST.sub("find", text)  # "how do I find X": find X
     text = re.sub(r"(?<=\w)'re\b", " are", text)  # "we're" is no "were": a statement, not a yes/no question
@@ -205,6 +216,9 @@ def compile_phrase(phrase: str, filler: str) -> re.Pattern[str]:
     for word in phrase.lstrip("^").split():
         if word.startswith("!"):
             lookahead += rf"(?! {_word_pattern(word[1:])}(?!\w))"
+        elif word == "~*":  # a long gap that passes negations: the phrase's own closing words anchor it
+            out += rf" (?:\S+ ){{0,{LONG_GAP_WORDS}}}"
+            space = False
         elif word in ("~", "_"):
             words = any_word if word == "~" else f"(?:{filler})"
             gap = rf"(?:{words} ){{0,{GAP_WORDS}}}"

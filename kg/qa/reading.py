@@ -151,7 +151,9 @@ def account(
     firm = (slots - unused) | tagged.covered(used & tagged.found) | explained | scene | held | placed
     colour = tagged.covered(tagged.found - (narrowing - used))
     dropped = sorted(unused - placed - explained - phrase - scene - aside)
-    loose = unplaced(tagged, firm | set(dropped), wording, phrase, colour, scenery=(scene | aside) - explained - placed)
+    effect = effect_words(tagged, phrase, explained)
+    scenery = (scene | aside) - explained - placed
+    loose = unplaced(tagged, firm | set(dropped), wording, phrase, colour, scenery, effect)
     unread = tuple(dict.fromkeys(tagged.words[i] for i in dropped))
     return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type), loose, unread, wording)
 
@@ -210,6 +212,28 @@ def lemmas(word: str) -> frozenset[str]:
     return frozenset(lemma for found in getAllLemmas(word).values() for lemma in found)
 
 
+#: Negations that may describe what a resolved free phrase names (a component's issues "where the features
+#: couldn't be reached") when no cue reads them: then they are the phrase's, not the question's.
+DESCRIBING = frozenset({"not", "never", "no"})
+
+
+#: Words that open what a component's issues caused, inside the free phrase ("… issues, where the features
+#: couldn't be reached", "… that caused", "leading to …").
+EFFECT_OPENERS = frozenset({"where", "causing", "caused", "cause", "leading", "led", "resulting", "resulted", "making"})
+
+
+def effect_words(tagged: Tagged, phrase: frozenset[int], explained: set[int]) -> frozenset[int]:
+    """The free phrase's words from an effect opener after the name it resolved to the end of its clause: what
+    the issues caused, whose negations describe and ask nothing."""
+    if not explained:
+        return frozenset()
+    after = range(max(explained) + 1, len(tagged.tokens))
+    opens = [i for i in after if tagged.tokens[i] in EFFECT_OPENERS]
+    if not opens:
+        return frozenset()
+    return frozenset(i for i in phrase if i > opens[0] and tagged.clauses[i] == tagged.clauses[opens[0]])
+
+
 def unplaced(
     tagged: Tagged,
     placed: set[int],
@@ -217,13 +241,16 @@ def unplaced(
     phrase: frozenset[int] = frozenset(),
     colour: set[int] | None = None,
     scenery: set[int] | None = None,
+    effect: frozenset[int] = frozenset(),
 ) -> tuple[str, ...]:
     """The words, in question order, that nothing placed: at no placed position, in the free phrase only if they
     cannot change what is asked, and neither function words nor words of the reading's own wording (as written or
     singular; by lemma in Account.by_lemma). A word of [meaning] ("not", "second", "than") is placed only by a
-    slot, a cue the reading uses or an operator that holds it; `colour`: the words of the cues the reading does not
-    use, which place any other word ("did ... review" places "did", never a "not" between); `scenery`: the words
-    of context clauses and asides, which place no number ("Back in 2025, ..." is a time the reading would drop)."""
+    slot, a cue the reading uses or an operator that holds it; a negation also by `effect` (what a resolved
+    component's issues caused, effect_words) when no cue reads it; `colour`: the words of the cues the reading
+    does not use, which place any other word ("did ... review" places "did", never a "not" between); `scenery`:
+    the words of context clauses and asides, which place no number ("Back in 2025, ..." is a time the reading
+    would drop)."""
     known, meaning = function_words()
     known |= wording
     colour = colour or set()
@@ -232,8 +259,8 @@ def unplaced(
     def free(i: int, word: str, token: str) -> bool:
         if word.isdigit() and i in scenery:
             return True
-        if i in placed:
-            return False
+        if i in placed or (i in effect and token in DESCRIBING and i not in colour):
+            return False  # "issues where the features couldn't be reached": the effect the phrase describes
         if word in meaning or token in meaning or word.isdigit():
             return True
         return i not in colour and i not in phrase and token not in known and word not in known
