@@ -96,14 +96,14 @@ def entity_names(backend: Backend, graphs: list | None) -> list[Row]:
 
 
 def said_twice(found: list[Mention]) -> list[Mention]:
-    """An entity named by id and again by title ("PR #14 'Add TensorFlow Model'") is one mention: the entities
-    both name, the title's words kept as another way the question says it."""
+    """An entity named by id and again by title ("PR #14 'Add TensorFlow Model'") or by another id is one
+    mention: the entities both name, the title's words kept as another way the question says it."""
     out: list[Mention] = []
     for m in found:
         iris = {e.iri for e in m.candidates}
         same = next((i for i, o in enumerate(out) if o.by_id and {e.iri for e in o.candidates} & iris), None)
-        if same is None or m.by_id:
-            out.append(m)
+        if same is None or (m.by_id and iris != {e.iri for e in out[same].candidates}):
+            out.append(m)  # two ids of one entity ("PR #18 (<its link>)") are one mention, as an id and a title
             continue
         kept = out[same]
         both = tuple(e for e in kept.candidates if e.iri in iris)

@@ -413,10 +413,23 @@ def question_text(q: Question) -> str:
     for aside in asides(q.text):  # "I'm new to KnowledgeForce - who are the engineering leads?"
         text = re.sub(rf"(?<!\S){re.escape(plain_words(normalise(aside)))}(?!\S)", " ", text, count=1)
     text = said_records().sub(" ", text)  # "according to its review records": where, not what
+    text = NAME_ASKED.sub("find", text)  # "Name the QA specialists on X": a request, not X's name
+    text = LINKS_ASKED.sub(r"\1 links of", text)  # "give me links to X": X's own links, not what links to X
     for verb in asker_verbs(q.text):  # "I missed the X review - who was there?": the review is still described
         text = re.sub(rf"(?<!\S){re.escape(verb)}(?!\S)", " ", text, count=1)
     text = re.sub(r"\s+", " ", text).strip()
     return " ".join(w for w in text.split() if w not in reader_data()["inner_adverbs"] and re.search(r"\w", w))
+
+
+#: "Name the …", "can you name all …": the verb of a request, never the property "name".
+NAME_ASKED = re.compile(
+    r"(?:^|(?<=please )|(?<=you )|(?<=just ))name(?= (?:the|all|every|each|any|those|these|who|which|what|me|us)(?!\S))"
+)
+#: "Give me (the) links to X": a request for X's own links, where "links to" is no verb.
+LINKS_ASKED = re.compile(
+    r"(?<!\S)((?:give|send|share|provide|show|get|need|want|list|find|fetch|grab)(?: me| us)?(?: the| all the| all)?)"
+    r" links? to(?!\S)"
+)
 
 
 @cache
@@ -583,6 +596,8 @@ class Reader:
         if not named:
             if untitled := self.untitled(placed, left):
                 return untitled
+            if (top := self.most(placed, asked, left)) is not None:
+                return top
             placed, source = self.source_class(placed, asked)  # "competitors discussed on Slack"
             if listed := self.listing(placed, asked, left, source=source):
                 return listed
@@ -848,6 +863,8 @@ class Reader:
         # stands for B ("is eid_A part of eid_B's team (reports directly to them)"): A is then its subject
         if f"{second.words}'s" in self.q.norm and not OBJECT_PRONOUN.search(self.q.norm):
             pairs.reverse()
+        person = schema().below.get(PERSON, frozenset())
+        onward: str | None = None  # the kind the values are followed on to ("did eid_… fix <bug>": its fix's author)
         for entity, other in pairs:
             # the other among the entity's values (value, up, two) or among what has it as a value (subject, down):
             # "is eid_A one of eid_B's direct reports"
@@ -857,8 +874,15 @@ class Reader:
                 if not r.prop.datatype
                 and self.fits(other, r.prop.range if r.how in ("value", "up", "two", "via") else r.prop.domain)
             ]
-            if not readings and other.classes & schema().below.get(PERSON, frozenset()):  # "did eid_… approve <PR>"
+            if not readings and other.classes & person:  # "did eid_… approve <PR>"
                 readings = self.where_readings(entity, placed, PERSON)
+            kinds = [PERSON] if other.classes & person else sorted(other.classes)
+            for kind in [] if readings else kinds:
+                # "did eid_… fix <bug>": the bug's fix, read as its author (`answer_as`), may be the person
+                readings = [r for r in self.readings(entity, placed) if r.how == "value" and self.reaches(r, kind)]
+                if readings:
+                    onward = kind
+                    break
             if len(readings) == 1:
                 break
         else:
@@ -868,6 +892,7 @@ class Reader:
         # the values are compared with the other entity: read as its kind, never followed on to the asked one
         # ("is A part of B's team": A's manager, not the manager's team, may be B)
         kind = asked if asked is not None and self.fits(other, schema().below.get(asked, frozenset({asked}))) else None
+        kind = kind or onward
         return self.checked(
             self.run(entity, readings[0], kind), other.label, {other.label.casefold(), local(other.iri).casefold()}
         )
@@ -1172,6 +1197,8 @@ class Reader:
     def placed(self, named: list[Mention]) -> Placed:
         text = f" {self.text} "
         for m in sorted(named, key=lambda m: len(m.words), reverse=True):
+            for word in TITLE_WORDS:  # "the bug titled 'X'": the word that introduces a title names it too
+                text = text.replace(f" {word} {m.words} ", f" {m.words} ")
             text = text.replace(f" {m.words} ", f" {HOLE} ")
             for words in m.also:  # the entity said again: its words place nothing more
                 text = text.replace(f" {words} ", " ")
@@ -1628,6 +1655,8 @@ class Reader:
         said = " and ".join(c.shown() for c in conditions)
         of = f" of {self.q.product}" if self.q.product else ""
         slots["reading"] = f"every {noun}{of}" + (f" with {said}" if said else "")
+        if owner is not None and isinstance(owner.value, NamedNode):  # "did eid_… author any reverted PR": the
+            slots["named"] = local(owner.value.value)  # owner is bound, so a yes or no asks whether any is listed
         intent = "ontology:" + ("+".join(local(c.prop.iri) for c in conditions) or local(asked)) + ":list"
         missing = f"no {noun}{of}" + (f" has {said}" if said else " is in the graph")
         done = self.execute(query, bindings, intent, slots, missing)
@@ -1637,6 +1666,55 @@ class Reader:
             return self.source_checked(done, sources[0]) if sources else done
         rows, queries = done
         return self.answered(rows_values(rows), row_cites(rows), intent, slots, queries)
+
+    def most(self, placed: Placed, asked: str | None, left: list[str]) -> Answer | None:
+        """The value of a property that the most instances of a class in the product have ("who authored the
+        most PRs in X": the PRs' authors, counted), with at most one more condition ("the most merged PRs");
+        every value tied at the top. None unless "most" is the only word left and one property word links the
+        counted class to the asked kind."""
+        if self.q.product is None or asked is None or left != ["most"]:
+            return None
+        s = schema()
+        classes = {s.class_words.get(p) for k, p, _ in placed.phrases if k == "class"} - {asked, None}
+        forward = [p for k, p, _ in placed.phrases if k == "forward"]
+        if (
+            len(classes) != 1
+            or len(forward) != 1
+            or any(k not in ("class", "forward", "scope", "value") for k, _, _ in placed.phrases)
+        ):
+            return None
+        counted = str(next(iter(classes)))
+        kinds, wanted = s.below.get(counted, frozenset({counted})), s.below.get(asked, frozenset({asked}))
+        props = [p for p in s.properties.values() if forward[0] in p.forward and p.domain & kinds and p.range & wanted]
+        if len(props) != 1:
+            return None
+        prop = props[0]
+        rest = replace(placed, phrases=[p for p in placed.phrases if p[0] != "forward"])
+        conditions = self.conditions(rest, counted) or []
+        if len(conditions) > 1:
+            return None
+        condition = conditions[0] if conditions else Condition(TYPE_PROP, NamedNode(counted), False)
+        bindings = {"class": NamedNode(counted), "property": NamedNode(prop.iri), **condition.bindings("2")}
+        noun = s_label(counted)
+        said = f" with {conditions[0].shown()}" if conditions else ""
+        slots = {**self.q.slots(), "reading": f"every {noun} of {self.q.product}{said}, by its {prop.label} → the most"}
+        intent = f"ontology:{local(prop.iri)}:most"
+        done = self.execute(
+            "onto_top", bindings, intent, slots, f"no {noun} of {self.q.product}{said} has a {prop.label}"
+        )
+        if isinstance(done, Answer):
+            return done
+        rows, queries = done
+        counts: dict[str, set[str]] = {}
+        for r in rows:
+            top = r["top"]
+            shown = local(top.value) if isinstance(top, NamedNode) else term_text(top)
+            counts.setdefault(shown, set()).add(term_text(r["id"]) if "id" in r else local(r["value"].value))
+        best = max(len(items) for items in counts.values())
+        winners = sorted(v for v, items in counts.items() if len(items) == best)
+        cites = sorted({c for v in winners for c in counts[v]})
+        slots["operator"] = f"{best} {noun}s each" if len(winners) > 1 else f"{best} {noun}s"
+        return self.answered(winners, cites, intent, slots, queries)
 
     def typed_as(self, asked: str) -> bool:
         """Every instance of a class below the asked one is typed the asked class too (a revert PR is a PR), so
