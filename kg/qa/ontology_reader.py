@@ -877,11 +877,11 @@ class Reader:
             if not readings and other.classes & person:  # "did eid_… approve <PR>"
                 readings = self.where_readings(entity, placed, PERSON)
             kinds = [PERSON] if other.classes & person else sorted(other.classes)
-            for kind in [] if readings else kinds:
+            for lead in [] if readings else kinds:
                 # "did eid_… fix <bug>": the bug's fix, read as its author (`answer_as`), may be the person
-                readings = [r for r in self.readings(entity, placed) if r.how == "value" and self.reaches(r, kind)]
+                readings = [r for r in self.readings(entity, placed) if r.how == "value" and self.reaches(r, lead)]
                 if readings:
-                    onward = kind
+                    onward = lead
                     break
             if len(readings) == 1:
                 break
