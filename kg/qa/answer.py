@@ -316,6 +316,11 @@ class Answerer:
             return answer
         core = operators.core(q, op)
         answer = self._read(core, op)
+        if answer.outcome in ("uncertain", "unsupported") and op is not None and op.kind == "yes_no" and op.cues:
+            # "has BlueWave reported any X bugs": the item is the row's own slot, not one of the companies listed
+            bound = replace(op, cues=frozenset())
+            again = self._read(core, bound)
+            op, answer = (bound, again) if again.outcome in ("answer", "absent") else (op, answer)
         if answer.outcome in ("uncertain", "unsupported"):
             answer = self._respelled(core, answer, op)
         answer = self._kept_to(core, op, answer) or answer

@@ -42,6 +42,8 @@ LITOTES = re.compile(
     r"(?<!\w)(?:not|never) (?:(?:been|left|remained|stayed|gone) )?"
     r"un(approved|resolved|merged|fixed|reviewed|implemented|addressed|solved)(?!\w)"
 )
+#: "Fixed or not?": a yes or no said with its alternative, which negates nothing.
+OR_NOT = re.compile(r",?\s+or not(?=\s*(?:[?.!]|$))")
 #: "Not just who wrote it but also who reviewed it": both, no negation.
 NOT_ONLY = re.compile(r"(?<!\w)(?:(not (?:just|only|merely))|but also)(?!\w)")
 #: "How do I find …", "how can we see …": a request for what follows, not a how question.
@@ -150,7 +152,7 @@ class Tagged:
 def cue_words(norm: str) -> list[str]:
     """The plain words of normalised text, with negations spelled out and possessives, apostrophes,
     hyphens, slashes and ampersands removed: the word sequence both cue text and residue are read from."""
-    text = norm.replace("n't", " not")
+    text = OR_NOT.sub("", norm).replace("n't", " not")
     for short, long in IRREGULAR_NOT.items():
         text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", long, text)
     text = BARE_NOT.sub(r"\1 not", text.replace("ca not", "can not").replace("wo not", "will not"))

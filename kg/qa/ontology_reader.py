@@ -31,7 +31,7 @@ from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store
 from kg.namespaces import DCT, ID, ORG_GRAPH, expand
 from kg.paths import resource
 from kg.qa.answer import Answer
-from kg.qa.cues import CLAUSE_END, OPENING_REQUEST, REQUEST
+from kg.qa.cues import CLAUSE_END, OPENING_REQUEST, OR_NOT, REQUEST
 from kg.qa.described import Described, described
 from kg.qa.entities import ID_TOKEN, Entity, Mention, mentions
 from kg.qa.operators import opens_yes_no
@@ -409,10 +409,13 @@ class Placed:
 def question_text(q: Question) -> str:
     """The question's normalised text without possessive endings, quotes and the adverbs that may stand inside
     a property's words and change nothing ("reports directly to")."""
-    text = OPENING_REQUEST.sub("find", REQUEST.sub("find", plain_words(q.norm)))  # "how do I find X", "I need X"
+    text = plain_words(OR_NOT.sub("", q.norm))  # "fixed or not?": a yes or no
+    text = OPENING_REQUEST.sub("find", REQUEST.sub("find", text))  # "how do I find X", "I need X"
     for aside in asides(q.text):  # "I'm new to KnowledgeForce - who are the engineering leads?"
         text = re.sub(rf"(?<!\S){re.escape(plain_words(normalise(aside)))}(?!\S)", " ", text, count=1)
     text = said_records().sub(" ", text)  # "according to its review records": where, not what
+    for frame in reader_data()["frames"]:  # "… in the org chart": where the answer is read, no property
+        text = re.sub(rf"(?<!\S){re.escape(frame)}(?!\S)", " ", text)
     text = NAME_ASKED.sub("find", text)  # "Name the QA specialists on X": a request, not X's name
     text = LINKS_ASKED.sub(r"\1 links of", text)  # "give me links to X": X's own links, not what links to X
     for verb in asker_verbs(q.text):  # "I missed the X review - who was there?": the review is still described
@@ -528,6 +531,14 @@ def read_in_scope(q: Question, backend: Backend, graphs: list[NamedNode] | None)
     return Reader(q, backend, graphs, text, found).answer()
 
 
+def without_links(placed: Placed) -> Placed:
+    """The placement less the words that ask for links ("the open PRs in X, links please"): a listing shows
+    every item by its link where it has one, so they ask for no property."""
+    url = schema().properties.get(expand("ekg:url"))
+    said = set(url.forward) if url is not None else set()
+    return replace(placed, phrases=[p for p in placed.phrases if not (p[0] == "forward" and p[1] in said)])
+
+
 def quoted(text: str, label: str) -> bool:
     """Whether the question gives the label in quotes ("the bug 'Cache Eviction Policy Misconfiguration'")."""
     low, name = text.casefold(), label.casefold()
@@ -599,6 +610,8 @@ class Reader:
             if (top := self.most(placed, asked, left)) is not None:
                 return top
             placed, source = self.source_class(placed, asked)  # "competitors discussed on Slack"
+            placed = self.without_speakers(placed, asked) if source is not None else placed
+            placed = without_links(placed) if asked is not None else placed  # "open PRs in X, links please"
             if listed := self.listing(placed, asked, left, source=source):
                 return listed
             if source is not None:
@@ -624,6 +637,8 @@ class Reader:
         left = list(left)
         if owned := self.owned(entity, mention, placed, asked, left):
             return owned
+        if opens_yes_no(self.q.text) and (named_in := self.named_in(entity, placed, left)) is not None:
+            return named_in
         readings = self.readings(entity, placed)
         if asked is not None and readings and not any(self.reaches(r, asked) for r in readings):
             readings = self.where_readings(entity, placed, asked) or readings  # "which bugs has eid_… resolved"
@@ -674,6 +689,23 @@ class Reader:
         if opens_yes_no(self.q.text) and readings[0].how == "value" and not readings[0].prop.datatype:
             return self.existed(read)  # "was <PR> reverted?": whether it has any
         return read
+
+    def named_in(self, entity: Entity, placed: Placed, left: list[str]) -> Answer | None:
+        """ "Is ChatBrief named as a competitor in X's market research report?": whether the entity is among
+        the items of its kind read from that kind of document (the listing by source), yes with them, no with
+        them or the listing's proof."""
+        sources = [(p, c) for k, p, _ in placed.phrases if k == "value" and (c := self.source_condition(p))]
+        verbs = set(reader_data()["source_verbs"])
+        if len(sources) != 1 or not verbs & {*left, *(p for k, p, _ in placed.phrases if k == "forward")}:
+            return None
+        kinds = [c for c in entity.classes if c not in schema().below.get(ARTIFACT, frozenset())]
+        if len(kinds) != 1:
+            return None
+        rest = replace(placed, phrases=[p for p in placed.phrases if p[1] != sources[0][0]])
+        listed = self.listing(rest, kinds[0], [w for w in left if w not in verbs], source=sources[0][1])
+        if listed is None:
+            return None
+        return self.checked(listed, entity.label, {entity.label.casefold()})
 
     def without_restated(self, entity: Entity, placed: Placed) -> Placed:
         """The placement less the phrases that only restate the entity ("CoFoAIX_planning_1, the CoachForce
@@ -1690,9 +1722,9 @@ class Reader:
             return None
         prop = props[0]
         rest = replace(placed, phrases=[p for p in placed.phrases if p[0] != "forward"])
-        conditions = self.conditions(rest, counted) or []
-        if len(conditions) > 1:
-            return None
+        conditions = self.conditions(rest, counted)
+        if conditions is None or len(conditions) > 1:
+            return None  # a word of no property of the counted class, or more conditions than one
         condition = conditions[0] if conditions else Condition(TYPE_PROP, NamedNode(counted), False)
         bindings = {"class": NamedNode(counted), "property": NamedNode(prop.iri), **condition.bindings("2")}
         noun = s_label(counted)
@@ -1816,6 +1848,20 @@ class Reader:
     def of_class(asked: str) -> Condition:
         """The condition every instance of the asked class meets (its type): a listing by source alone."""
         return Condition(TYPE_PROP, NamedNode(asked), False)
+
+    @staticmethod
+    def without_speakers(placed: Placed, asked: str | None) -> Placed:
+        """The placement less the people or team said as the subject of the source's verb ("which competitors
+        did people bring up in Slack", "that the team talked about"): who spoke, which lists nothing."""
+        s = schema()
+        speakers = s.below.get(PERSON, frozenset({PERSON})) | {expand("ekg:Team")}
+        verbs = set(reader_data()["source_verbs"])
+
+        def speaks(phrase: str, at: int) -> bool:
+            after = placed.text[at + len(phrase) :].split()[:3]
+            return s.class_words.get(phrase) in speakers - {asked} and bool(verbs & set(after))
+
+        return replace(placed, phrases=[p for p in placed.phrases if not (p[0] == "class" and speaks(p[1], p[2]))])
 
     @staticmethod
     def source_class(placed: Placed, asked: str | None) -> tuple[Placed, Condition | None]:
@@ -2214,8 +2260,7 @@ def row_cites(rows: list[Row]) -> list[str]:
 def yes_or_no(read: Answer, holds: bool, operator: dict[str, Any]) -> Answer:
     """The reading's answer as the yes or no its operator checks, shown after the reading; its values (or its
     proof) stay the evidence."""
-    read.slots["reading"] = f"{read.slots.get('reading', '')} → {operator['shown']}"
-    read.operator = operator
+    read.operator = operator  # shown after the reading, as every operator is (kg/qa/plain.py)
     read.answer, read.type, read.abstain, read.outcome, read.reason = (
         "yes" if holds else "no",
         "yes_no",
