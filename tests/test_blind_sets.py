@@ -1,7 +1,8 @@
 """The blind sets of new kinds of question, meaning shifts and negation-heavy rewordings (tests/data), written by
 writers who never saw the reader, kept as a regression set: each set's figures as recorded once after tuning
 (data/blind_sets_recorded.json), with a tolerance, never re-measured at each change. Their first runs, taken
-before any change made for them, are in data/blind_first_runs_2026-12-06.json.
+before any change made for them, are in data/blind_first_runs_2026-12-06.json and
+data/blind_first_runs_2026-12-07.json.
 
 The verdicts follow the briefs in ../shared/briefs: a new-kinds answer is right when its set F1 against the
 writer's gold (read from the raw artifacts) is at least 0.8, or it says the number / yes or no; a proof of

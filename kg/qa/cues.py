@@ -31,9 +31,10 @@ HEDGE = re.compile(r"(?<!\w)not (?:quite |really |entirely |totally )?(?:sure|ce
 #: "Don't leave any out", "without missing any": the asker wants every item, which every listing gives; no
 #: negation of what is asked.
 EVERY_ONE = re.compile(
-    r"(?<!\w)(?:(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit) (?:any|anything|anyone|one)(?: of them)?"
-    r"(?: out)?|without (?:missing|leaving out|skipping|dropping|omitting) (?:any|anything|anyone)(?: of them)?|"
-    r"leave nothing out|leaving nothing out|"
+    r"(?<!\w)(?:(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit) (?:any|anything|anyone|anybody|one)"
+    r"(?: of them)?(?: (?:out|off)(?: the list)?)?|"
+    r"without (?:missing|leaving out|skipping|dropping|omitting) (?:any|anything|anyone|anybody)(?: of them)?|"
+    r"leave nothing out|leaving nothing out|leave no one (?:out|off)(?: the list)?|no exceptions|"
     r"(?:excluding|omitting|leaving out|skipping|missing) (?:no one|nobody|none))(?!\w)"
 )
 #: A negated "un-" state is the state itself ("PRs that weren't left unapproved": approved), for the states whose
@@ -48,8 +49,11 @@ OR_NOT = re.compile(r",?\s+or not(?=\s*(?:[?.!]|$))")
 NOT_ONLY = re.compile(r"(?<!\w)(?:(not (?:just|only|merely))|but also)(?!\w)")
 #: "How do I find …", "how can we see …": a request for what follows, not a how question.
 REQUEST = re.compile(
-    r"(?<!\w)how (?:do|can|could|would|should|might) (?:i|we|you|one) "
-    r"(?:find|get|see|view|pull up|look up|list|check|access|fetch|retrieve)(?!\w)"
+    r"(?<!\w)(?:how (?:do|can|could|would|should|might) (?:i|we|you|one) "
+    r"(?:find|get|see|view|pull up|look up|list|check|access|fetch|retrieve)|"
+    # asked as a doubt: "isn't there a list of …", "is there no place where I can find …"
+    r"(?:is not|isnt|is) there (?:not |no )?(?:a |any |some )?(?:list|way|place|overview)"
+    r"(?: (?:of|where (?:i|we|you) can (?:find|see|get)|to (?:see|get|find)))?)(?!\w)"
 )
 #: "I need …", "link me …" opening the whole question (a clause of its own, "… I want to know what's pending",
 #: stays the asker's aside).
@@ -153,6 +157,7 @@ def cue_words(norm: str) -> list[str]:
     """The plain words of normalised text, with negations spelled out and possessives, apostrophes,
     hyphens, slashes and ampersands removed: the word sequence both cue text and residue are read from."""
     text = OR_NOT.sub("", norm).replace("n't", " not")
+    text = re.sub(r"(?<=\w)'d(?!\w)", " would", text)  # "we'd shipped": no word "wed"
     for short, long in IRREGULAR_NOT.items():
         text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", long, text)
     text = BARE_NOT.sub(r"\1 not", text.replace("ca not", "can not").replace("wo not", "will not"))

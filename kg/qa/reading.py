@@ -219,7 +219,9 @@ DESCRIBING = frozenset({"not", "never", "no"})
 
 #: Words that open what a component's issues caused, inside the free phrase ("… issues, where the features
 #: couldn't be reached", "… that caused", "leading to …").
-EFFECT_OPENERS = frozenset({"where", "causing", "caused", "cause", "leading", "led", "resulting", "resulted", "making"})
+EFFECT_OPENERS = frozenset(
+    {"where", "when", "causing", "caused", "cause", "leading", "led", "resulting", "resulted", "making"}
+)
 
 
 def effect_words(tagged: Tagged, phrase: frozenset[int], explained: set[int]) -> frozenset[int]:
