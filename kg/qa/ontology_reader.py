@@ -414,6 +414,7 @@ def question_text(q: Question) -> str:
     for aside in asides(q.text):  # "I'm new to KnowledgeForce - who are the engineering leads?"
         text = re.sub(rf"(?<!\S){re.escape(plain_words(normalise(aside)))}(?!\S)", " ", text, count=1)
     text = said_records().sub(" ", text)  # "according to its review records": where, not what
+    text = FRONTED.sub(r"\2 \3 \1", text)  # "to whom was X assigned": who was X assigned to
     for frame in reader_data()["frames"]:  # "… in the org chart": where the answer is read, no property
         text = re.sub(rf"(?<!\S){re.escape(frame)}(?!\S)", " ", text)
     text = NAME_ASKED.sub("find", text)  # "Name the QA specialists on X": a request, not X's name
@@ -424,6 +425,9 @@ def question_text(q: Question) -> str:
     return " ".join(w for w in text.split() if w not in reader_data()["inner_adverbs"] and re.search(r"\w", w))
 
 
+#: A preposition fronted with its "whom" ("by whom was X fixed", "to whom was X assigned"): put back after the
+#: verb, where the property's words say it ("fixed by", "assigned to").
+FRONTED = re.compile(r"^(to|by|for|with|from) (whom|who) (.+)$")
 #: "Name the …", "can you name all …": the verb of a request, never the property "name".
 NAME_ASKED = re.compile(
     r"(?:^|(?<=please )|(?<=you )|(?<=just ))name(?= (?:the|all|every|each|any|those|these|who|which|what|me|us)(?!\S))"
@@ -439,12 +443,12 @@ LINKS_ASKED = re.compile(
 def said_records() -> re.Pattern[str]:
     """The records the asker says an answer is read from ("according to its review records")."""
     owners = "|".join(re.escape(o) for o in reader_data()["record_owners"])
-    lead = r"(?:(?:according to|per|by|in|from) )?(?:(?:the|its|their) )?"
-    return re.compile(rf"(?<!\S){lead}(?:(?:{owners}) )+records?(?!\S)")
+    lead = r"(?:(?:according to|going by|based on|per|by|in|from) )?(?:(?:the|its|their) )?"
+    return re.compile(rf"(?<!\S){lead}(?:(?:{owners}) )+(?:records?|data)(?!\S)")
 
 
 def plain_words(norm: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"'s?(?=\s|$)|(?<=\s)'|\"", " ", norm)).strip()
+    return re.sub(r"\s+", " ", re.sub(r"'s?(?=\s|$)|(?<=\s)'|^'|\"", " ", norm)).strip()
 
 
 def asides(text: str) -> list[str]:
@@ -687,7 +691,7 @@ class Reader:
         if opens_yes_no(self.q.text) and (expected := self.expected(readings[0], placed)):
             return self.checked(read, *expected)
         if opens_yes_no(self.q.text) and readings[0].how == "value" and not readings[0].prop.datatype:
-            return self.existed(read)  # "was <PR> reverted?": whether it has any
+            return self.with_state(entity, self.existed(read))  # "was <PR> reverted?": whether it has any
         return read
 
     def named_in(self, entity: Entity, placed: Placed, left: list[str]) -> Answer | None:
@@ -732,6 +736,23 @@ class Reader:
             return read
         values = read.answer if isinstance(read.answer, list) else []
         return yes_or_no(read, bool(values), {"kind": "exists", "shown": "is there any?", "items": values})
+
+    def with_state(self, entity: Entity, read: Answer) -> Answer:
+        """A yes or no about an item that has a state, with the state said beside it ("was <bug> fixed?": "no
+        (its state: no fix needed)"): the state is what the asker goes on to ask, and it is in the graph."""
+        props = [expand(p) for c, p in reader_data()["states"].items() if expand(c) in entity.classes]
+        if read.outcome != "answer" or len(props) != 1:
+            return read
+        rows = self.backend.select(
+            named_query("onto_value").text,
+            {"entity": NamedNode(entity.iri), "property": NamedNode(props[0])},
+            self.graphs,
+        )
+        states = sorted({schema().labels.get(term_text(r["value"]), term_text(r["value"])) for r in rows})
+        if len(states) == 1:
+            read.answer = f"{read.answer} (its state: {states[0]})"
+            read.citations = sorted({*read.citations, *row_cites(rows)})
+        return read
 
     def chained(self, reading: Reading) -> Reading | None:
         """The whole chain of a reading's property, when the question filters its people by a role and the
@@ -1161,13 +1182,15 @@ class Reader:
         s = schema()
         words = [(at, s.class_words[phrase]) for kind, phrase, at in placed.phrases if kind == "class"]
         named = [c for _, c in sorted(words)]
-        for kinds in (named[1:] if asked else named, named):
+        said = tuple(e for e in mention.candidates if self.said_of(e, placed))  # "who resolved 'X'": a bug
+        # the asked class names what is asked, not the entity ("which PR fixed 'X'", where a PR has X's title):
+        # it picks the entity only when the property words do not
+        for kinds in (named[1:] if asked else named, [] if asked and len(said) == 1 else named):
             below = frozenset().union(*(s.below.get(c, frozenset({c})) for c in kinds)) if kinds else frozenset()
             fits = tuple(e for e in mention.candidates if e.classes & below)
             if len(fits) == 1:
                 return replace(mention, candidates=fits)
-        fits = tuple(e for e in mention.candidates if self.said_of(e, placed))  # "who resolved 'X'": a bug
-        return replace(mention, candidates=fits) if len(fits) == 1 else mention
+        return replace(mention, candidates=said) if len(said) == 1 else mention
 
     @staticmethod
     def said_of(entity: Entity, placed: Placed) -> bool:
@@ -1327,7 +1350,10 @@ class Reader:
         """Whether "who" only opens the question: "who are the <class>", or "who are <entity>'s <property>"
         whose values are of a kind "who" asks for besides people ("who are X's competitors")."""
         if classes:
-            return self.wh_names(placed, wh, classes[0][0])
+            at, noun = classes[0]
+            if placed.text[at + len(noun) :].split()[:1] == [HOLE]:
+                return False  # "who was the bug <title> fixed by": the class names the entity, "who" asks
+            return self.wh_names(placed, wh, at)
         after = [(at, phrase) for kind, phrase, at in placed.phrases if kind == "forward" and at > wh]
         if not after or not self.wh_names(placed, wh, min(after)[0]):
             return False

@@ -235,15 +235,17 @@ def yes_no_start(text: str) -> int | None:
     start = next((i for i, c in enumerate(clauses) if c != clauses[0]), None)
     if start is not None and start <= LEAD and singular_text(words[start]) in YES_NO_OPENERS:
         return start
-    if (  # "Multi-factor authentication in ProposalForce: was it …?": a topic said first, then the question
-        start is not None
-        and singular_text(words[start]) in YES_NO_OPENERS
-        and len(set(clauses)) == 2
-        and not TOPIC_ASKS & set(words[:start])
+    # "Multi-factor authentication in ProposalForce: was it …?", "hey, the 'X' bug on Y - did it get fixed?": a
+    # topic said first, then the question in the last clause
+    last = clauses.index(clauses[-1]) if clauses else None
+    if (
+        last
+        and singular_text(words[last]) in YES_NO_OPENERS
+        and not TOPIC_ASKS & set(words[:last])
         and text.rstrip().endswith("?")
-        and words[start + 1 : start + 2] != ["not"]  # "…, don't skip any": a command, no question
+        and words[last + 1 : last + 2] != ["not"]  # "…, don't skip any": a command, no question
     ):
-        return start
+        return last
     return None
 
 

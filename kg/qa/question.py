@@ -141,16 +141,25 @@ QUOTED_TITLE = re.compile(r"(?<!\w)['‘\"“]([^'’\"”]{3,}?)['’\"”](?!\
 #: Where a question asks a second thing of what it named ("who fixed 'X', and in which PR?", "which company
 #: reported it and who fixed it?"): "and" before a question word or an auxiliary.
 SECOND_ASK = re.compile(
-    r"(?:,\s*|\s+)and\s+(?=(?:who|whom|which|what|when|where|how many|how much|in which|is|was|were|has|have|had|"
-    r"did|does|do)\b)",
+    r"(?:,\s*|\s+)(?:and|\+|&)\s+(?=(?:who|whom|which|what|when|where|how many|how much|in which|is|was|were|has|"
+    r"have|had|did|does|do|can you)\b)",
     re.I,
 )
 #: A topic said before the question ("'X' on PitchForce — who owns it", "ContentForce SDD: who wrote it").
 TOPIC_LEAD = re.compile(r"^(?P<topic>[^:—–?]{3,}?)\s*(?::|—|–|\s-\s)\s*(?=\S)")
 #: A second ask that says only what it asks for ("and in which PR?"): the first ask's verb is its verb.
 ELLIPSIS = re.compile(r"^(?:in|with|by|through|via|from)\s+which\s+(?P<noun>\w+(?:\s+\w+)?)\s*[?.!]*$", re.I)
-#: The verb a "who / what" question asks with ("who actually fixed …").
-ASKED_VERB = re.compile(r"\b(?:who|what)\s+(?:\w+ly\s+)?(?P<verb>\w+ed)\b", re.I)
+#: A second ask for the item's PR with no verb of its own ("and which PR?", "which PR did it", "what's the PR
+#: link", "can you give me the PR link", "which PR has the fix"): the first ask's verb is its verb.
+PR_ELLIPSIS = re.compile(
+    r"^(?:(?:in|with|by|through|via|from)\s+)?(?:which|what(?:'s|\s+is|\s+was)?(?:\s+the)?|"
+    r"(?:can\s+you\s+)?(?:give|send|share)\s+(?:me\s+)?the)\s+(?:pr\s+link|pr|pull\s+request|fix(?:ing)?\s+pr|link)"
+    r"(?:\s+(?:did\s+(?:it|that|they|the\s+fix)|was\s+(?:it|that|the\s+fix)|has\s+the\s+fix|had\s+the\s+fix|"
+    r"was\s+it\s+in|is\s+it\s+in))?\s*[?.!]*$",
+    re.I,
+)
+#: The verb a "who / what / which <noun>" question asks with ("who actually fixed …", "which engineer fixed …").
+ASKED_VERB = re.compile(r"\b(?:who|what|which\s+\w+)\s+(?:\w+ly\s+)?(?P<verb>\w+ed)\b", re.I)
 #: The pronoun by which a second ask refers back to what the first named.
 BACK_REFERENCE = re.compile(r"\b(?:it|they|them)\b", re.I)
 
@@ -169,10 +178,13 @@ def two_asks(text: str) -> tuple[str, str] | None:
     if len(titles) != 1:  # the item is named by its title, once: what "it" in the second ask refers back to
         return None
     lead = TOPIC_LEAD.match(first)
+    named = f"'{titles[0]}'"
+    verb = ASKED_VERB.search(first)
+    if verb is not None and PR_ELLIPSIS.match(second):  # "who fixed 'X' and which PR did it?"
+        return first + "?", f"which PR {verb.group('verb')} {named}?"
     if lead is not None and quoted_titles(lead.group("topic")):  # "'X' on PitchForce — who owns it, and …"
         return first + "?", f"{lead.group('topic').strip()}: {second}"
-    named = f"'{titles[0]}'"
-    if (short := ELLIPSIS.match(second)) and (verb := ASKED_VERB.search(first)):  # "…, and in which PR?"
+    if (short := ELLIPSIS.match(second)) and verb is not None:  # "…, and in which PR?"
         return first + "?", f"which {short.group('noun')} {verb.group('verb')} {named}?"
     said = BACK_REFERENCE.sub(named, second, count=1)
     return first + "?", said if said != second else f"{second.rstrip(' ?.!')} for {named}?"
