@@ -140,6 +140,38 @@ def test_a_negated_superlative_and_a_negated_state_read_as_the_plain_question(an
         assert (got.outcome, got.intent, got.answer) == ("answer", plain.intent, plain.answer), wording
 
 
+def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answerer) -> None:
+    """A comparative whose counted items hold a negation ("more … that never got approved than any other"), a
+    count nobody exceeds, a negated "un-" state, a request said as a doubt, "don't leave any off the list" and
+    "no exceptions": each is the plain question, with its plain answer."""
+    pairs = {
+        "Find the employee ID of engineer with the highest number of unapproved feature development PRs in "
+        "SentimentForce?": (
+            "Which SentimentForce engineer has more feature development PRs that never got approved than any other "
+            "engineer?",
+            "Which SentimentForce engineer's count of unapproved feature development PRs is not exceeded by any "
+            "other engineer?",
+        ),
+        "Could you provide links to the approved PRs for the UI/UX enhancements in ContextForce?": (
+            "ContextForce UI/UX enhancements PRs that weren't left unapproved, links",
+        ),
+        PLAIN_MOST: (
+            "Which company has unresolved ActionGenie bugs that no other company is ahead of? Don't leave any of "
+            "them off the list.",
+        ),
+        "Find employee IDs of team members who shared demos of the previous version of FlowForce?": (
+            "Isn't there a list of the team members who shared demos of the previous version of FlowForce? "
+            "Employee IDs, no exceptions.",
+        ),
+    }
+    for plain, wordings in pairs.items():
+        want = answerer.ask(plain)
+        assert want.outcome == "answer", plain
+        for wording in wordings:
+            got = answerer.ask(wording)
+            assert (got.outcome, got.intent, got.answer) == ("answer", want.intent, want.answer), (wording, got.reason)
+
+
 def test_a_time_window_the_reading_cannot_place_is_never_the_plain_answer(answerer: Answerer) -> None:
     for wording in (
         "Which company had the most unresolved bugs in ActionGenie before March?",

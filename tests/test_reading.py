@@ -350,3 +350,19 @@ def test_a_possessive_or_a_feedback_verb_is_not_a_customer_asked_for(answerer: A
     ):
         assert answerer.ask(question).intent == "release_feedback_companies", question
     assert answerer.ask("which company's got the most reopened bugs in TrendForce?").intent == "bug_company_max_state"
+
+
+def test_a_negation_in_what_a_components_issues_caused_describes_them(answerer: Answerer) -> None:
+    """"… the API Gateway issues, where the assistant could not be reached": the negation is the issues' effect,
+    inside the resolved phrase after the component; one before it ("were not affected") still asks."""
+    plain = answerer.ask(
+        "Find the names of companies were affected by issues in the API Gateway of SupportForce that caused "
+        "unreliable access to the AI assistant's features and interruptions in troubleshooting workflows?"
+    )
+    said = answerer.ask(
+        "Which companies were affected by the SupportForce API Gateway issues, where the assistant's features could "
+        "not be reached and troubleshooting workflows got interrupted?"
+    )
+    assert plain.outcome == "answer" and (said.intent, said.answer) == (plain.intent, plain.answer), said.reason
+    negated = answerer.ask("Which SupportForce customer companies were not affected by the API Gateway issues?")
+    assert not (negated.outcome == "answer" and negated.answer == plain.answer)

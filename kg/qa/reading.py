@@ -34,6 +34,7 @@ ASKED_BY: dict[str, tuple[str, ...]] = {
     "company": ("company",),
     "url": ("link",),
     "pr": ("pr", "link"),
+    "name": ("competitor_asked",),  # "which competitor products have demo links": names, not the links
 }
 #: The cues that ask for an answer type: checked against the row's type, not as words.
 TYPE_CUES = frozenset(c for cues in ASKED_BY.values() for c in cues)
@@ -359,6 +360,8 @@ def asked_type(tagged: Tagged, covered: set[int], answer_type: str) -> str | Non
         for c in cues
         if any(not set(range(s, e)) <= covered for s, e in tagged.spans.get(c, ()))
     }
+    if "name" in asked and answer_type != "name":  # "which competitor products have demo links": their names
+        return "name"
     if answer_type == "pr":  # "the engineer whose PRs ..." asks for a person unless it asks for links
         return "person" if "person" in loose and "link" not in tagged.found else None
     if answer_type == "person" and asked_by_who(tagged) and (loose & {"company", "url"}):
