@@ -353,7 +353,7 @@ def test_a_possessive_or_a_feedback_verb_is_not_a_customer_asked_for(answerer: A
 
 
 def test_a_negation_in_what_a_components_issues_caused_describes_them(answerer: Answerer) -> None:
-    """"… the API Gateway issues, where the assistant could not be reached": the negation is the issues' effect,
+    """ "… the API Gateway issues, where the assistant could not be reached": the negation is the issues' effect,
     inside the resolved phrase after the component; one before it ("were not affected") still asks."""
     plain = answerer.ask(
         "Find the names of companies were affected by issues in the API Gateway of SupportForce that caused "
