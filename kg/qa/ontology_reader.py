@@ -35,7 +35,7 @@ from kg.qa.cues import CLAUSE_END, OPENING_REQUEST, OR_NOT, REQUEST
 from kg.qa.described import Described, described
 from kg.qa.entities import ID_TOKEN, Entity, Mention, mentions
 from kg.qa.operators import opens_yes_no
-from kg.qa.question import Question, initials
+from kg.qa.question import Question, initials, lexicon_data
 from kg.qa.reading import ASKING_WORDS, function_words, lemmas
 from kg.query.people import EID
 from kg.query.sparql import Backend, Row, named_query, product_dataset, term_text
@@ -411,6 +411,9 @@ def question_text(q: Question) -> str:
     a property's words and change nothing ("reports directly to")."""
     text = plain_words(OR_NOT.sub("", q.norm))  # "fixed or not?": a yes or no
     text = OPENING_REQUEST.sub("find", REQUEST.sub("find", text))  # "how do I find X", "I need X"
+    for sentence in re.split(r"[.?!]+\s+", q.text.strip())[1:]:  # "… ? I need the full list": a request too
+        if said := OPENING_REQUEST.match(plain_words(normalise(sentence))):
+            text = re.sub(rf"(?<!\S){re.escape(said.group(0))}(?!\S)", "find", text, count=1)
     for aside in asides(q.text):  # "I'm new to KnowledgeForce - who are the engineering leads?"
         text = re.sub(rf"(?<!\S){re.escape(plain_words(normalise(aside)))}(?!\S)", " ", text, count=1)
     text = said_records().sub(" ", text)  # "according to its review records": where, not what
@@ -454,7 +457,10 @@ def plain_words(norm: str) -> str:
 def asides(text: str) -> list[str]:
     """The clauses where the asker speaks of themselves and names no id ("I'm new to X -", "for my status
     update,"): they set the scene and ask nothing, when another clause is left to ask."""
-    parts = [p for p in CLAUSE_END.split(text) if p and p.strip()]
+    titles = [m.group(0) for m in QUOTED.finditer(text)]  # a title's own brackets end no clause ("'XSS (…)'")
+    masked = QUOTED.sub(lambda m: f"\x01{titles.index(m.group(0))}\x01", text)
+    split = [p for p in CLAUSE_END.split(masked) if p and p.strip()]
+    parts = [re.sub("\x01(\\d+)\x01", lambda m: titles[int(m.group(1))], p) for p in split]
     if len(parts) < 2:
         return []
     own = [
@@ -1247,7 +1253,7 @@ class Reader:
         placed = self.placed(named)
         asked = self.match(placed)
         scope = [*normalise(self.q.product).split(), *reader_data()["collective"]] if self.q.product else []
-        return placed, asked, placed.left(frozenset([*reader_data()["function_words"], *scope]))
+        return placed, asked, placed.left(frozenset([*reader_data()["function_words"], *scope, *frame_words()]))
 
     def placed(self, named: list[Mention]) -> Placed:
         text = f" {self.text} "
@@ -2213,6 +2219,15 @@ def scoped_lemma_phrases(records: bool) -> dict[str, str]:
 
 
 @cache
+@cache
+def frame_words() -> frozenset[str]:
+    """The words of a request's frame the whole reader knows carry no meaning (the lexicon's [function] words,
+    never one of [meaning]): "status check", "the full list", "I need …"."""
+    data = lexicon_data()
+    meaning = {singular_text(w) for w in data["meaning"]["words"]}
+    return frozenset(singular_text(w) for w in data["function"]["words"]) - meaning
+
+
 def negation_words() -> frozenset[str]:
     return frozenset(reader_data()["negations"])
 

@@ -47,8 +47,11 @@ BUG_CHANNEL = "bug-"
 EXTERNAL_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+", re.I)
 # A quoted span: the opening quote follows no letter (so "Let's" opens none), the closing one precedes none.
 QUOTED = re.compile(r"(?<![A-Za-z0-9])['‘\"“]([^'’\"”]{4,}?)['’\"”](?![A-Za-z0-9])")
-# A title a lifecycle conversation quotes as the bug's name ("the bug titled 'X'", "has reopened 'X'").
-NAMED_TITLE = re.compile(r"\b(?:titled|called|named|reopened|bug|issue)\s+['‘\"“]([^'’\"”]{4,}?)['’\"”](?![A-Za-z0-9])")
+# A title a lifecycle conversation quotes as the bug's name ("the bug titled 'X'", "the issue about the 'X'").
+NAMED_TITLE = re.compile(
+    r"\b(?:titled|called|named|reopened|bug|issue|(?:about|regarding|on) the)\s+"
+    r"['‘\"“]([^'’\"”]{4,}?)['’\"”](?![A-Za-z0-9])"
+)
 # Discourse that precedes a triage item's title ("Great, thanks! Next, we have a …").
 ITEM_LEAD = re.compile(r"^.*?\b(?:first up|first|next up|next|lastly|finally|also)\b[,:]?\s*", re.I)
 TITLE_PHRASE = re.compile(
@@ -398,8 +401,8 @@ def read_lifecycle(ctx: RuleContext, bugs: list[BugRecord]) -> None:
         if bug is None:
             continue
         bug.events.append(BugEvent(kind, run[0].author, run[0]))
-        for said in NAMED_TITLE.findall(event_text(kind, run)):
-            if component_key(said) != component_key(bug.title) and said not in bug.names:
+        for said in NAMED_TITLE.findall(event_text(kind, run)):  # "UI Rendering Glitch on Dashboard": the
+            if said.casefold() != bug.title.casefold() and said not in bug.names:  # words a question types too
                 bug.names.append(said)
         if kind == "resolved":
             bug.fixes.extend(pr for pr in fixing_prs(ctx, run) if pr not in bug.fixes)
