@@ -33,16 +33,20 @@ HEDGE = re.compile(r"(?<!\w)not (?:quite |really |entirely |totally )?(?:sure|ce
 EVERY_ONE = re.compile(
     r"(?<!\w)(?:(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit) (?:any|anything|anyone|anybody|one)"
     r"(?: of them)?(?: (?:out|off)(?: the list)?)?|"
+    r"(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit) the \w+ (?:out|off)(?: the list)?|"
     r"without (?:missing|leaving out|skipping|dropping|omitting) (?:any|anything|anyone|anybody)(?: of them)?|"
-    r"leave nothing out|leaving nothing out|leave no one (?:out|off)(?: the list)?|no exceptions|"
+    r"(?:leave|leaving) (?:nothing|none|nobody|no one|noone) (?:out|off)(?: the list)?|no exceptions|"
     r"(?:excluding|omitting|leaving out|skipping|missing) (?:no one|nobody|none))(?!\w)"
 )
 #: A negated "un-" state is the state itself ("PRs that weren't left unapproved": approved), for the states whose
 #: "un-" form the lexicon reads as their negation.
 LITOTES = re.compile(
     r"(?<!\w)(?:not|never) (?:(?:been|left|remained|stayed|gone) )?"
-    r"un(approved|resolved|merged|fixed|reviewed|implemented|addressed|solved)(?!\w)"
+    r"un(approved|resolved|merged|fixed|reviewed|implemented|addressed|solved|affected)(?!\w)"
 )
+#: "closed rather than merged", "demos of the last version, as distinct from competitor demos": the second
+#: side negated, as "not" says it (the contrasts in the lexicon then read it as restating the first).
+CONTRASTING = re.compile(r"(?<!\w)(?:rather than|as distinct from|as opposed to|instead of)(?!\w)")
 #: "Fixed or not?": a yes or no said with its alternative, which negates nothing.
 OR_NOT = re.compile(r",?\s+or not(?=\s*(?:[?.!]|$))")
 #: "Not just who wrote it but also who reviewed it": both, no negation.
@@ -164,6 +168,7 @@ def cue_words(norm: str) -> list[str]:
     text = HEDGE.sub("unsure", text)  # the asker's doubt, no negation of what is asked
     text = EVERY_ONE.sub("all", text)  # "don't leave any out": every item
     text = LITOTES.sub(r"\1", text)  # "not left unapproved": approved
+    text = CONTRASTING.sub("not", text)  # "closed rather than merged": closed, not merged
     text = NOT_ONLY.sub(lambda m: "" if m.group(1) else "and", text)  # "not just X but also Y": X and Y
     text = REQUEST.sub("find", text)  # "how do I find X": find X
     text = re.sub(r"(?<=\w)'re\b", " are", text)  # "we're" is no "were": a statement, not a yes/no question
@@ -299,6 +304,7 @@ ARTICLES = frozenset(
         "particularly",
         "all",
         "too",
+        "after",  # "I'm not after competitor demos"
     }
 )
 NEGATING = frozenset({"not", "no", "never", "none"})
@@ -309,6 +315,10 @@ def negated_span(tokens: list[str], span: tuple[int, int]) -> set[int]:
     at = span[0] - 1
     while at >= 0 and tokens[at] in ARTICLES:
         at -= 1
+    if at >= 1 and tokens[at] not in NEGATING and tokens[at + 1 : at + 2] == ["of"]:
+        at -= 1  # "not demos of competitor products": one noun and its "of" between
+        while at >= 0 and tokens[at] in ARTICLES:
+            at -= 1
     return set(range(at, span[1])) if at >= 0 and tokens[at] in NEGATING else set()
 
 

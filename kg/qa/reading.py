@@ -314,12 +314,15 @@ def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
         for i, t in enumerate(tagged.tokens)
         if t in NARROWING_OPENERS or tuple(tagged.tokens[i : i + 2]) in NARROWING_PAIRS
     }
+    # each cue no held clause holds adds its clauses, visited in the order the question says them (then by name):
+    # never in the order a set happens to hold them, which would change with the process's hash seed
+    order = sorted(where, key=lambda cue: (min(tagged.covered({cue}), default=len(tagged.tokens)), cue))
     changed = True
     while changed:
         changed = False
-        for clauses in where.values():
-            if not clauses & held:
-                held |= clauses
+        for cue in order:
+            if not where[cue] & held:
+                held |= where[cue]
                 changed = True
     return {i for i, clause in enumerate(tagged.clauses) if clause not in held}
 
