@@ -888,7 +888,7 @@ def test_a_bug_named_by_the_title_its_later_steps_quote(answerer: Answerer, herb
     who = answerer.ask(f"Who decided SecurityForce's '{title}' bug didn't need a fix?")
     assert who.outcome == "answer" and who.answer == [author], who.reason
     reopened = answerer.ask(f"Was the '{title}' bug in SecurityForce reopened?")
-    assert reopened.outcome == "answer" and reopened.answer == "yes"
+    assert reopened.outcome == "answer" and reopened.answer == "yes (its state: reopened)"
     fixed = answerer.ask(f"Was the '{title}' bug in SecurityForce fixed with a code change?")  # and its state said
     assert fixed.outcome == "answer" and fixed.answer == "no (its state: reopened)"
 

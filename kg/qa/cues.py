@@ -47,6 +47,11 @@ LITOTES = re.compile(
 #: "closed rather than merged", "demos of the last version, as distinct from competitor demos": the second
 #: side negated, as "not" says it (the contrasts in the lexicon then read it as restating the first).
 CONTRASTING = re.compile(r"(?<!\w)(?:rather than|as distinct from|as opposed to|instead of)(?!\w)")
+#: "What happened to 'X'?", "what's the latest on 'X'": its status asked (never the latest of a list).
+STATUS_ASKED = re.compile(
+    r"^(?:so |hey |and )?(?:what(?:'s| is| was)? the (?:latest|news|story|deal|update) (?:on|with|about)|"
+    r"what(?: has| had| ever)? happened (?:with|to)|any (?:news|update) on)(?!\w)"
+)
 #: "Fixed or not?": a yes or no said with its alternative, which negates nothing.
 OR_NOT = re.compile(r",?\s+or not(?=\s*(?:[?.!]|$))")
 #: "Not just who wrote it but also who reviewed it": both, no negation.
@@ -160,7 +165,7 @@ class Tagged:
 def cue_words(norm: str) -> list[str]:
     """The plain words of normalised text, with negations spelled out and possessives, apostrophes,
     hyphens, slashes and ampersands removed: the word sequence both cue text and residue are read from."""
-    text = OR_NOT.sub("", norm).replace("n't", " not")
+    text = STATUS_ASKED.sub("what is the status of", OR_NOT.sub("", norm)).replace("n't", " not")
     text = re.sub(r"(?<=\w)'d(?!\w)", " would", text)  # "we'd shipped": no word "wed"
     for short, long in IRREGULAR_NOT.items():
         text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", long, text)
@@ -271,6 +276,8 @@ def tag(q: Question) -> Tagged:
             if not set(range(*span)) <= names:  # a cue inside a name ("DemoForce") is no cue
                 found.setdefault(name, set()).add(span)
     found["person"] = {s for s in found.get("person", ()) if not subject_of_auxiliary(tokens, s)}
+    roles = occupied(q.roles, tokens)  # "the engineering leads on X": a role's word, no "leads on" superlative
+    found["most"] = {s for s in found.get("most", ()) if s[0] not in roles}
     owners = possessive_tokens(q.norm)
     found["company"] = {s for s in found.get("company", ()) if not owner_not_asked(tokens, owners, s)}
     tagged.spans = {name: sorted(spans) for name, spans in found.items() if spans}

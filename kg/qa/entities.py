@@ -187,11 +187,23 @@ def titled_in(text: str, backend: Backend) -> tuple[str, list[str]] | None:
     return None
 
 
+#: A PR of a repository outside the company's (the open-source PRs the team links as similar to its bugs).
+OUTSIDE_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+", re.I)
+
+
 def title_products(title: str, backend: Backend, readable: frozenset[str] | None = None) -> list[str]:
-    """The products whose graphs (among those the caller reads) hold an item with exactly this title."""
+    """The products whose graphs (among those the caller reads) hold an item with exactly this title; where
+    several do, those holding one of their own (not a PR of an outside repository that several products' Slack
+    links, whose title a bug may share), when that leaves any."""
     rows = backend.select(named_query("title_scope").text, {"title": Literal(title)})
-    graphs = {g.value for r in rows if isinstance(g := r["graph"], NamedNode)}
-    return sorted(p for g in graphs if (readable is None or g in readable) and (p := product_of_graph(g)))
+    held = [
+        (g.value, not ("url" in r and OUTSIDE_PR.search(term_text(r["url"]))))
+        for r in rows
+        if isinstance(g := r["graph"], NamedNode) and (readable is None or g.value in readable)
+    ]
+    products = sorted({p for g, _ in held if (p := product_of_graph(g))})
+    own = sorted({p for g, mine in held if mine and (p := product_of_graph(g))})
+    return own if len(products) > 1 and own else products
 
 
 def record_scope(text: str, backend: Backend, readable: frozenset[str] | None = None) -> str | None:

@@ -31,7 +31,7 @@ from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat, Store
 from kg.namespaces import DCT, ID, ORG_GRAPH, expand
 from kg.paths import resource
 from kg.qa.answer import Answer
-from kg.qa.cues import CLAUSE_END, OPENING_REQUEST, OR_NOT, REQUEST
+from kg.qa.cues import CLAUSE_END, OPENING_REQUEST, OR_NOT, REQUEST, STATUS_ASKED
 from kg.qa.described import Described, described
 from kg.qa.entities import ID_TOKEN, Entity, Mention, mentions
 from kg.qa.operators import opens_yes_no
@@ -409,7 +409,7 @@ class Placed:
 def question_text(q: Question) -> str:
     """The question's normalised text without possessive endings, quotes and the adverbs that may stand inside
     a property's words and change nothing ("reports directly to")."""
-    text = plain_words(OR_NOT.sub("", q.norm))  # "fixed or not?": a yes or no
+    text = plain_words(STATUS_ASKED.sub("what is the status of", OR_NOT.sub("", q.norm)))  # "fixed or not?"
     text = OPENING_REQUEST.sub("find", REQUEST.sub("find", text))  # "how do I find X", "I need X"
     for sentence in re.split(r"[.?!]+\s+", q.text.strip())[1:]:  # "… ? I need the full list": a request too
         if said := OPENING_REQUEST.match(plain_words(normalise(sentence))):
@@ -535,6 +535,8 @@ def read_in_scope(q: Question, backend: Backend, graphs: list[NamedNode] | None)
         for m in mentions(q.text, text, backend, graphs, by_name)
         if not _is_product(m, q.product) and not _inside_phrase(m, singular_text(text))
     ]
+    if len(q.repos) == 1:  # "PR #26 in the SummarizeForce repo": that repository's PR of the number
+        found = [in_repository(m, q.repos[0]) for m in found]
     asks_one = opens_yes_no(q.text) and len(found) == 1 and found[0].by_id  # "was eid_… at <the meeting>"
     if (not found or asks_one) and (desc := described(q, text, backend, graphs, reader_data())) is not None:
         return Reader(q, backend, graphs, text, [*found, Mention(desc.words, desc.entities)], desc).answer()
@@ -547,6 +549,17 @@ def without_links(placed: Placed) -> Placed:
     url = schema().properties.get(expand("ekg:url"))
     said = set(url.forward) if url is not None else set()
     return replace(placed, phrases=[p for p in placed.phrases if not (p[0] == "forward" and p[1] in said)])
+
+
+#: Words for the people of a team that a property may read ("members": member of), said as who spoke ("what
+#: have the team members written up in Slack").
+SPEAKER_WORDS = frozenset({"member", "team member"})
+
+
+def in_repository(mention: Mention, repo: str) -> Mention:
+    """A mention by number whose candidates are PRs of several repositories, kept to the named one's."""
+    kept = tuple(e for e in mention.candidates if f"github.com/{repo.casefold()}/pull/" in e.label.casefold())
+    return replace(mention, candidates=kept) if mention.by_id and len(mention.candidates) > 1 and kept else mention
 
 
 def quoted(text: str, label: str) -> bool:
@@ -592,6 +605,8 @@ class Reader:
         repos = {normalise(r) for r in self.q.repos}  # a repository named as one filters a listing: no entity
         named = [m for m in self.found if m.words not in repos]
         placed, asked, left = self.place(named)
+        if self.q.repos and any(m.by_id for m in named):  # "PR #26 in the X repo": the repository kept the PR
+            left = [w for w in left if w not in {t for said in self.q.repo_words for t in said.split()}]
         one = named[0].candidates[0] if len(named) == 1 and len(named[0].candidates) == 1 else None
         if one is not None:  # "flowAIX_planning_5, the X system design review"
             placed = self.without_restated(one, placed)
@@ -604,12 +619,15 @@ class Reader:
             return self.of_described(self.desc, placed, asked, left, asks_property)
         if not asks_property and one is not None and not left and (people := self.people_at(one, asked)) is not None:
             return people  # "who was at <meeting id>", "who was in the room for it"
+        if (member := self.member_of(one, placed, left, asks_property)) is not None:
+            return member  # "is eid_… one of the engineering leads on X"
         if (
             not asks_property
             and not ((self.q.roles or self.q.locations) and not named)
             and not self.lists(placed, asked)
             and not (self.whole_team(placed, asked) and not named)
             and not (self.sourced(placed, asked, left) and not named)
+            and not (len(named) == 2 and opens_yes_no(self.q.text))  # "was eid_… at <meeting>": no word but "at"
         ):
             return None
         if self.q.time is not None:  # the ontology's properties hold as of now: an answer for then is a guess
@@ -673,6 +691,13 @@ class Reader:
             left = self.untimed(left, placed)
             if opens_yes_no(self.q.text):  # the slot's value is what the yes or no checks
                 left = self.without_slot_words(readings[0], left)
+        if len(readings) == 1 and opens_yes_no(self.q.text) and len(said := self.values_said(readings[0], placed)) > 1:
+            # "was <bug> reopened after it was marked resolved": two states, and which one the yes answers is not read
+            return self.named_doubt(
+                entity,
+                f"the question names {' and '.join(repr(v) for v, _ in said)}, and "
+                f"which of them the yes or no asks is not read",
+            )
         expected = self.expected(readings[0], placed) if len(readings) == 1 else None
         if not (opens_yes_no(self.q.text) and expected and expected[0] != self.q.product):
             # a value the question names that no reading uses ("competitors listed in the market research
@@ -695,10 +720,23 @@ class Reader:
             read.slots["offered"] = True  # "is <bug> resolved, open, or reopened?": which one, not yes or no
             return read
         if opens_yes_no(self.q.text) and (expected := self.expected(readings[0], placed)):
-            return self.checked(read, *expected)
+            return self.with_state(entity, self.checked(read, *expected))  # "is <bug> resolved?": and its state
         if opens_yes_no(self.q.text) and readings[0].how == "value" and not readings[0].prop.datatype:
             return self.with_state(entity, self.existed(read))  # "was <PR> reverted?": whether it has any
         return read
+
+    def member_of(self, one: Entity | None, placed: Placed, left: list[str], asks_property: bool) -> Answer | None:
+        """ "Is eid_… one of the engineering leads on X?": whether the person is among the product's team members
+        with that role (or place); yes with them, no with them or the listing's proof."""
+        person = schema().below.get(PERSON, frozenset({PERSON}))
+        if one is None or asks_property or not opens_yes_no(self.q.text) or not one.classes & person:
+            return None
+        if self.q.product is None or not (self.q.roles or self.q.locations):
+            return None
+        members = self.team_members(placed, left, self.q.slots(), PERSON)
+        if members is None:
+            return None
+        return self.checked(members, one.label, {one.label.casefold(), local(one.iri).casefold()})
 
     def named_in(self, entity: Entity, placed: Placed, left: list[str]) -> Answer | None:
         """ "Is ChatBrief named as a competitor in X's market research report?": whether the entity is among
@@ -866,18 +904,11 @@ class Reader:
         """What a yes/no question expects among one entity's values: a state or kind the question names that
         the property can hold ("has bug X been resolved"), or the product when the property leads to products
         ("does X's report list Y as a competitor")."""
-        s = schema()
         if reading.how not in ("value", "up", "two"):
             return None
-        for kind, phrase, _ in placed.phrases:
-            named = [
-                i for i in individuals(phrase) if kind == "value" and s.kinds.get(i, frozenset()) & reading.prop.range
-            ]
-            if len(named) == 1:  # "is <bug> still open": open, or reopened (a narrower open)
-                return s.labels[named[0]], {s.labels[n].casefold() for n in (named[0], *narrower(named[0]))}
-            listed = [v for iri, v in literal_values().get(phrase, ()) if kind == "value" and iri == reading.prop.iri]
-            if len(listed) == 1:  # "was <PR> closed": the PR's state, "closed"
-                return listed[0], {listed[0].casefold()}
+        said = self.values_said(reading, placed)
+        if said:
+            return said[0]
         if XSD_BOOLEAN in reading.prop.range:  # "was <PR> merged": its merged flag, true
             return "true", {"true"}
         if self.q.product and (PRODUCT in reading.prop.range or self.products_part(reading.prop.range)):
@@ -885,6 +916,24 @@ class Reader:
         if (said := self.slot_values(reading)) and len(said) == 1:
             return said[0], {said[0].casefold()}
         return None
+
+    @staticmethod
+    def values_said(reading: Reading, placed: Placed) -> list[tuple[str, set[str]]]:
+        """The values of the reading's property the question names, each with the forms that match it: a state
+        or kind ("is <bug> still open": open, or reopened, a narrower open), or a listed literal ("was <PR>
+        closed")."""
+        s = schema()
+        out: dict[str, set[str]] = {}
+        for kind, phrase, _ in placed.phrases:
+            if kind != "value":
+                continue
+            named = [i for i in individuals(phrase) if s.kinds.get(i, frozenset()) & reading.prop.range]
+            if len(named) == 1:
+                out.setdefault(s.labels[named[0]], {s.labels[n].casefold() for n in (named[0], *narrower(named[0]))})
+            listed = [v for iri, v in literal_values().get(phrase, ()) if iri == reading.prop.iri]
+            if len(named) != 1 and len(listed) == 1:
+                out.setdefault(listed[0], {listed[0].casefold()})
+        return list(out.items())
 
     @staticmethod
     def products_part(classes: frozenset[str]) -> bool:
@@ -1889,11 +1938,17 @@ class Reader:
         speakers = s.below.get(PERSON, frozenset({PERSON})) | {expand("ekg:Team")}
         verbs = set(reader_data()["source_verbs"])
 
-        def speaks(phrase: str, at: int) -> bool:
-            after = placed.text[at + len(phrase) :].split()[:3]
-            return s.class_words.get(phrase) in speakers - {asked} and bool(verbs & set(after))
+        text = list(placed.text)  # the placed words written back, so a verb placed as a property is seen
+        for _, phrase, at in placed.phrases:
+            text[at : at + len(phrase)] = phrase
+        said_text = "".join(text)
 
-        return replace(placed, phrases=[p for p in placed.phrases if not (p[0] == "class" and speaks(p[1], p[2]))])
+        def speaks(kind: str, phrase: str, at: int) -> bool:
+            after = said_text[at + len(phrase) :].split()[:5]  # "people on the X team posted"
+            said = s.class_words.get(phrase) in speakers - {asked} if kind == "class" else phrase in SPEAKER_WORDS
+            return said and bool(verbs & set(after))
+
+        return replace(placed, phrases=[p for p in placed.phrases if not speaks(*p)])
 
     @staticmethod
     def source_class(placed: Placed, asked: str | None) -> tuple[Placed, Condition | None]:
