@@ -906,9 +906,8 @@ class Reader:
         ("does X's report list Y as a competitor")."""
         if reading.how not in ("value", "up", "two"):
             return None
-        said = self.values_said(reading, placed)
-        if said:
-            return said[0]
+        if values := self.values_said(reading, placed):
+            return values[0]
         if XSD_BOOLEAN in reading.prop.range:  # "was <PR> merged": its merged flag, true
             return "true", {"true"}
         if self.q.product and (PRODUCT in reading.prop.range or self.products_part(reading.prop.range)):
