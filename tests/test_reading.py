@@ -8,6 +8,7 @@ proof of absence for a question the reader had misread); they run on the real st
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -366,3 +367,24 @@ def test_a_negation_in_what_a_components_issues_caused_describes_them(answerer: 
     assert plain.outcome == "answer" and (said.intent, said.answer) == (plain.intent, plain.answer), said.reason
     negated = answerer.ask("Which SupportForce customer companies were not affected by the API Gateway issues?")
     assert not (negated.outcome == "answer" and negated.answer == plain.answer)
+
+
+def test_a_reading_does_not_depend_on_the_processs_hash_seed(store: Path) -> None:
+    """Python orders sets of strings by a hash seeded per process: a reading that visited cues in a set's order
+    answered in one process and was uncertain in another. Asked in fresh processes with different seeds, the
+    same question gets the same outcome and answer."""
+    question = (
+        "ActionGenie Market Research Report: employee ids of the authors + key reviewers, don't leave the reviewers out"
+    )
+    seen = set()
+    for seed in ("0", "2", "3", "5"):
+        done = subprocess.run(
+            [sys.executable, "-m", "kg", "ask", "--store", str(store), "--json", question],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=False,
+        )
+        got = json.loads(done.stdout)
+        seen.add((got["outcome"], json.dumps(got["answer"])))
+    assert len(seen) == 1, seen

@@ -652,6 +652,8 @@ class Reader:
             return self.related(named, placed, asked, left)
         if len(named) > 1:
             return None  # two entities: a relation between them is for another reader (or the operators)
+        if asked is not None and asked in schema().below.get(ARTIFACT, frozenset()):
+            placed = without_links(placed)  # "the PR link that fixed <bug>": the PR, shown by its link
         mention = self.of_named_kind(named[0], placed, asked)
         if mention.ambiguous:
             return self.each_titled(mention, placed, asked, left) or self.ambiguous(mention)
