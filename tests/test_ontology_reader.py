@@ -321,9 +321,9 @@ def test_is_a_bug_named_by_its_title_resolved_and_its_product_from_the_title(ans
     """Yes or no on a bug's state by its quoted title; a question naming no product is scoped by a title only one
     product holds, and told which products hold a title several do."""
     yes = answerer.ask("Has the 'Incorrect Load Balancing Recommendations' bug in FlowForce been resolved?")
-    assert yes.outcome == "answer" and yes.answer == "yes"
+    assert yes.outcome == "answer" and yes.answer == "yes (its state: resolved)"  # the state said beside it
     no = answerer.ask("Is the 'Incorrect Load Balancing Recommendations' bug in FlowForce still open?")
-    assert no.outcome == "answer" and no.answer == "no"
+    assert no.outcome == "answer" and no.answer == "no (its state: resolved)"
     which = answerer.ask("Is the FlowForce bug 'Incorrect Load Balancing Recommendations' resolved, open, or reopened?")
     assert which.outcome == "answer" and which.answer == ["resolved"]  # offered values: which one, not yes or no
     scoped = answerer.ask("What is the state of the 'Incorrect Load Balancing Recommendations' bug?")
@@ -859,7 +859,7 @@ def test_which_pr_resolved_a_bug_and_whether_it_is_resolved(answerer: Answerer) 
     resolved = answerer.ask("Which PR resolved 'Insight Summary Text Overlap' in InsightForce?")
     assert fixed.outcome == resolved.outcome == "answer" and resolved.answer == fixed.answer
     state = answerer.ask("Is the InsightForce bug 'Insight Summary Text Overlap' resolved?")
-    assert state.outcome == "answer" and state.answer in ("yes", "no")
+    assert state.outcome == "answer" and str(state.answer).split()[0] in ("yes", "no")
     assert "bug state" in state.slots.get("reading", "")
 
 

@@ -693,7 +693,12 @@ class Reader:
             left = self.untimed(left, placed)
             if opens_yes_no(self.q.text):  # the slot's value is what the yes or no checks
                 left = self.without_slot_words(readings[0], left)
-        if len(readings) == 1 and opens_yes_no(self.q.text) and len(said := self.values_said(readings[0], placed)) > 1:
+        if (
+            len(readings) == 1
+            and opens_yes_no(self.q.text)
+            and len(said := self.values_said(readings[0], placed)) > 1
+            and not self.offered(readings[0], placed)  # "is <bug> resolved, open, or reopened?": which one
+        ):
             # "was <bug> reopened after it was marked resolved": two states, and which one the yes answers is not read
             return self.named_doubt(
                 entity,
