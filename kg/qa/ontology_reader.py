@@ -71,6 +71,8 @@ PREPOSITION_CHAIN = frozenset({"under", "below", "above", "roll up to", "rolled 
 QUOTES = (("'", "'"), ('"', '"'), ("‘", "’"), ("“", "”"))
 #: A title in quotes.
 QUOTED = re.compile(r"'[^']{3,}'|\"[^\"]+\"|‘[^’]+’|“[^”]+”")
+#: A quoted title, its quotes standing apart from words (an apostrophe inside "eid_…'s" or "I'm" opens none).
+TITLE_QUOTED = re.compile(r"(?<![\w'])'[^']{3,}'(?!\w)|\"[^\"]+\"|‘[^’]+’|“[^”]+”")
 #: Words by which the asker speaks of themselves.
 ASKER = frozenset({"i", "im", "ive", "id", "ill", "we", "my", "our", "me", "us"})
 #: Words this short are not placed by their lemma ("was", "is").
@@ -457,8 +459,8 @@ def plain_words(norm: str) -> str:
 def asides(text: str) -> list[str]:
     """The clauses where the asker speaks of themselves and names no id ("I'm new to X -", "for my status
     update,"): they set the scene and ask nothing, when another clause is left to ask."""
-    titles = [m.group(0) for m in QUOTED.finditer(text)]  # a title's own brackets end no clause ("'XSS (…)'")
-    masked = QUOTED.sub(lambda m: f"\x01{titles.index(m.group(0))}\x01", text)
+    titles = [m.group(0) for m in TITLE_QUOTED.finditer(text)]  # a title's own brackets end no clause ("'XSS (…)'")
+    masked = TITLE_QUOTED.sub(lambda m: f"\x01{titles.index(m.group(0))}\x01", text)
     split = [p for p in CLAUSE_END.split(masked) if p and p.strip()]
     parts = [re.sub("\x01(\\d+)\x01", lambda m: titles[int(m.group(1))], p) for p in split]
     if len(parts) < 2:
@@ -551,6 +553,8 @@ def without_links(placed: Placed) -> Placed:
     return replace(placed, phrases=[p for p in placed.phrases if not (p[0] == "forward" and p[1] in said)])
 
 
+#: The words by which the reader's `most` asks for the value with the most instances.
+TOP_WORDS = frozenset({"most", "top", "busiest"})
 #: Words for the people of a team that a property may read ("members": member of), said as who spoke ("what
 #: have the team members written up in Slack").
 SPEAKER_WORDS = frozenset({"member", "team member"})
@@ -1017,7 +1021,8 @@ class Reader:
         if read.outcome not in ("answer", "absent"):
             return read
         values = read.answer if isinstance(read.answer, list) else []
-        holds = any(str(v).casefold() in forms for v in values)
+        # a value shown by its link names the item by the link's last part (a document's id)
+        holds = any({str(v).casefold(), str(v).casefold().rstrip("/").rsplit("/", 1)[-1]} & forms for v in values)
         return yes_or_no(
             read, holds, {"kind": "yes_no", "shown": f"is {shown} among them?", "item": shown, "items": values}
         )
@@ -1791,8 +1796,13 @@ class Reader:
         most PRs in X": the PRs' authors, counted), with at most one more condition ("the most merged PRs");
         every value tied at the top. None unless "most" is the only word left and one property word links the
         counted class to the asked kind."""
-        if self.q.product is None or asked is None or left != ["most"]:
-            return None
+        if (
+            self.q.product is None
+            or asked is None
+            or not set(left) & TOP_WORDS
+            or not set(left) <= TOP_WORDS | {"prolific"}
+        ):
+            return None  # "who authored the most PRs", "the most prolific PR author"
         s = schema()
         classes = {s.class_words.get(p) for k, p, _ in placed.phrases if k == "class"} - {asked, None}
         forward = [p for k, p, _ in placed.phrases if k == "forward"]
@@ -2286,7 +2296,35 @@ def frame_words() -> frozenset[str]:
     never one of [meaning]): "status check", "the full list", "I need …"."""
     data = lexicon_data()
     meaning = {singular_text(w) for w in data["meaning"]["words"]}
-    return frozenset(singular_text(w) for w in data["function"]["words"]) - meaning
+    # verbs and particles that make a phrasal verb the reader may not know ("going over", "set up"): never frame
+    phrasal = {
+        "go",
+        "going",
+        "come",
+        "take",
+        "make",
+        "put",
+        "keep",
+        "run",
+        "set",
+        "end",
+        "ended",
+        "turned",
+        "over",
+        "out",
+        "off",
+        "back",
+        "up",
+        "pushed",
+        "passed",
+        "hook",
+        "deal",
+        "rack",
+        "racked",
+        "stand",
+        "stood",
+    }
+    return frozenset(singular_text(w) for w in data["function"]["words"]) - meaning - phrasal
 
 
 def negation_words() -> frozenset[str]:
