@@ -1164,3 +1164,27 @@ def test_skip_level_said_in_numbers_and_the_org_chart_as_a_frame(answerer: Answe
         "Who sits two levels above eid_13cb0e90 in the org chart?",
     ):
         assert answerer.ask(asked).answer == skip.answer, asked
+
+
+@pytest.mark.herb
+def test_the_most_asked_as_a_yes_or_no_and_a_class_said_twice(answerer: Answerer, herb: Path) -> None:
+    """ "Is eid_… the person with the most authored PRs in X?": yes for an author at the top of the raw PR records'
+    counts, no for another; "the revert PRs in the X PR history": the PR history says where, not a second kind."""
+    counts: dict[str, int] = {}
+    for pr in product_file(herb, "FlowForce")["prs"]:
+        counts[pr["user"]["login"]] = counts.get(pr["user"]["login"], 0) + 1
+    ranked = sorted(counts, key=lambda login: -counts[login])
+    top, other = ranked[0], next(x for x in ranked if counts[x] < counts[ranked[0]] and x.startswith("eid_"))
+    assert answerer.ask(f"Is {top} the person with the most authored PRs in FlowForce?").answer == "yes"
+    assert answerer.ask(f"Is {other} the person with the most authored PRs in FlowForce?").answer == "no"
+    plain = answerer.ask("How many revert PRs are there in ExplainabilityForce?")
+    said = answerer.ask("How many revert PRs are there in the ExplainabilityForce PR history?")
+    assert plain.outcome == "answer" and said.answer == plain.answer
+
+
+@pytest.mark.herb
+def test_every_version_said_as_various_versions(answerer: Answerer, herb: Path) -> None:
+    """ "Who authored the various versions of <doc>": each version's author (the raw documents' author field)."""
+    docs = [d for d in product_file(herb, "LeadForce")["documents"] if d["type"] == "Product Vision Document"]
+    answer = answerer.ask("Who authored the various versions of the LeadForce Product Vision Document?")
+    assert answer.outcome == "answer" and set(answer.answer or []) == {d["author"] for d in docs}

@@ -230,7 +230,9 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
     if not docs:
         return None
     plural = {a for a in anchors if a.endswith("s")}
-    every = bool({*plural, "all", "every", "each"} & set(run)) and not (latest | first) & set(run)
+    every = bool({*plural, "all", "every", "each", "various", "several", "multiple", "across"} & set(run)) and not (
+        latest | first
+    ) & set(run)
     if "final" in run and final & set(docs) and not (first & set(run)):  # the version marked final
         picked = tuple(e for iri, e in docs.items() if iri in final)
     elif (latest & set(run)) and not (first & set(run)):

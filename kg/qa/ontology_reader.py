@@ -625,6 +625,9 @@ class Reader:
             return people  # "who was at <meeting id>", "who was in the room for it"
         if (member := self.member_of(one, placed, left, asks_property)) is not None:
             return member  # "is eid_… one of the engineering leads on X"
+        if one is not None and opens_yes_no(self.q.text) and (top := self.most(placed, asked, left)) is not None:
+            return self.checked(top, one.label, {one.label.casefold(), local(one.iri).casefold()})  # "is eid_… the
+            # person with the most authored PRs in X": among the values at the top
         if (
             not asks_property
             and not ((self.q.roles or self.q.locations) and not named)
@@ -1739,7 +1742,7 @@ class Reader:
         if conditions is not None and source is not None:  # "the competitors its latest report names"
             conditions = [c for c in conditions if not c.source] + [source]
         every = not conditions and asked in schema().below.get(ARTIFACT, frozenset())  # "the meeting chats of X"
-        if conditions is None or self.unlisted(placed) or (owner is None and not conditions and not every):
+        if conditions is None or self.unlisted(placed, asked) or (owner is None and not conditions and not every):
             return None
         if owner is not None:  # "PRs authored by eid_…": the owner's property said is the owner condition
             conditions = [owner, *(c for c in conditions if c.prop.iri != owner.prop.iri or c.value is not None)]
@@ -2053,14 +2056,16 @@ class Reader:
                 out[word] = Condition(props[0], Literal("false", datatype=NamedNode(XSD_BOOLEAN)), True)
         return out
 
-    def unlisted(self, placed: Placed) -> bool:
+    def unlisted(self, placed: Placed, asked: str | None = None) -> bool:
         """Whether the question places a class word besides the listed one (a repository named as one is a
-        filter: "PRs in the X repository"), or a chain or inverse word."""
+        filter: "PRs in the X repository"; a class above the listed one only says where: "the revert PRs in the
+        X PR history"), or a chain or inverse word."""
         repo = expand("ekg:Repository") if self.q.repos else None
         # "did the team chat about …": the product's team, the subject, is no second kind listed
         said = {repo, expand("ekg:Team")}
-        words = schema().class_words
-        classes = {words.get(p) for kind, p, _ in placed.phrases if kind == "class" and words.get(p) not in said}
+        s = schema()
+        above = {c for c, below in s.below.items() if asked and asked in below and c != asked}
+        classes = {s.class_words.get(p) for kind, p, _ in placed.phrases if kind == "class"} - said - above
         allowed = ("class", "forward", "scope", "value")
         return len(classes) > 1 or any(kind not in allowed for kind, _, _ in placed.phrases)
 
