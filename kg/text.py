@@ -19,6 +19,10 @@ import unicodedata
 from collections.abc import Iterable
 from functools import cache
 
+#: A PR of a repository outside the company's (the open-source PRs the team links as similar to its bugs): the
+#: bug rules never take one for a fix, and a title it shares with a bug scopes no question to its product.
+EXTERNAL_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+", re.I)
+
 #: Inflections stripped to find a typed word's English headword.
 INFLECTIONS = ("s", "es", "ies", "ed", "ied", "d", "ing", "er", "ers", "ly")
 #: A word of casefolded text: letters and digits only.

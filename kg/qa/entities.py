@@ -17,7 +17,7 @@ from pyoxigraph import Literal, NamedNode
 from kg.namespaces import ID, product_of_graph
 from kg.qa.question import quoted_titles
 from kg.query.sparql import Backend, Row, named_query, term_text
-from kg.text import normalise
+from kg.text import EXTERNAL_PR, normalise
 from kg.vocab import XSD_ANYURI
 
 #: Ids a question may hold: an employee or customer id, a link, a HERB artifact id (letters, digits, _ and -
@@ -187,17 +187,13 @@ def titled_in(text: str, backend: Backend) -> tuple[str, list[str]] | None:
     return None
 
 
-#: A PR of a repository outside the company's (the open-source PRs the team links as similar to its bugs).
-OUTSIDE_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+", re.I)
-
-
 def title_products(title: str, backend: Backend, readable: frozenset[str] | None = None) -> list[str]:
     """The products whose graphs (among those the caller reads) hold an item with exactly this title; where
     several do, those holding one of their own (not a PR of an outside repository that several products' Slack
     links, whose title a bug may share), when that leaves any."""
     rows = backend.select(named_query("title_scope").text, {"title": Literal(title)})
     held = [
-        (g.value, not ("url" in r and OUTSIDE_PR.search(term_text(r["url"]))))
+        (g.value, not ("url" in r and EXTERNAL_PR.search(term_text(r["url"]))))
         for r in rows
         if isinstance(g := r["graph"], NamedNode) and (readable is None or g.value in readable)
     ]

@@ -22,7 +22,7 @@ from kg.ingest.rules import Message, RuleContext, rule, slug
 from kg.ingest.rules.events import state_event
 from kg.ingest.rules.messages import CUSTOMER_ID, EID_MENTION, URL, conversations, link_index, normalise_url
 from kg.namespaces import node, term
-from kg.text import component_key, content_words
+from kg.text import EXTERNAL_PR, component_key, content_words
 from kg.vocab import (
     AFFECTS_COMPONENT,
     AFFECTS_CUSTOMER,
@@ -44,7 +44,6 @@ from kg.vocab import (
 )
 
 BUG_CHANNEL = "bug-"
-EXTERNAL_PR = re.compile(r"github\.com/(?!salesforce/)[\w.-]+/[\w.-]+/pull/\d+", re.I)
 # A quoted span: the opening quote follows no letter (so "Let's" opens none), the closing one precedes none.
 QUOTED = re.compile(r"(?<![A-Za-z0-9])['‘\"“]([^'’\"”]{4,}?)['’\"”](?![A-Za-z0-9])")
 # A title a lifecycle conversation quotes as the bug's name ("the bug titled 'X'", "the issue about the 'X'").
