@@ -185,17 +185,22 @@ def test_operators_compose_with_the_join(store: Path, herb: Path, capsys: pytest
 
 
 @pytest.mark.herb
-def test_an_empty_intersection_without_proofs_is_uncertain_never_nothing(
+def test_an_empty_intersection_of_full_answers_is_nothing_with_those_answers_as_proof(
     store: Path, herb: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """HERB's Technical Architects of ContextForce's and of EdgeForce's previous releases share nobody, but each
-    list is an answer, not a proof: "nothing in both" has no proof, so the answer is uncertain (exit 3)."""
+    """HERB's Technical Architects of ContextForce's and of EdgeForce's previous releases share nobody: each
+    product's full answer is the proof (as an excluded item's own answer is), so the answer is nothing, never a
+    pick; "how many" is 0 on the same proof."""
     gold = [dev_gold(herb, ARCHITECTS, p)[0] for p in ("ContextForce", "EdgeForce")]
     assert gold[0] and gold[1] and not gold[0] & gold[1]
     code, got = ask(capsys, ARCHITECTS.format(product="both ContextForce and EdgeForce"), "--store", str(store))
-    assert code == 3 and got["outcome"] == "uncertain" and got["answer"] is None and got["proof"] is None
-    assert "no item is in every product's answer" in got["reason"]
+    assert code == 0 and got["outcome"] == "absent" and got["answer"] is None
+    assert "no item is in every product's answer" in got["reason"] and got["citations"]
+    assert [set(v) for v in got["proof"]["bindings"].values()] == gold
     assert [set(p["answer"]) for p in got["cross"]["parts"]] == gold
+    counted = ARCHITECTS.format(product="both ContextForce and EdgeForce").replace("Find employee IDs of", "How many")
+    code, got = ask(capsys, counted, "--store", str(store))
+    assert code == 0 and got["answer"] == "0" and got["proof"]["query"] == "each product's answer"
 
 
 @pytest.mark.herb

@@ -90,6 +90,14 @@ def test_how_many_of_nothing_is_zero_with_the_proof(answerer: Answerer) -> None:
         assert isinstance(plain.answer, list) and got.answer == str(len(plain.answer))
 
 
+def test_how_many_of_a_written_list_proved_empty_is_zero(answerer: Answerer) -> None:
+    """A reading that writes its items as a list (bug titles) and holds none counts 0 on its proof, not "prose"."""
+    plain = answerer.ask("Find all bugs reported by BlueWave in ProposalForce.")
+    got = answerer.ask("How many bugs did BlueWave report in ProposalForce?")
+    assert plain.outcome == "absent" and plain.proof is not None
+    assert got.outcome == "answer" and got.answer == "0" and got.proof == plain.proof
+
+
 def test_yes_no_about_one_person_is_their_membership_in_the_answer(answerer: Answerer) -> None:
     reviewers = answerer.ask(PLAIN_REVIEWERS).answer
     assert isinstance(reviewers, list) and reviewers

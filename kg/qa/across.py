@@ -11,7 +11,8 @@ connective (the words are data, kg/qa/across.toml):
 A join said with "and" alone may mean either, so it is no reading: the answer is uncertain and offers both. An
 employee is the same eid in every product (the organisation graph); a company the same name. Every product's
 answer is kept with its own citations or proof (`Answer.cross`), and "nothing" holds only where every product's
-proof held: otherwise the answer is uncertain. Where any product's reading is uncertain or unsupported, so is the
+proof held, or (both) where the products' full answers share no item, those answers the proof: otherwise the
+answer is uncertain. Where any product's reading is uncertain or unsupported, so is the
 whole question, with that product's reason: never another product's answer alone.
 """
 
@@ -378,8 +379,9 @@ def items(across: Across, base: Answer, parts: dict[str, Answer]) -> Answer:
                 return replace(base, answer="0", operator={**(base.operator or {}), "items": []}, proof=proof_of(parts))
             return absent(base, parts)
         counts = ", ".join(f"{p} {len(v)}" for p, v in list(per.items())[:SHOWN]) + (", …" if len(per) > SHOWN else "")
-        where = "in every product's answer" if across.kind == "both" else "in any product's answer"
-        return uncertain(base, f"no item is {where} ({counts}), and not every product's proof says so")
+        if across.kind == "both":  # each product's full answer, and none of their items is in all of them
+            return disjoint(replace(base, citations=cites), per, counts)
+        return uncertain(base, f"no item is in any product's answer ({counts}), and not every product's proof says so")
     found = sorted(joined_items)
     if base.type == "count":
         operator = {**(base.operator or {}), "items": found}
@@ -437,6 +439,20 @@ def summed(rows: Iterable[list[tuple[str, int]]]) -> list[tuple[str, int]]:
         for item, n in product_rows:
             total[item] = total.get(item, 0) + n
     return sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def disjoint(base: Answer, per: dict[str, set[str]], counts: str) -> Answer:
+    """Nothing in every product: the products' own answers, which share no item, are the proof (as an excluded
+    item's or a yes or no's own answer is); a count is 0 on it."""
+    proof = {
+        "query": "each product's answer",
+        "bindings": {p: sorted(items) for p, items in per.items()},
+        "result": f"no item is in every product's answer ({counts})",
+    }
+    if base.type == "count":
+        return replace(base, answer="0", operator={**(base.operator or {}), "items": []}, proof=proof)
+    why = f"no item is in every product's answer ({counts}): each product's answer is cited, and they share none"
+    return replace(base, abstain=True, answer=None, outcome="absent", reason=why, proof=proof)
 
 
 def absent(base: Answer, parts: dict[str, Answer]) -> Answer:

@@ -588,7 +588,8 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
             # "how many versions …, and who wrote it" read as its authors: the items are not what is counted
             return uncertain(core, shown, f"'how many {op.counted}' counts {kind}s, and the reading lists {core.type}s")
         written = listed(core.answer) if core.type not in ITEM_TYPES else None  # bug titles, one a line
-        if core.type not in ITEM_TYPES and written is None:
+        # a proof that nothing fits counts 0 of anything the reading would list, prose or items
+        if core.type not in ITEM_TYPES and written is None and core.outcome != "absent":
             return uncertain(core, shown, "the answer is prose, not items to count")
         items = items if written is None else list(dict.fromkeys(written))
         counted = str(len(items)) if core.outcome == "answer" else "0"
