@@ -149,7 +149,8 @@ def test_a_negated_superlative_and_a_negated_state_read_as_the_plain_question(an
 
 
 def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answerer) -> None:
-    """A comparative whose counted items hold a negation ("more … that never got approved than any other"), a
+    """A comparative whose counted items hold a negation ("more … that never got approved than any other / than
+    anyone else"), the items not in a state left out ("leave out those that weren't approved": that state), a
     count nobody exceeds, a negated "un-" state, a request said as a doubt, "don't leave any off the list" and
     "no exceptions": each is the plain question, with its plain answer."""
     pairs = {
@@ -159,9 +160,11 @@ def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answer
             "engineer?",
             "Which SentimentForce engineer's count of unapproved feature development PRs is not exceeded by any "
             "other engineer?",
+            "Which SentimentForce engineer has more feature development PRs that were never approved than anyone else?",
         ),
         "Could you provide links to the approved PRs for the UI/UX enhancements in ContextForce?": (
             "ContextForce UI/UX enhancements PRs that weren't left unapproved, links",
+            "Links to the ContextForce PRs for the UI/UX enhancements; leave out the ones that weren't approved.",
         ),
         PLAIN_MOST: (
             "Which company has unresolved ActionGenie bugs that no other company is ahead of? Don't leave any of "

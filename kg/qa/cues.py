@@ -44,6 +44,14 @@ LITOTES = re.compile(
     r"(?<!\w)(?:not|never) (?:(?:been|left|remained|stayed|gone) )?"
     r"un(approved|resolved|merged|fixed|reviewed|implemented|addressed|solved|affected)(?!\w)"
 )
+#: "Exclude any that weren't approved", "leaving out those that never got merged": the items not in the state
+#: dropped, so only those in it kept (a double negation: the state itself).
+KEPT_BY_EXCLUSION = re.compile(
+    r"(?<!\w)(?:exclude|excluding|leave out|leaving out|drop|dropping|skip|skipping|omit|omitting|ignore|ignoring|"
+    r"filter out|filtering out|remove|removing|minus|not including|without)"
+    r"(?: (?:any|all|those|the ones|ones|anything|the \w+))? (?:that|which|who)"
+    r"(?: (?:were|was|are|is|have|has|had|got|did|do|does))? (?:not|never)(?: (?:been|get|got|yet|ever))? (\w+)(?!\w)"
+)
 #: "closed rather than merged", "demos of the last version, as distinct from competitor demos": the second
 #: side negated, as "not" says it (the contrasts in the lexicon then read it as restating the first).
 CONTRASTING = re.compile(r"(?<!\w)(?:rather than|as distinct from|as opposed to|instead of)(?!\w)")
@@ -173,6 +181,7 @@ def cue_words(norm: str) -> list[str]:
     text = HEDGE.sub("unsure", text)  # the asker's doubt, no negation of what is asked
     text = EVERY_ONE.sub("all", text)  # "don't leave any out": every item
     text = LITOTES.sub(r"\1", text)  # "not left unapproved": approved
+    text = KEPT_BY_EXCLUSION.sub(r"only \1", text)  # "exclude any that were not approved": only approved
     text = CONTRASTING.sub("not", text)  # "closed rather than merged": closed, not merged
     text = NOT_ONLY.sub(lambda m: "" if m.group(1) else "and", text)  # "not just X but also Y": X and Y
     text = REQUEST.sub("find", text)  # "how do I find X": find X
