@@ -329,3 +329,20 @@ def test_a_component_named_with_its_effect_is_one_reading(question: str, complet
     winner = choose(parse(question, VOCAB), LABELS).winner
     assert winner is not None and winner.intent.name.startswith("bug_component_")
     assert winner.complete is complete
+
+
+def test_companies_by_bugs_in_any_state_agree_with_each_companys_bugs(answerer: Answerer) -> None:
+    """ "Which company has reported the most bugs in X" (no state said) and "which companies reported bugs in X"
+    read every state: the same as counting each company's own bugs ("Find all bugs reported by <company> in X")."""
+    for product in ("ActionGenie", "SearchForce"):
+        listed = answerer.ask(f"Which companies reported bugs in {product}?")
+        assert listed.outcome == "answer" and isinstance(listed.answer, list) and listed.answer, listed.reason
+        counts = {}
+        for company in listed.answer:
+            own = answerer.ask(f"Find all bugs reported by {company} in {product}.")
+            counts[company] = len([line for line in str(own.answer).splitlines() if line.startswith("- ")])
+        top = max(counts.values())
+        most = answerer.ask(f"Which customer company has reported the most bugs in {product}?")
+        assert most.outcome == "answer" and set(most.answer or []) == {c for c, n in counts.items() if n == top}
+        stated = answerer.ask(f"Which company has the most unresolved bugs in {product}?")
+        assert stated.intent == "bug_company_max_state"

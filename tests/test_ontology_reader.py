@@ -1188,3 +1188,38 @@ def test_every_version_said_as_various_versions(answerer: Answerer, herb: Path) 
     docs = [d for d in product_file(herb, "LeadForce")["documents"] if d["type"] == "Product Vision Document"]
     answer = answerer.ask("Who authored the various versions of the LeadForce Product Vision Document?")
     assert answer.outcome == "answer" and set(answer.answer or []) == {d["author"] for d in docs}
+
+
+@pytest.mark.herb
+def test_did_an_employee_open_is_authorship_and_two_approvers_compared(answerer: Answerer, herb: Path) -> None:
+    """ "Did eid_… open …" is the act (the PR's author), never the "open" state; "did A approve more PRs than B"
+    compares the two reviewers' APPROVED reviews in the raw records, as a yes or no."""
+    prs = product_file(herb, "FlowForce")["prs"]
+    opened: dict[str, int] = {}
+    approved: dict[str, int] = {}
+    for pr in prs:
+        opened[pr["user"]["login"]] = opened.get(pr["user"]["login"], 0) + 1
+        for who in {r["user"]["login"] for r in pr.get("reviews", []) if r["state"] == "APPROVED"}:
+            approved[who] = approved.get(who, 0) + 1
+    author = max(opened, key=lambda e: (opened[e], e))
+    got = answerer.ask(f"How many PRs did {author} open in FlowForce?")
+    assert got.outcome == "answer" and got.answer == str(opened[author]), got.reason
+    first, second = sorted(approved, key=lambda e: (-approved[e], e))[:2]
+    for a, b in ((first, second), (second, first)):
+        said = answerer.ask(f"Did {a} approve more FlowForce PRs than {b}?")
+        assert said.outcome == "answer" and said.answer == ("yes" if approved[a] > approved[b] else "no"), said.reason
+
+
+def test_an_empty_step_after_the_proof_is_no_answer(answerer: Answerer) -> None:
+    """A reading whose last step reaches nothing ("who is customer X": the authors of the bugs affecting them)
+    is uncertain, never an empty answer and never a proof."""
+    got = answerer.ask("Who is customer CUST-0026?")
+    assert got.outcome != "answer" or got.answer, got.answer
+    assert got.outcome != "absent"
+
+
+def test_a_quoted_bug_title_holds_no_cue_of_its_own(answerer: Answerer) -> None:
+    """Words of a quoted bug title that are cues elsewhere ("Strategy": a change of direction) are the title's."""
+    plain = answerer.ask("What is the state of the 'Inefficient Caching Strategy' bug in ExplainabilityForce?")
+    said = answerer.ask("is 'Inefficient Caching Strategy' in ExplainabilityForce actually fixed? what's its state?")
+    assert plain.outcome == "answer" and said.outcome == "answer" and said.answer == plain.answer

@@ -643,3 +643,20 @@ def test_a_companys_bugs_with_no_state_said_are_its_bugs_in_every_state(answerer
     open_ = titles("Which unresolved ActionGenie bugs were reported by TechCorp?")
     fixed = titles("Which resolved ActionGenie bugs were reported by TechCorp?")
     assert open_ | fixed <= every and open_ and fixed
+
+
+def test_the_kind_asked_for_by_whose_and_by_customer_ids(answerer: Answerer) -> None:
+    """ "Whose PRs …" asks for people and "which customer IDs …" for customer records: a reading that lists PR
+    links or company names does not answer them."""
+    whose = answerer.ask("Whose PRs for the UI/UX enhancements in ContextForce were not approved?")
+    assert whose.outcome == "uncertain" and "person" in (whose.reason or "")
+    ids = answerer.ask("Which customer IDs reported bugs in ActionGenie that were later reopened?")
+    assert ids.outcome == "uncertain" and "customer" in (ids.reason or "")
+    plain = answerer.ask("Which companies reported bugs in ActionGenie that were later reopened?")
+    assert plain.outcome != "uncertain" or "customer" not in (plain.reason or "")
+
+
+def test_remind_me_is_a_request(answerer: Answerer) -> None:
+    plain = answerer.ask("Which companies reported bugs in ActionGenie?")
+    got = answerer.ask("Can you remind me which companies reported bugs in ActionGenie?")
+    assert plain.outcome == "answer" and (got.outcome, got.answer) == ("answer", plain.answer)

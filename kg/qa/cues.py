@@ -70,7 +70,8 @@ REQUEST = re.compile(
     r"(?:find|get|see|view|pull up|look up|list|check|access|fetch|retrieve)|"
     # asked as a doubt: "isn't there a list of …", "is there no place where I can find …"
     r"(?:is not|isnt|is) there (?:not |no )?(?:a |any |some )?(?:list|way|place|overview)"
-    r"(?: (?:of|where (?:i|we|you) can (?:find|see|get)|to (?:see|get|find)))?)(?!\w)"
+    r"(?: (?:of|where (?:i|we|you) can (?:find|see|get)|to (?:see|get|find)))?|"
+    r"(?:can you |could you |please )?remind (?:me|us)(?: again)?(?: of)?)(?!\w)"
 )
 #: "I need …", "link me …" opening the whole question (a clause of its own, "… I want to know what's pending",
 #: stays the asker's aside).
@@ -145,6 +146,9 @@ class Tagged:
     #: Slot kinds the answer is kept to after the row has read the rest (a role or a location the row itself
     #: does not read: kg/qa/answer.py `_kept_to`): every row counts them as read.
     filters: frozenset[str] = frozenset()
+    #: Cues an operator's named items carry ("did eid_A approve more PRs than eid_B": people compared), which
+    #: say what is asked as the question's own words would.
+    implied: frozenset[str] = frozenset()
     #: Token positions of a contrast the question negates with its "not" ("the weaknesses, not the strengths"):
     #: they say again what the other side of the contrast says, so every row counts them as read.
     negated: set[int] = field(default_factory=set)

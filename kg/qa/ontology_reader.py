@@ -88,6 +88,9 @@ BE = frozenset({"is", "are", "was", "were"})
 OBJECT_PRONOUN = re.compile(r"\b(?:to|by|for|with|under)\s+(?:them|him|her)\b")
 #: Stands for a named entity in the question while its words are placed.
 HOLE = "⟦entity⟧"
+#: "Did eid_… open …": the verb after a named subject and "did" says the act, as its participle does ("opened"),
+#: never a state ("open").
+DO_SUPPORT = re.compile(rf"(?<!\S)(did|does|do) {HOLE} (\w+)(?!\S)")
 #: Conditions a class listing takes at most (eid_…'s, "closed", "not merged"): sparql/onto_list.rq binds three.
 MAX_CONDITIONS = 3
 #: How far before a yes/no property's phrase a negation still reads it ("never got merged", "without being
@@ -1326,7 +1329,7 @@ class Reader:
             text = text.replace(f" {m.words} ", f" {HOLE} ")
             for words in m.also:  # the entity said again: its words place nothing more
                 text = text.replace(f" {words} ", " ")
-        return Placed(singular_text(text.strip()))
+        return Placed(DO_SUPPORT.sub(participle, singular_text(text.strip())))
 
     def match(self, placed: Placed) -> str | None:
         """Place chain words, property phrases and class words, longest first; the asked class (the first class
@@ -1703,7 +1706,11 @@ class Reader:
     def answered(
         self, values: list[str], cites: list[str], intent: str, slots: dict[str, Any], queries: list[str]
     ) -> Answer:
-        kind = "person" if values and all(EID.fullmatch(v) for v in values) else "name"
+        if not values:  # a step after the proof found nothing ("who is customer X": its bugs' authors): no answer
+            return self.uncertain(
+                f"the reading ({slots.get('reading', intent)}) reaches no value, and no proof says none"
+            )
+        kind = "person" if all(EID.fullmatch(v) for v in values) else "name"
         return Answer(
             question=self.q.text,
             type=kind,
@@ -2277,6 +2284,16 @@ def scoped_literal_values(records: bool) -> dict[str, tuple[tuple[str, str], ...
     return {w: tuple(sorted(v)) for w, v in found.items()}
 
 
+def participle(said: re.Match[str]) -> str:
+    """The verb of a "did <entity> <verb>" that the reader would place as a value ("open", a PR's state) as the
+    one participle it places for its lemma ("opened"), if any; a verb it places as a property stays."""
+    verb = said.group(2)
+    if phrase_kinds().get(verb) != frozenset({"value"}):
+        return said.group(0)
+    phrase = lemma_phrases().get(next(iter(sorted(lemmas(verb))), ""))
+    return f"{said.group(1)} {HOLE} {phrase}" if phrase else said.group(0)
+
+
 def lemma_phrases() -> dict[str, str]:
     """One-word participles the reader places ("approved", "merged"), by their lemma, where one phrase has that
     lemma: a word left unplaced is placed by its lemma ("approve" as the review state "approved"); other words'
@@ -2289,7 +2306,7 @@ def scoped_lemma_phrases(records: bool) -> dict[str, str]:
     found: dict[str, set[str]] = {}
     for phrase in scoped_phrase_kinds(records):
         if " " not in phrase and len(phrase) > MIN_LEMMA_WORD and phrase.endswith(PARTICIPLE_ENDINGS):
-            for lemma in lemmas(phrase):
+            for lemma in lemmas(phrase) - {phrase}:  # "open" is its own lemma, no participle of it
                 found.setdefault(lemma, set()).add(phrase)
     return {lemma: next(iter(ps)) for lemma, ps in found.items() if len(ps) == 1}
 

@@ -35,6 +35,7 @@ ASKED_BY: dict[str, tuple[str, ...]] = {
     "url": ("link",),
     "pr": ("pr", "link"),
     "name": ("competitor_asked",),  # "which competitor products have demo links": names, not the links
+    "customer": ("customer_id",),  # "which customer IDs …": the customer records, not their companies
 }
 #: The cues that ask for an answer type: checked against the row's type, not as words.
 TYPE_CUES = frozenset(c for cues in ASKED_BY.values() for c in cues)
@@ -356,7 +357,7 @@ def product_tokens(q: Question, tagged: Tagged) -> set[int]:
 def asked_type(tagged: Tagged, covered: set[int], answer_type: str) -> str | None:
     """Another answer type the question asks for, in words the reading does not otherwise explain, when it does
     not ask for the row's own ("which customer ..." read by a row answering engineers)."""
-    asked = {t for t, cues in ASKED_BY.items() for c in cues if c in tagged.found}
+    asked = {t for t, cues in ASKED_BY.items() for c in cues if c in tagged.found | tagged.implied}
     loose = {
         t
         for t, cues in ASKED_BY.items()
@@ -365,6 +366,8 @@ def asked_type(tagged: Tagged, covered: set[int], answer_type: str) -> str | Non
     }
     if "name" in asked and answer_type != "name":  # "which competitor products have demo links": their names
         return "name"
+    if "customer" in asked and answer_type in ("company", "person"):  # customer ids are neither
+        return "customer"
     if answer_type == "pr":  # "the engineer whose PRs ..." asks for a person unless it asks for links
         return "person" if "person" in loose and "link" not in tagged.found else None
     if answer_type == "person" and asked_by_who(tagged) and (loose & {"company", "url"}):

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from kg.qa.cues import Tagged, residue_positions, tag
+from kg.qa.cues import Tagged, occupied, residue_positions, tag
 from kg.qa.intents.binders import BINDERS, SAME_MEANING, families
 from kg.qa.intents.loader import constraints, narrowing, table
 from kg.qa.intents.rows import Intent
-from kg.qa.question import Question
+from kg.qa.question import Question, quoted_titles
 from kg.qa.reading import (
     ASKED_BY,
     ASKING_WORDS,
@@ -267,6 +267,7 @@ def reading(
         phrase_words = set(positions) if candidate.resolution.resolved else set()
         if not candidate.resolution.resolved:  # an unresolved phrase is a constraint not met
             candidate.score = (candidate.score[0] - 1, *candidate.score[1:])
+    explained |= quoted_read(intent, q, tagged)
     candidate.bindings = bindings
     shown = {k: getattr(v, "value", str(v)) for k, v in bindings.items()}
     candidate.reading = canonical(intent.ask, q, shown, candidate.resolution)
@@ -339,6 +340,14 @@ def text_read(intent: Intent, tagged: Tagged) -> set[int]:
     return set(range(len(tagged.tokens))) if any(BINDERS.meta[b].get("text") for b in intent.binders) else set()
 
 
+def quoted_read(intent: Intent, q: Question, tagged: Tagged) -> set[int]:
+    """The words of a title the question quotes, when one of the row's binders reads the text for the bug it
+    names: they are the title's ("'Inefficient Caching Strategy'"), no cue of their own."""
+    if not any(BINDERS.meta[b].get("text") for b in intent.binders):
+        return set()
+    return occupied(quoted_titles(q.text), tagged.tokens)
+
+
 def slots_read(intent: Intent) -> frozenset[str]:
     """The slot kinds a row reads: the product, the slots it requires, and those its binders read."""
     binders = (s for b in intent.binders for s in BINDERS.meta[b].get("slots", ()))
@@ -359,6 +368,7 @@ def choose(
     tagged = tag(q)
     tagged.placed = set(placed)
     tagged.filters = filters
+    tagged.implied = implied
     found = tagged.found | names_component(tagged, labels) | implied | ({"person"} if asks_role(q, tagged) else set())
     choice = Choice(tagged)
     for intent in table()[1]:
