@@ -250,3 +250,10 @@ def test_component_named_in_its_own_words_beats_a_variant_read_as_another() -> N
     )
     assert item_component(text, vocabulary) == "Security Module"
     assert item_component("The UI stalls in the User Feedback Interface for CUST-0045.", vocabulary) == "User Interface"
+
+
+def test_item_title_drops_markdown_emphasis() -> None:
+    """A triage item written "an issue with **X**" (as in PitchForce's bug channel) is titled X, without stars."""
+    said = "Thanks, @eid_17e55125! Next, we have an issue with **Faulty Data Transformation Logic**. There are errors."
+    assert item_title(said) == "Faulty Data Transformation Logic"
+    assert item_title("Next up, there's __Slow Export Jobs__: exports time out.") == "Slow Export Jobs"

@@ -90,7 +90,7 @@ OBJECT_PRONOUN = re.compile(r"\b(?:to|by|for|with|under)\s+(?:them|him|her)\b")
 HOLE = "⟦entity⟧"
 #: "Did eid_… open …": the verb after a named subject and "did" says the act, as its participle does ("opened"),
 #: never a state ("open").
-DO_SUPPORT = re.compile(rf"(?<!\S)(did|does|do) {HOLE} (\w+)(?!\S)")
+DO_SUPPORT = re.compile(rf"(?<!\S)(did|does|do) {HOLE} (\w+)(?!\S)(?= (\w+)|)")
 #: Conditions a class listing takes at most (eid_…'s, "closed", "not merged"): sparql/onto_list.rq binds three.
 MAX_CONDITIONS = 3
 #: How far before a yes/no property's phrase a negation still reads it ("never got merged", "without being
@@ -607,8 +607,18 @@ class Reader:
     desc: Described | None = None
     #: roles said beside a named employee ("engineering lead eid_…"): they describe it, they filter nothing
     apposed: list[str] = field(default_factory=list)
+    #: the verb after "did <entity>" read as its participle, whatever else it may name (`participle`)
+    acts: bool = False
 
     def answer(self) -> Answer | None:
+        """The reading of the question; where none is found and a verb stands after "did <entity>", the reading
+        with that verb as the act it says ("which bugs did CUST-… report": "reported")."""
+        read = self.read()
+        if read is None and not self.acts and DO_SUPPORT.search(self.placed(self.found).text):
+            return replace(self, acts=True).read()
+        return read
+
+    def read(self) -> Answer | None:
         repos = {normalise(r) for r in self.q.repos}  # a repository named as one filters a listing: no entity
         named = [m for m in self.found if m.words not in repos]
         placed, asked, left = self.place(named)
@@ -1329,7 +1339,7 @@ class Reader:
             text = text.replace(f" {m.words} ", f" {HOLE} ")
             for words in m.also:  # the entity said again: its words place nothing more
                 text = text.replace(f" {words} ", " ")
-        return Placed(DO_SUPPORT.sub(participle, singular_text(text.strip())))
+        return Placed(DO_SUPPORT.sub(lambda m: participle(m, self.acts), singular_text(text.strip())))
 
     def match(self, placed: Placed) -> str | None:
         """Place chain words, property phrases and class words, longest first; the asked class (the first class
@@ -2284,11 +2294,15 @@ def scoped_literal_values(records: bool) -> dict[str, tuple[tuple[str, str], ...
     return {w: tuple(sorted(v)) for w, v in found.items()}
 
 
-def participle(said: re.Match[str]) -> str:
-    """The verb of a "did <entity> <verb>" that the reader would place as a value ("open", a PR's state) as the
-    one participle it places for its lemma ("opened"), if any; a verb it places as a property stays."""
-    verb = said.group(2)
-    if phrase_kinds().get(verb) != frozenset({"value"}):
+def participle(said: re.Match[str], acts: bool) -> str:
+    """The verb of a "did <entity> <verb>" as the one participle the reader places for its lemma, if any: always
+    for a verb the reader would place as a value ("did eid_… open": "opened", never the state "open"); for any
+    other verb only when `acts` (the question read as it stands placed nothing: "did CUST-… report": "reported").
+    A verb that begins a phrase with the next word ("report to") stays."""
+    verb, after = said.group(2), said.group(3)
+    if not acts and phrase_kinds().get(verb) != frozenset({"value"}):
+        return said.group(0)
+    if after and f"{verb} {after}" in phrase_kinds():
         return said.group(0)
     phrase = lemma_phrases().get(next(iter(sorted(lemmas(verb))), ""))
     return f"{said.group(1)} {HOLE} {phrase}" if phrase else said.group(0)

@@ -51,6 +51,8 @@ NAMED_TITLE = re.compile(
     r"\b(?:titled|called|named|reopened|bug|issue|(?:about|regarding|on) the)\s+"
     r"['‘\"“]([^'’\"”]{4,}?)['’\"”](?![A-Za-z0-9])"
 )
+# Markdown emphasis around a title ("**Faulty Data Transformation Logic**", "__X__"): the marks are no part of it.
+MARKUP = re.compile(r"(\*\*|__)(.+?)\1")
 # Discourse that precedes a triage item's title ("Great, thanks! Next, we have a …").
 ITEM_LEAD = re.compile(r"^.*?\b(?:first up|first|next up|next|lastly|finally|also)\b[,:]?\s*", re.I)
 TITLE_PHRASE = re.compile(
@@ -158,7 +160,8 @@ def item_title(text: str) -> str:
     body = ITEM_LEAD.sub("", text, count=1)
     phrase = TITLE_PHRASE.search(body)
     title = (phrase.group(1) if phrase else body.split(".")[0]).strip()
-    return re.sub(r"^(?:an?|the)\s+", "", title, flags=re.I)
+    title = re.sub(r"^(?:an?|the)\s+", "", title, flags=re.I)
+    return MARKUP.sub(r"\2", title).strip()  # "an issue with **Faulty Data Transformation Logic**": no stars
 
 
 def triage_items(run: list[Message]) -> list[tuple[int, Message]]:
