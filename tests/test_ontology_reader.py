@@ -1223,3 +1223,29 @@ def test_a_quoted_bug_title_holds_no_cue_of_its_own(answerer: Answerer) -> None:
     plain = answerer.ask("What is the state of the 'Inefficient Caching Strategy' bug in ExplainabilityForce?")
     said = answerer.ask("is 'Inefficient Caching Strategy' in ExplainabilityForce actually fixed? what's its state?")
     assert plain.outcome == "answer" and said.outcome == "answer" and said.answer == plain.answer
+
+
+def bug_reports_by_customer(herb: Path, product: str) -> dict[str, set[str]]:
+    """Each customer id with the bug-channel triage messages that name it (the raw Slack records)."""
+    said: dict[str, set[str]] = {}
+    for m in product_file(herb, product)["slack"]:
+        if m["Channel"].get("name", "").startswith("bug-"):
+            for cid in re.findall(r"CUST-\d+", m["Message"]["User"]["text"]):
+                said.setdefault(cid, set()).add(m["id"])
+    return said
+
+
+@pytest.mark.herb
+def test_a_customer_named_by_id_with_its_class_noun(answerer: Answerer, herb: Path) -> None:
+    """ "Customer CUST-…" is the customer (its class's noun before its id), and "did <customer> report / raise",
+    "came from" read the bugs it reported: as many as the triage messages that name it; a customer of the product
+    that no bug names is a no, with the proof."""
+    said = bug_reports_by_customer(herb, "ActionGenie")
+    assert len(said["CUST-0047"]) == 3
+    listed = answerer.ask("Which ActionGenie bugs did customer CUST-0047 raise?")
+    assert listed.outcome == "answer" and "Duplicate Log Entries for Manual Actions" in (listed.answer or [])
+    counted = answerer.ask("How many ActionGenie bugs came from customer CUST-0047?")
+    assert counted.outcome == "answer" and counted.answer == str(len(listed.answer or [])) == "3"
+    quiet = next(c for c in sorted(product_file(herb, "ActionGenie")["customers"]) if c not in said)
+    got = answerer.ask(f"Has customer {quiet} reported any ActionGenie bugs?")
+    assert got.outcome == "answer" and got.answer == "no" and got.proof is not None

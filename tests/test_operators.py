@@ -150,7 +150,9 @@ def test_a_negated_superlative_and_a_negated_state_read_as_the_plain_question(an
 
 def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answerer) -> None:
     """A comparative whose counted items hold a negation ("more … that never got approved than any other / than
-    anyone else"), the items not in a state left out ("leave out those that weren't approved": that state), a
+    anyone else"), a superlative's negation that negates nothing after it ("nobody beats on approved PRs"), "never
+    got the green light", "X and Y both", the items not in a state left out ("leave out those that weren't
+    approved": that state), a
     count nobody exceeds, a negated "un-" state, a request said as a doubt, "don't leave any off the list" and
     "no exceptions": each is the plain question, with its plain answer."""
     pairs = {
@@ -170,6 +172,14 @@ def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answer
             "Which company has unresolved ActionGenie bugs that no other company is ahead of? Don't leave any of "
             "them off the list.",
         ),
+        "Find the employee ID of engineer with the highest number of approved feature development PRs in TrendForce?": (
+            "TrendForce engineer nobody beats on approved feature development PRs, eid please",
+        ),
+        "Find the links to the unapproved PRs for the UI/UX enhancements in ContextForce.": (
+            "ContextForce UI/UX enhancements PRs that never got the green light",
+        ),
+        "Find employee IDs of the authors and key reviewers of the Market Research Report for the ActionGenie "
+        "product?": ("ActionGenie Market Research Report: the authors and key reviewers both, employee IDs",),
         "Find employee IDs of team members who shared demos of the previous version of FlowForce?": (
             "Isn't there a list of the team members who shared demos of the previous version of FlowForce? "
             "Employee IDs, no exceptions.",

@@ -52,6 +52,9 @@ KEPT_BY_EXCLUSION = re.compile(
     r"(?: (?:any|all|those|the ones|ones|anything|the \w+))? (?:that|which|who)"
     r"(?: (?:were|was|are|is|have|has|had|got|did|do|does))? (?:not|never)(?: (?:been|get|got|yet|ever))? (\w+)(?!\w)"
 )
+#: "The authors and key reviewers both, …": "both" just after the plural pair it joins says again that both are
+#: asked (a "both" before its pair may ask for the items in both, and stays).
+BOTH_AFTER = re.compile(r"(\band\s+(?:[\w-]+\s+){0,3}[\w-]+s)\s+both(?!\w)")
 #: "closed rather than merged", "demos of the last version, as distinct from competitor demos": the second
 #: side negated, as "not" says it (the contrasts in the lexicon then read it as restating the first).
 CONTRASTING = re.compile(r"(?<!\w)(?:rather than|as distinct from|as opposed to|instead of)(?!\w)")
@@ -187,6 +190,7 @@ def cue_words(norm: str) -> list[str]:
     text = LITOTES.sub(r"\1", text)  # "not left unapproved": approved
     text = KEPT_BY_EXCLUSION.sub(r"only \1", text)  # "exclude any that were not approved": only approved
     text = CONTRASTING.sub("not", text)  # "closed rather than merged": closed, not merged
+    text = BOTH_AFTER.sub(r"\1", text)  # "authors and key reviewers both": the two asked
     text = NOT_ONLY.sub(lambda m: "" if m.group(1) else "and", text)  # "not just X but also Y": X and Y
     text = REQUEST.sub("find", text)  # "how do I find X": find X
     text = re.sub(r"(?<=\w)'re\b", " are", text)  # "we're" is no "were": a statement, not a yes/no question
@@ -291,6 +295,7 @@ def tag(q: Question) -> Tagged:
     found["person"] = {s for s in found.get("person", ()) if not subject_of_auxiliary(tokens, s)}
     roles = occupied(q.roles, tokens)  # "the engineering leads on X": a role's word, no "leads on" superlative
     found["most"] = {s for s in found.get("most", ()) if s[0] not in roles}
+    found = without_borrowed_negation(found, tokens)
     owners = possessive_tokens(q.norm)
     found["company"] = {s for s in found.get("company", ()) if not owner_not_asked(tokens, owners, s)}
     tagged.spans = {name: sorted(spans) for name, spans in found.items() if spans}
@@ -299,6 +304,20 @@ def tag(q: Question) -> Tagged:
         c: spans for c, spans in tagged.spans.items() if not all(set(range(*x)) <= tagged.negated for x in spans)
     }
     return tagged
+
+
+def without_borrowed_negation(
+    found: dict[str, set[tuple[int, int]]], tokens: list[str]
+) -> dict[str, set[tuple[int, int]]]:
+    """Cue matches that open on the negation of a negated superlative ("no one beats on approved PRs": "no one"
+    says the most, so it negates no "approved" after it): each negation serves one cue."""
+    most = found.get("most", set())
+    opens = {s for ms, me in most for s in range(ms, me) if tokens[s] in NEGATING | {"nobody", "noone"}}
+    ends = {s: max(me for ms, me in most if ms <= s < me) for s in opens}
+    return {
+        cue: {(s, e) for s, e in spans if cue == "most" or s not in opens or e <= ends[s]}
+        for cue, spans in found.items()
+    }
 
 
 #: Words between a negation and what it negates ("not the strengths", "none of the unapproved", "not yet closed").

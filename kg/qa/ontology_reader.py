@@ -52,6 +52,7 @@ ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
 SKOS_BROADER = "http://www.w3.org/2004/02/skos/core#broader"
 INVERSE = expand("ekg:inverseLabel")
 PERSON = "http://xmlns.com/foaf/0.1/Person"
+EMPLOYEE = "https://w3id.org/ekg/ont#Employee"
 PRODUCT = expand("ekg:Product")
 ARTIFACT = expand("ekg:Artifact")
 #: Readings run to see whether they agree; past this many the question is too loosely read to answer.
@@ -1336,6 +1337,8 @@ class Reader:
         for m in sorted(named, key=lambda m: len(m.words), reverse=True):
             for word in TITLE_WORDS:  # "the bug titled 'X'": the word that introduces a title names it too
                 text = text.replace(f" {word} {m.words} ", f" {m.words} ")
+            for word in class_nouns_of(m):  # "customer CUST-0026": its class's noun names it too
+                text = text.replace(f" {word} {m.words} ", f" {m.words} ")
             text = text.replace(f" {m.words} ", f" {HOLE} ")
             for words in m.also:  # the entity said again: its words place nothing more
                 text = text.replace(f" {words} ", " ")
@@ -2292,6 +2295,18 @@ def scoped_literal_values(records: bool) -> dict[str, tuple[tuple[str, str], ...
                         found.setdefault(_phrase(term_text(first.object)), set()).add((iri, term_text(first.object)))
                     item = next((q.object for q in store.quads_for_pattern(item, NamedNode(RDF_REST), None)), None)
     return {w: tuple(sorted(v)) for w, v in found.items()}
+
+
+def class_nouns_of(mention: Mention) -> list[str]:
+    """The nouns of the one class an entity named by its id has ("customer" for CUST-0026), as a word just before
+    the id says it; none for an employee (its apposition is read with its roles) or several candidates."""
+    if not mention.by_id or len(mention.candidates) != 1:
+        return []
+    classes = mention.candidates[0].classes
+    s = schema()
+    if EMPLOYEE in classes:
+        return []
+    return sorted((w for w, c in s.class_words.items() if c in classes), key=len, reverse=True)
 
 
 def participle(said: re.Match[str], acts: bool) -> str:
