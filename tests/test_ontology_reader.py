@@ -1249,3 +1249,30 @@ def test_a_customer_named_by_id_with_its_class_noun(answerer: Answerer, herb: Pa
     quiet = next(c for c in sorted(product_file(herb, "ActionGenie")["customers"]) if c not in said)
     got = answerer.ask(f"Has customer {quiet} reported any ActionGenie bugs?")
     assert got.outcome == "answer" and got.answer == "no" and got.proof is not None
+
+
+@pytest.mark.herb
+def test_who_opened_the_most_prs_ranked_and_compared(answerer: Answerer, herb: Path) -> None:
+    """Every PR of the product counted by its author (the raw records' user.login): the most, the second most,
+    and two authors compared as a yes or no, all from the same ranked counts."""
+    opened: dict[str, int] = {}
+    for pr in product_file(herb, "FlowForce")["prs"]:
+        opened[pr["user"]["login"]] = opened.get(pr["user"]["login"], 0) + 1
+    levels = sorted(set(opened.values()), reverse=True)
+    top = {e for e, n in opened.items() if n == levels[0]}
+    runner = {e for e, n in opened.items() if n == levels[1]}
+    assert set(answerer.ask("Who opened the most PRs in FlowForce?").answer or []) == top
+    assert set(answerer.ask("Who opened the second most PRs in FlowForce?").answer or []) == runner
+    first, second = sorted(top)[0], sorted(runner)[0]
+    assert answerer.ask(f"Did {second} open more FlowForce PRs than {first}?").answer == "no"
+    assert answerer.ask(f"Did {first} author more FlowForce PRs than {second}?").answer == "yes"
+
+
+def test_same_and_a_customer_said_alone_are_never_dropped(answerer: Answerer) -> None:
+    """ "Do A and B have the same manager" is no "does A report to B"; "which customer filed the most bugs" may
+    ask for the customer contact, so it is never answered with a company."""
+    same = answerer.ask("Do eid_4812cbd8 and eid_e3c15ff5 have the same manager?")
+    assert same.outcome in ("uncertain", "unsupported") or same.answer == "yes"
+    customer = answerer.ask("Which customer has filed the most ActionGenie bugs?")
+    companies = answerer.ask("Which customer company has filed the most ActionGenie bugs?")
+    assert companies.outcome == "answer" and customer.answer != companies.answer

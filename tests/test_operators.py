@@ -670,3 +670,30 @@ def test_remind_me_is_a_request(answerer: Answerer) -> None:
     plain = answerer.ask("Which companies reported bugs in ActionGenie?")
     got = answerer.ask("Can you remind me which companies reported bugs in ActionGenie?")
     assert plain.outcome == "answer" and (got.outcome, got.answer) == ("answer", plain.answer)
+
+
+def test_places_and_exclusions_said_in_other_places(answerer: Answerer) -> None:
+    """A place said with no ranking word ("second for", "the runner-up in") is the place by the most; an item
+    excluded after it is named ("eid_… excepted", "with X excluded"); a role kept by "narrowed to", "counting only"
+    or "only the QA folks"; "give me a number" counts."""
+    second = answerer.ask("Which engineer resolved the second most customer bugs in FlowForce?")
+    assert second.outcome == "answer"
+    for wording in ("Who's second for resolved customer bugs in FlowForce?",
+                    "Which FlowForce engineer is the runner-up in resolved customer bugs?"):  # fmt: skip
+        got = answerer.ask(wording)
+        assert (got.outcome, got.answer) == ("answer", second.answer), (wording, got.reason)
+    plain = answerer.ask("Which companies reported unresolved bugs in ActionGenie?")
+    assert isinstance(plain.answer, list) and len(plain.answer) > 1
+    left = plain.answer[0]
+    got = answerer.ask(f"Which companies reported unresolved bugs in ActionGenie, with {left} excluded?")
+    assert got.answer == plain.answer[1:]
+    got = answerer.ask(f"Which companies reported unresolved bugs in ActionGenie, {left} excepted?")
+    assert got.answer == plain.answer[1:]
+    pair = "Authors and key reviewers of the Market Research Report for ActionGenie"
+    kept = answerer.ask(f"{pair}, but only the Engineering Leads among them?")
+    for wording in (f"{pair}, narrowed to the Engineering Leads.", f"{pair}, counting only Engineering Leads."):
+        got = answerer.ask(wording)
+        assert kept.outcome == "answer" and (got.outcome, got.answer) == ("answer", kept.answer), wording
+    counted = answerer.ask(f"Give me a number: {PLAIN_REVIEWERS.rstrip('?')}")
+    listed = answerer.ask(PLAIN_REVIEWERS)
+    assert isinstance(listed.answer, list) and counted.answer == str(len(listed.answer))

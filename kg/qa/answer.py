@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from pyoxigraph import Literal, NamedNode
@@ -36,7 +36,16 @@ from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
 from kg.qa.intents.chooser import runs_of, slots_read
 from kg.qa.operators import Operator, detect
-from kg.qa.question import Question, Vocabulary, follow_up_core, normalise, parse, quoted_titles, two_asks
+from kg.qa.question import (
+    Question,
+    Vocabulary,
+    follow_up_core,
+    lexicon_data,
+    normalise,
+    parse,
+    quoted_titles,
+    two_asks,
+)
 from kg.qa.reading import Account
 from kg.qa.residue import Labels
 from kg.qa.spelling import name_slips, names_words, respelled, respellings
@@ -151,10 +160,15 @@ def shared_aliases(rows: set[tuple[str, str, str]]) -> set[str]:
 #: A Slack channel's name as typed ("planning-EinsteinEdgeAI", "bug-ianjones-SummarizeForce"): lower-case
 #: words and a capitalised one, joined by hyphens.
 CHANNEL_NAME = re.compile(r"(?<![\w-])[a-z]+(?:-[a-z]+)*-[A-Za-z]*[A-Z][\w]*(?:-[\w]+)*(?![\w-])")
-#: The words that say a role or place keeps the people of a list ("which QA Specialists were among the authors").
-KEPT_AMONG = frozenset({"among"})
 #: Words that say a question is about one feature, whose name it must then give ("the PRs for the X feature").
 FEATURE_WORDS = frozenset({"feature", "functionality", "capability", "initiative", "for"})
+
+
+@cache
+def kept_among() -> frozenset[str]:
+    """The words that say a role or place keeps the people of a list ("which QA Specialists were among the
+    authors", "…, narrowed to the UX Researchers"): the lexicon's [restricting] words."""
+    return frozenset(singular_text(w) for w in lexicon_data()["restricting"]["words"] if " " not in w)
 
 
 def short_repo_names(repos: Iterable[str]) -> dict[str, str]:
@@ -408,13 +422,13 @@ class Answerer:
             return None
         tokens = operators.tokens_of(q)
         unlike = operators.said_unlike(tokens, [*q.roles, *q.locations])  # "… who is not an Engineering Lead"
-        if set(gap.words) - KEPT_AMONG - ({"not"} if unlike else set()):
+        if set(gap.words) - kept_among() - ({"not"} if unlike else set()):
             return None
         if winner.intent.answer_type != "person" or "most" in winner.intent.requires:
             return None
         labels = self.labels(q.product) if q.product else None
         placed, implied = (op.positions, op.cues) if op else (frozenset(), frozenset())
-        among = {i for i, t in enumerate(tokens) if t in KEPT_AMONG} | unlike  # "which QA folks were among …"
+        among = {i for i, t in enumerate(tokens) if t in kept_among()} | unlike  # "which QA folks were among …"
         choice = choose(q, labels, placed | among, implied, kinds)
         if choice.winner is None or choice.winner.intent is not winner.intent:
             return None

@@ -55,6 +55,8 @@ KEPT_BY_EXCLUSION = re.compile(
 #: "The authors and key reviewers both, …": "both" just after the plural pair it joins says again that both are
 #: asked (a "both" before its pair may ask for the items in both, and stays).
 BOTH_AFTER = re.compile(r"(\band\s+(?:[\w-]+\s+){0,3}[\w-]+s)\s+both(?!\w)")
+#: "Did eid_… open …": the act of opening (authorship), said with "did" and a named employee; never the state.
+OPENED_BY = re.compile(r"(?<!\w)(did|does|do) (eid_[0-9a-f]+) open(?!\w)")
 #: "closed rather than merged", "demos of the last version, as distinct from competitor demos": the second
 #: side negated, as "not" says it (the contrasts in the lexicon then read it as restating the first).
 CONTRASTING = re.compile(r"(?<!\w)(?:rather than|as distinct from|as opposed to|instead of)(?!\w)")
@@ -190,6 +192,7 @@ def cue_words(norm: str) -> list[str]:
     text = LITOTES.sub(r"\1", text)  # "not left unapproved": approved
     text = KEPT_BY_EXCLUSION.sub(r"only \1", text)  # "exclude any that were not approved": only approved
     text = CONTRASTING.sub("not", text)  # "closed rather than merged": closed, not merged
+    text = OPENED_BY.sub(r"\1 \2 opened", text)  # "did eid_… open more PRs": opened them
     text = BOTH_AFTER.sub(r"\1", text)  # "authors and key reviewers both": the two asked
     text = NOT_ONLY.sub(lambda m: "" if m.group(1) else "and", text)  # "not just X but also Y": X and Y
     text = REQUEST.sub("find", text)  # "how do I find X": find X

@@ -37,6 +37,9 @@ CONFIRMING = frozenset({"confirm", "check", "verify", "know", "tell", "see", "as
 RANK_WORDS = frozenset(
     {"most", "highest", "largest", "biggest", "greatest", "top", "place", "best", "fewest", "least", "lowest", "max"}
 )
+#: Words after a place that say what it ranks by, with no ranking word ("second for resolved bugs", "the
+#: runner-up in approvals"): the most is implied.
+PLACE_IN = frozenset({"for", "in", "on", "by"})
 #: Words that pair two named items for a comparison said without "than" ("eid_A or eid_B", "between A and B").
 PAIRING = frozenset({"or", "and", "between", "comparing", "versus", "vs"})
 #: Words that may stand between a yes/no's opening and the item it asks about ("Is the 'X' issue …").
@@ -306,6 +309,8 @@ def detect(q: Question) -> Operator | None:
         return compared
     if (span := find(tokens, "count")) is not None and not superlative_count(q, span):
         said = frozenset(range(*span)) | restated(tokens, "count_restated")
+        while (again := find(tokens, "count", max(said) + 1)) is not None:  # "just the number: how many …"
+            said |= set(range(*again))
         noun = next((t for t in tokens[span[1] : span[1] + 3] if t not in COUNT_FILLER), None)
         return Operator("count", said, "how many", counted=noun)
     if (timed := in_time(tokens)) is not None:
@@ -432,11 +437,15 @@ def ranking(tokens: list[str]) -> Operator | None:
     if fewest and (scope := find(tokens, "with_any")) is not None:
         words |= set(range(*scope))  # "among engineers who resolved at least one": the fewest's own scope
     place, top = 1, 1
+    said_most = False  # the place said with no ranking word: "second for resolved bugs", "the runner-up in"
     if behind := find(tokens, "behind_first"):
         place = 2
         words |= set(range(*behind))
     for i, token in enumerate(tokens):
-        number = places().get(token) or (int(token) if token.isdigit() and int(token) < 100 else None)
+        pair = " ".join(tokens[i : i + 2])
+        number = places().get(pair) or places().get(token)
+        number = number or (int(token) if token.isdigit() and int(token) < 100 else None)
+        span = {i, i + 1} if pair in places() else {i}
         if number is None or i in words:
             continue
         if i > 0 and tokens[i - 1] == "top":
@@ -445,9 +454,11 @@ def ranking(tokens: list[str]) -> Operator | None:
             continue  # a number that is no place ("3 bugs")
         elif RANK_WORDS & set(tokens[i + 1 : i + 4]):
             place = number
+        elif tokens[max(span) + 1 : max(span) + 2] and tokens[max(span) + 1] in PLACE_IN and not fewest:
+            place, said_most = number, True
         else:
             continue  # an ordinal that ranks nothing ("third-party"): left to the word account
-        words.add(i)
+        words |= span
     if not words:
         return None
     order = "fewest" if fewest else "most"
@@ -456,7 +467,7 @@ def ranking(tokens: list[str]) -> Operator | None:
         if top > 1
         else ("fewest, of those with any" if place == 1 and fewest else f"place {place} by {order}")
     )
-    implied = frozenset({"most"}) if fewest else frozenset()
+    implied = frozenset({"most"}) if fewest or said_most else frozenset()
     return Operator("rank", frozenset(words), shown, cues=implied, place=place, top=top, fewest=bool(fewest))
 
 
