@@ -1276,3 +1276,20 @@ def test_same_and_a_customer_said_alone_are_never_dropped(answerer: Answerer) ->
     customer = answerer.ask("Which customer has filed the most ActionGenie bugs?")
     companies = answerer.ask("Which customer company has filed the most ActionGenie bugs?")
     assert companies.outcome == "answer" and customer.answer != companies.answer
+
+
+@pytest.mark.herb
+def test_peers_are_the_others_under_the_same_manager(answerer: Answerer, herb: Path) -> None:
+    """ "Who reports to eid_…'s manager", "who else reports to the same manager as eid_…", "who has the same
+    manager as eid_…": the others the org chart puts under that person's manager (never the manager's manager,
+    never the manager); "who does eid_…'s manager report to" stays two steps up."""
+    above = managers(herb)
+    eid = "eid_a7dd9c52"
+    peers = {e for e, boss in above.items() if boss == above[eid]} - {eid}
+    assert peers
+    for wording in (f"Who reports to {eid}'s manager?", f"Who else reports to the same manager as {eid}?",
+                    f"Who has the same manager as {eid}?"):  # fmt: skip
+        got = answerer.ask(wording)
+        assert got.outcome == "answer" and set(got.answer or []) == peers, (wording, got.reason)
+    two = answerer.ask(f"Who does {eid}'s manager report to?")
+    assert two.answer == [above[above[eid]]]

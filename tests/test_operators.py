@@ -122,10 +122,13 @@ def test_two_companies_compared_by_their_counts(answerer: Answerer) -> None:
 
 
 def test_a_word_no_part_of_the_reading_places_makes_it_uncertain(answerer: Answerer) -> None:
-    """ "QA" narrows the reviewers; no row reads it, so the reading is uncertain and names it, never the
-    unfiltered list."""
-    got = answerer.ask("Who were the QA folks that reviewed ActionGenie's product vision doc?")
-    assert got.outcome == "uncertain" and "'qa'" in (got.reason or "")
+    """ "Junior" narrows the reviewers; no row reads it, so the reading is uncertain and names it, never the
+    unfiltered list. "The QA folks" is the QA Specialists role, which a row reads (with its proof)."""
+    got = answerer.ask("Who were the junior folks that reviewed ActionGenie's product vision doc?")
+    assert got.outcome == "uncertain" and "'junior'" in (got.reason or "")
+    role = answerer.ask("Who were the QA folks that reviewed ActionGenie's product vision doc?")
+    plain = answerer.ask("Which QA Specialists reviewed ActionGenie's product vision doc?")
+    assert (role.outcome, role.intent, role.answer) == (plain.outcome, plain.intent, plain.answer)
 
 
 def test_an_ordinal_on_a_row_that_ranks_nothing_is_uncertain(answerer: Answerer) -> None:

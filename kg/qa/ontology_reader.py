@@ -89,6 +89,10 @@ BE = frozenset({"is", "are", "was", "were"})
 OBJECT_PRONOUN = re.compile(r"\b(?:to|by|for|with|under)\s+(?:them|him|her)\b")
 #: Stands for a named entity in the question while its words are placed.
 HOLE = "⟦entity⟧"
+#: "The same manager as eid_…": the entity's own value, said of another (read as "eid_…'s manager").
+SAME_AS = re.compile(rf" the same ((?:\w+ )?\w+) as {HOLE} ")
+#: Words that say the entity itself is left out of its peers ("who else reports to …").
+OTHERS = frozenset({"else", "other", "others"})
 #: "Did eid_… open …": the verb after a named subject and "did" says the act, as its participle does ("opened"),
 #: never a state ("open").
 DO_SUPPORT = re.compile(rf"(?<!\S)(did|does|do) {HOLE} (\w+)(?!\S)(?= (\w+)|)")
@@ -362,10 +366,11 @@ class Reading:
             "up": "chain_up",
             "down": "chain_down",
             "two": "chain_two",
+            "peers": "chain_peers",
         }[self.how]
 
     def shown(self, entity: Entity) -> str:
-        arrow = {"subject": "← ", "down": "←+ ", "up": "→+ ", "two": "→→ "}.get(self.how, "→ ")
+        arrow = {"subject": "← ", "down": "←+ ", "up": "→+ ", "two": "→→ ", "peers": "→← "}.get(self.how, "→ ")
         via = f" (through the records whose {local(self.link)} is it)" if self.link else ""
         if self.filter:
             where = f"{local(self.filter)} is {local(self.value)}"
@@ -390,6 +395,8 @@ class Placed:
     phrases: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, phrase, position)
     #: where each phrase was said: every position, where `phrases` records the first
     spots: dict[str, list[int]] = field(default_factory=dict)
+    #: the question asks for what shares the entity's value ("the same manager as eid_…"): its peers
+    same: bool = False
 
     @property
     def repeated(self) -> set[str]:
@@ -709,6 +716,8 @@ class Reader:
         described, left = self.apposition(entity, placed, left)
         if described is not None:
             return described
+        if len(readings) == 1 and readings[0].how == "peers":  # the others: the entity is never among them
+            left = [w for w in left if w not in OTHERS]
         if len(readings) == 1:
             left += self.unfit_classes(placed, entity, readings[0], asked) + self.unread(placed, readings[0], asked)
             left = self.untimed(left, placed)
@@ -1333,16 +1342,18 @@ class Reader:
         return placed, asked, placed.left(frozenset([*reader_data()["function_words"], *scope, *frame_words()]))
 
     def placed(self, named: list[Mention]) -> Placed:
-        text = f" {self.text} "
+        text, same = f" {self.text} ", False
         for m in sorted(named, key=lambda m: len(m.words), reverse=True):
             for word in TITLE_WORDS:  # "the bug titled 'X'": the word that introduces a title names it too
                 text = text.replace(f" {word} {m.words} ", f" {m.words} ")
             for word in class_nouns_of(m):  # "customer CUST-0026": its class's noun names it too
                 text = text.replace(f" {word} {m.words} ", f" {m.words} ")
             text = text.replace(f" {m.words} ", f" {HOLE} ")
+            same = same or bool(SAME_AS.search(text))
+            text = SAME_AS.sub(rf" {HOLE} \1 ", text)  # "the same manager as eid_…": eid_…'s manager's others
             for words in m.also:  # the entity said again: its words place nothing more
                 text = text.replace(f" {words} ", " ")
-        return Placed(DO_SUPPORT.sub(lambda m: participle(m, self.acts), singular_text(text.strip())))
+        return Placed(DO_SUPPORT.sub(lambda m: participle(m, self.acts), singular_text(text.strip())), same=same)
 
     def match(self, placed: Placed) -> str | None:
         """Place chain words, property phrases and class words, longest first; the asked class (the first class
@@ -1503,11 +1514,16 @@ class Reader:
             out = {k: r for k, r in out.items() if k[1] == iri or phrase not in r.prop.forward}
         for iri in self.read_twice(placed, hole):  # "who does eid_…'s manager report to": two steps, or none
             out = {k: r for k, r in out.items() if r.prop.iri != iri}
-            if self.chain_words(s.properties[iri], "two"):
-                out[("two", iri, None)] = Reading("two", s.properties[iri])
+            before = [at for _, said, at in placed.phrases if at < hole and said in s.properties[iri].forward]
+            if self.chain_words(s.properties[iri], "two"):  # "who reports to eid_…'s manager": the others a step
+                how = "peers" if before else "two"  # down after one up, not two up
+                out[(how, iri, None)] = Reading(how, s.properties[iri])
         for how, iri, link in list(out):  # "two levels above X in the reporting chain": the two steps said
             if how == "two":
                 out.pop(("up", iri, link), None)
+        if placed.same:  # "who has the same manager as eid_…": the others sharing its value, or no reading
+            chains = {r.prop.iri: r.prop for r in out.values() if self.chain_words(r.prop, "two")}
+            out = {("peers", iri, None): Reading("peers", prop) for iri, prop in chains.items()}
         found = list(out.values())
         chained = {r.prop.iri for r in found if r.how in ("up", "down", "two")}
         return [r for r in found if r.how in ("up", "down", "two") or r.prop.iri not in chained]
