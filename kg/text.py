@@ -117,11 +117,16 @@ ABBREVIATIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+#: "# of", "no. of": the number of, as people write it.
+COUNT_SIGN = re.compile(r"(?:(?<![\w#])#|(?<!\w)no\.)\s*of(?!\w)")
+
+
 def normalise(text: str) -> str:
     """Casefold, unify quotes and dashes, keep word characters, collapse whitespace."""
     text = unicodedata.normalize("NFKC", text).casefold()
     text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     text = re.sub(r"[–—]", "-", text)
+    text = COUNT_SIGN.sub(" number of", text)  # "# of PRs", "no. of bugs": a count, never a negation
     text = re.sub(r"[^\w@'/&\-]+", " ", text)
     return re.sub(r"\s+", " ", text).strip()
 

@@ -1293,3 +1293,11 @@ def test_peers_are_the_others_under_the_same_manager(answerer: Answerer, herb: P
         assert got.outcome == "answer" and set(got.answer or []) == peers, (wording, got.reason)
     two = answerer.ask(f"Who does {eid}'s manager report to?")
     assert two.answer == [above[above[eid]]]
+
+
+def test_the_competitors_of_a_documents_section(answerer: Answerer) -> None:
+    """ "The Competitive Analysis of <document id>": the section is the document's, so its competitors."""
+    doc = "Which competitors are named in the ProposalForce Market Research Report (osalaix_market_research_report)?"
+    plain = answerer.ask(doc)
+    said = answerer.ask(doc.replace("named in the", "named in the Competitive Analysis section of the"))
+    assert plain.outcome == "answer" and (said.outcome, said.answer) == ("answer", plain.answer)

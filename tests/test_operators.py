@@ -700,3 +700,34 @@ def test_places_and_exclusions_said_in_other_places(answerer: Answerer) -> None:
     counted = answerer.ask(f"Give me a number: {PLAIN_REVIEWERS.rstrip('?')}")
     listed = answerer.ask(PLAIN_REVIEWERS)
     assert isinstance(listed.answer, list) and counted.answer == str(len(listed.answer))
+
+
+def test_words_that_change_what_is_asked_in_less_usual_places(answerer: Answerer) -> None:
+    """ "# of" counts; "name (not eid)" asks for names, which a row of employee ids does not give; "who assigned
+    the <component> bugs" is not who resolved them; a clause naming another document kind ("… who did not attend
+    the Technical Specifications review") is never taken for the scene."""
+    listed = answerer.ask("Find the demo URLs shared by team members for ProposalForce's competitor products?")
+    counted = answerer.ask("# of demo URLs shared by team members for ProposalForce's competitor products")
+    assert isinstance(listed.answer, list) and counted.answer == str(len(listed.answer))
+    eids = answerer.ask("Which FlowForce engineer resolved the most customer bugs?")
+    named = answerer.ask("name (not eid) of the FlowForce engineer who resolved the most customer bugs")
+    assert isinstance(eids.answer, list) and named.answer == sorted(eids.people[e]["name"] for e in eids.answer)
+    for wording in (
+        "Who assigned the SupportForce Security Module bugs that were later resolved?",
+        "Which attendees of the ActionGenie Market Research Report review did not attend the Technical "
+        "Specifications review?",
+    ):
+        got = answerer.ask(wording)
+        assert got.outcome == "uncertain", (wording, got.answer)
+
+
+def test_approvals_in_a_named_repository(answerer: Answerer) -> None:
+    """ "Reviews with state APPROVED in the X repository" are its PRs' approvals; a place or a comparison over
+    them needs ranked rows the repository does not keep, so it is uncertain, never the product's ranking."""
+    top = answerer.ask("Who approved the most PRs in the TrendForce repo?")
+    said = answerer.ask(
+        "In the salesforce/TrendForce repository, which reviewer submitted the most reviews with state APPROVED?"
+    )
+    assert top.outcome == "answer" and (said.outcome, said.answer) == ("answer", top.answer)
+    second = answerer.ask("In the salesforce/TrendForce repository, who submitted the second-most APPROVED reviews?")
+    assert second.outcome == "uncertain" and "repository" in (second.reason or "")

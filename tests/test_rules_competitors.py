@@ -278,3 +278,16 @@ def test_a_comparison_tables_header_names_the_competitors_after_the_product() ->
     assert table_competitors(table.replace("Zapier | Workato", "Competitor A | Competitor B")) == []
     plain = "| Feature | Description |\n|---|---|\n| Search | Finds things |\n"
     assert table_competitors(plain) == []  # no competitor spoken of: a table of something else
+
+
+def test_named_competitors_after_the_space_or_market_they_play_in() -> None:
+    """ "Established players in the X space, including companies like A, B, and C" (ContentForce's market research
+    report) and "key competitors in the X market include A, B" list their competitors too."""
+    said = (
+        "entAIX faces competition from several established players in the AI-driven content recommendation space, "
+        "including companies like Salesforce, HubSpot, and Seismic. These competitors offer similar solutions."
+    )
+    assert named_competitors(said) == ["Salesforce", "HubSpot", "Seismic"]
+    said = "Key competitors in the lead qualification market include HubSpot and Marketo. ProX differs."
+    assert named_competitors(said) == ["HubSpot", "Marketo"]
+    assert named_competitors("We should partner with key players in the collaboration software space.") == []

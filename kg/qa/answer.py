@@ -581,11 +581,13 @@ class Answerer:
         if core.outcome in ("uncertain", "unsupported"):
             core.operator = shown
             return core
-        if not superlative or name not in library() or core.slots.get("time"):
+        kept = core.slots.get("time") or (core.slots.get("repos") and "repo" in intent.filters)
+        if not superlative or name not in library() or kept:
             why = (
                 "is no ranking"
                 if not superlative
-                else "has no ranked form" + (" at a time" if core.slots.get("time") else "")
+                else "has no ranked form"
+                + (" at a time" if core.slots.get("time") else " kept to a repository" if kept else "")
             )
             return operators.uncertain(core, shown, f"'{op.shown}' needs the ranked rows, and {intent.name} {why}")
         product = str(core.slots.get("product"))

@@ -1339,7 +1339,8 @@ class Reader:
         placed = self.placed(named)
         asked = self.match(placed)
         scope = [*normalise(self.q.product).split(), *reader_data()["collective"]] if self.q.product else []
-        return placed, asked, placed.left(frozenset([*reader_data()["function_words"], *scope, *frame_words()]))
+        quiet = [*reader_data()["function_words"], *scope, *frame_words()]
+        return placed, asked, placed.left(frozenset([*quiet, *map(singular_text, quiet)]))  # "analysis": "analysi"
 
     def placed(self, named: list[Mention]) -> Placed:
         text, same = f" {self.text} ", False

@@ -264,7 +264,7 @@ def asks_only_yes_no(q: Question) -> bool:
 #: Words that ask for people by name rather than by id ("the names of the engineers", "who, by name").
 ASKS_NAMES = re.compile(
     r"\bnames\b|\bby\s+(?:their\s+)?(?:full\s+)?name\b|\bfull\s+name\b|\bname\s+of\b|"
-    r"\b(?:his|her|their)\s+name\b",
+    r"\b(?:his|her|their)\s+name\b|\bname\s*\(?\s*(?:not|rather\s+than|instead\s+of)\s+(?:the\s+|an?\s+)?(?:e?id|employee\s+id)\b",
     re.I,
 )
 #: Words that ask for ids, unless negated just before ("names, not IDs").

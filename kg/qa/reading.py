@@ -136,7 +136,8 @@ def account(
     claimed = slots | tagged.covered(used & tagged.found - TYPE_CUES)
     unused = slot_positions(q, tagged, frozenset(SLOT_KINDS) - slots_used - {"product"})
     audience = audience_roles(q, tagged, unused)  # "For the PM update: which …": the asker's reader, context
-    scene = context(tagged, slots - audience - product_tokens(q, tagged) | explained, used & tagged.found - TYPE_CUES)
+    named = slots - audience - product_tokens(q, tagged) | explained | other_kinds(q, tagged)
+    scene = context(tagged, named, used & tagged.found - TYPE_CUES)
     covered = claimed | explained | scene | tagged.covered(used & TYPE_CUES)
     stop = lexicon().stop
     aside = asides(tagged, slots | explained)
@@ -348,6 +349,12 @@ def asides(tagged: Tagged, named: set[int]) -> set[int]:
     own = {tagged.clauses[i] for i, t in enumerate(tagged.tokens) if t in FIRST_PERSON}
     own -= {tagged.clauses[i] for i in named}
     return {i for i, clause in enumerate(tagged.clauses) if clause in own}
+
+
+def other_kinds(q: Question, tagged: Tagged) -> set[int]:
+    """Where the question names a document kind besides the one it is read with ("attendees of the Market
+    Research Report review who did not attend the Technical Specifications review"): a clause naming one asks."""
+    return occupied([p for kind, phrases in DOC_KINDS.items() if kind != q.doc_kind for p in phrases], tagged.tokens)
 
 
 def product_tokens(q: Question, tagged: Tagged) -> set[int]:
