@@ -138,7 +138,8 @@ def account(
     audience = audience_roles(q, tagged, unused)  # "For the PM update: which …": the asker's reader, context
     named = slots - audience - product_tokens(q, tagged) | explained | other_kinds(q, tagged)
     scene = context(tagged, named, used & tagged.found - TYPE_CUES)
-    covered = claimed | explained | scene | tagged.covered(used & TYPE_CUES)
+    covered = claimed | explained | scene
+    typed = tagged.covered(used & TYPE_CUES)  # "who" covers a cue's span only whole: "who assigned" is asked
     stop = lexicon().stop
     aside = asides(tagged, slots | explained)
     held = explained | aside
@@ -148,7 +149,7 @@ def account(
             continue
         for s, e in spans:
             words = set(range(s, e))
-            if not words & covered and any(tagged.tokens[i] not in stop for i in words):
+            if not words & covered and not words <= typed and any(tagged.tokens[i] not in stop for i in words):
                 left.append(cue)
                 break
     firm = (slots - unused) | tagged.covered(used & tagged.found) | explained | scene | held | placed

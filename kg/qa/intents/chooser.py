@@ -265,12 +265,7 @@ def reading(
         bindings |= candidate.resolution.bindings
         explained = explained_by_phrase(tagged, positions, candidate.resolution)
         explained |= effect_positions(tagged, explained) | described_negations(tagged, explained)
-        # the resolved phrase's words, but a cue's word the label does not hold ("who *assigned* the security
-        # module bugs": the resolvers' reading would drop it) is no part of the name
-        cued = tagged.covered(tagged.found - used)
-        phrase_words = (
-            {i for i in positions if i in explained or i not in cued} if candidate.resolution.resolved else set()
-        )
+        phrase_words = set(positions) if candidate.resolution.resolved else set()
         if not candidate.resolution.resolved:  # an unresolved phrase is a constraint not met
             candidate.score = (candidate.score[0] - 1, *candidate.score[1:])
     explained |= quoted_read(intent, q, tagged)
