@@ -170,13 +170,19 @@ def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answer
         "Could you provide links to the approved PRs for the UI/UX enhancements in ContextForce?": (
             "ContextForce UI/UX enhancements PRs that weren't left unapproved, links",
             "Links to the ContextForce PRs for the UI/UX enhancements; leave out the ones that weren't approved.",
+            "Links to the ContextForce PRs for the UI/UX enhancements: approved ones only, none of those that did "
+            "not get approval.",
         ),
         PLAIN_MOST: (
             "Which company has unresolved ActionGenie bugs that no other company is ahead of? Don't leave any of "
             "them off the list.",
+            "Which company is sitting on the most ActionGenie bugs that still haven't been resolved?",
+            "In ActionGenie no other company has so many unresolved bugs as which company?",
         ),
         "Find the employee ID of engineer with the highest number of approved feature development PRs in TrendForce?": (
             "TrendForce engineer nobody beats on approved feature development PRs, eid please",
+            "Which TrendForce engineer has a count of approved feature development PRs that no other engineer "
+            "exceeds?",
         ),
         "Find the links to the unapproved PRs for the UI/UX enhancements in ContextForce.": (
             "ContextForce UI/UX enhancements PRs that never got the green light",

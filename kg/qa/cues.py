@@ -48,7 +48,7 @@ LITOTES = re.compile(
 #: dropped, so only those in it kept (a double negation: the state itself).
 KEPT_BY_EXCLUSION = re.compile(
     r"(?<!\w)(?:exclude|excluding|leave out|leaving out|drop|dropping|skip|skipping|omit|omitting|ignore|ignoring|"
-    r"filter out|filtering out|remove|removing|minus|not including|without)"
+    r"filter out|filtering out|remove|removing|minus|not including|without|none of|not any of|not one of)"
     r"(?: (?:any|all|those|the ones|ones|anything|the \w+))? (?:that|which|who)"
     r"(?: (?:were|was|are|is|have|has|had|got|did|do|does))? (?:not|never)(?: (?:been|get|got|yet|ever))? (\w+)(?!\w)"
 )
@@ -74,7 +74,7 @@ REQUEST = re.compile(
     r"(?<!\w)(?:how (?:do|can|could|would|should|might) (?:i|we|you|one) "
     r"(?:find|get|see|view|pull up|look up|list|check|access|fetch|retrieve)|"
     # asked as a doubt: "isn't there a list of …", "is there no place where I can find …"
-    r"(?:is not|isnt|is) there (?:not |no )?(?:a |any |some )?(?:list|way|place|overview)"
+    r"(?:is not|isnt|is|are not|arent) there (?:not |no )?(?:a |any |some )?(?:list|way|place|overview|set|group|record)"
     r"(?: (?:of|where (?:i|we|you) can (?:find|see|get)|to (?:see|get|find)))?|"
     r"(?:can you |could you |please )?remind (?:me|us)(?: again)?(?: of)?)(?!\w)"
 )

@@ -271,9 +271,17 @@ ASKS_NAMES = re.compile(
 ASKS_IDS = re.compile(r"(?<!not )(?<!not the )(?<!rather than )(?<!instead of )\b(?:e?ids?|employee\s+ids?)\b", re.I)
 
 
+#: Ids said as not wanted ("I don't need the eid", "no IDs"): no ask for them.
+NO_IDS = re.compile(
+    r"\b(?:don'?t|do not|doesn'?t|no|not|never)\s+(?:(?:need|want|require)\s+)?(?:the\s+|an?\s+|their\s+|any\s+)?"
+    r"(?:e?ids?|employee\s+ids?)\b",
+    re.I,
+)
+
+
 def asks_names(text: str) -> bool:
     """The question asks for people's names and not also for their ids: a list of eids is shown as names."""
-    return bool(ASKS_NAMES.search(text)) and not ASKS_IDS.search(text)
+    return bool(ASKS_NAMES.search(text)) and not ASKS_IDS.search(NO_IDS.sub(" ", text))
 
 
 def opens_yes_no(text: str) -> bool:
