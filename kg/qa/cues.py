@@ -74,7 +74,8 @@ REQUEST = re.compile(
     r"(?<!\w)(?:how (?:do|can|could|would|should|might) (?:i|we|you|one) "
     r"(?:find|get|see|view|pull up|look up|list|check|access|fetch|retrieve)|"
     # asked as a doubt: "isn't there a list of …", "is there no place where I can find …"
-    r"(?:is not|isnt|is|are not|arent) there (?:not |no )?(?:a |any |some )?(?:list|way|place|overview|set|group|record)"
+    r"(?:is not|isnt|is|are not|arent) there (?:not |no )?(?:a |any |some )?"
+    r"(?:list|way|place|overview|set|group|record)"
     r"(?: (?:of|where (?:i|we|you) can (?:find|see|get)|to (?:see|get|find)))?|"
     r"(?:can you |could you |please )?remind (?:me|us)(?: again)?(?: of)?)(?!\w)"
 )
