@@ -181,8 +181,7 @@ def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answer
         ),
         "Find the employee ID of engineer with the highest number of approved feature development PRs in TrendForce?": (
             "TrendForce engineer nobody beats on approved feature development PRs, eid please",
-            "Which TrendForce engineer has a count of approved feature development PRs that no other engineer "
-            "exceeds?",
+            "Which TrendForce engineer has a count of approved feature development PRs that no other engineer exceeds?",
         ),
         "Find the links to the unapproved PRs for the UI/UX enhancements in ContextForce.": (
             "ContextForce UI/UX enhancements PRs that never got the green light",
