@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 from kg.qa.question import Question, lexicon_data, location_forms, spelled_out
 from kg.text import DOC_KINDS, normalise, singular_text
@@ -183,6 +183,12 @@ class Tagged:
 def cue_words(norm: str) -> list[str]:
     """The plain words of normalised text, with negations spelled out and possessives, apostrophes,
     hyphens, slashes and ampersands removed: the word sequence both cue text and residue are read from."""
+    return list(cue_words_of(norm))
+
+
+@lru_cache(maxsize=65536)
+def cue_words_of(norm: str) -> tuple[str, ...]:
+    """`cue_words`, kept per text: the same text is read by every layer of one question."""
     text = STATUS_ASKED.sub("what is the status of", OR_NOT.sub("", norm)).replace("n't", " not")
     text = re.sub(r"(?<=\w)'d(?!\w)", " would", text)  # "we'd shipped": no word "wed"
     for short, long in IRREGULAR_NOT.items():
@@ -199,7 +205,7 @@ def cue_words(norm: str) -> list[str]:
     text = REQUEST.sub("find", text)  # "how do I find X": find X
     text = re.sub(r"(?<=\w)'re\b", " are", text)  # "we're" is no "were": a statement, not a yes/no question
     text = re.sub(r"'s\b", "", text).replace("'", "")
-    return re.findall(r"[\w@]+", text)
+    return tuple(re.findall(r"[\w@]+", text))
 
 
 def phrase_words(phrase: str) -> tuple[set[str], set[str]]:

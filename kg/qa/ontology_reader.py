@@ -406,7 +406,7 @@ class Placed:
     def take(self, phrase: str, kinds: frozenset[str], as_phrase: str | None = None) -> frozenset[str]:
         """Place every whole-word occurrence of the phrase, as each of its kinds (recorded as `as_phrase`, the
         phrase a word's lemma matched); the kinds, or none if absent."""
-        pattern = re.compile(rf"(?<!\S){re.escape(phrase)}(?!\S)")
+        pattern = whole_words(phrase)
         match = pattern.search(self.text)
         if not match:
             return frozenset()
@@ -2312,6 +2312,13 @@ def scoped_literal_values(records: bool) -> dict[str, tuple[tuple[str, str], ...
                         found.setdefault(_phrase(term_text(first.object)), set()).add((iri, term_text(first.object)))
                     item = next((q.object for q in store.quads_for_pattern(item, NamedNode(RDF_REST), None)), None)
     return {w: tuple(sorted(v)) for w, v in found.items()}
+
+
+@cache
+def whole_words(phrase: str) -> re.Pattern[str]:
+    """The phrase as whole words of a placement's text, compiled once (re's own cache holds fewer than the
+    reader's phrases, so each question compiled them anew)."""
+    return re.compile(rf"(?<!\S){re.escape(phrase)}(?!\S)")
 
 
 def class_nouns_of(mention: Mention) -> list[str]:

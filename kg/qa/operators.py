@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from kg.qa.cues import clause_ids, cue_words, occupied, tag
@@ -216,6 +216,7 @@ TOPIC_ASKS = frozenset(
 )
 
 
+@lru_cache(maxsize=4096)
 def yes_no_start(text: str) -> int | None:
     """Where the auxiliary that opens a yes/no question stands: the first word, or the first of the clause after
     a short lead ("Quick check: did eid_… review …?"); None when the question is no yes/no one."""
@@ -431,6 +432,7 @@ def restated(tokens: list[str], kind: str) -> set[int]:
     return out
 
 
+@cache
 def places() -> dict[str, int]:
     return {singular_text(k): v for k, v in lexicon_data()["places"].items()}
 

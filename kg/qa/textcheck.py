@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -116,10 +117,12 @@ def slots_of(q: Question, bindings: dict[str, Term]) -> Slots:
     return Slots(frozenset(cues), words, component, tuple(normalise(n) for n in [*q.roles, *q.companies]))
 
 
-def cues_in(text: str) -> set[str]:
-    """The lexicon's cues a sentence carries, matched as a question's words are."""
+@lru_cache(maxsize=65536)
+def cues_in(text: str) -> frozenset[str]:
+    """The lexicon's cues a sentence carries, matched as a question's words are (kept per sentence: the same
+    search hits come back for many questions of a product)."""
     plain = " ".join(singular_text(w) for w in cue_words(normalise(text)))
-    return {name for name, phrase in lexicon().candidates(plain) if phrase.pattern.search(plain)}
+    return frozenset(name for name, phrase in lexicon().candidates(plain) if phrase.pattern.search(plain))
 
 
 def speaks_of(text: str, slots: Slots) -> bool:
