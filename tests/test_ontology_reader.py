@@ -1293,6 +1293,12 @@ def test_peers_are_the_others_under_the_same_manager(answerer: Answerer, herb: P
         assert got.outcome == "answer" and set(got.answer or []) == peers, (wording, got.reason)
     two = answerer.ask(f"Who does {eid}'s manager report to?")
     assert two.answer == [above[above[eid]]]
+    roles = json.loads((herb / "metadata" / "employee.json").read_text(encoding="utf-8"))
+    other = "eid_4812cbd8"
+    engineers = {e for e, boss in above.items() if boss == above[other] and e != other}
+    engineers = {e for e in engineers if roles[e]["role"] == "Software Engineer"}
+    got = answerer.ask(f"Which other software engineers share a manager with {other}?")
+    assert engineers and set(got.answer or []) == engineers, got.answer
 
 
 def test_the_competitors_of_a_documents_section(answerer: Answerer) -> None:

@@ -89,8 +89,9 @@ BE = frozenset({"is", "are", "was", "were"})
 OBJECT_PRONOUN = re.compile(r"\b(?:to|by|for|with|under)\s+(?:them|him|her)\b")
 #: Stands for a named entity in the question while its words are placed.
 HOLE = "⟦entity⟧"
-#: "The same manager as eid_…": the entity's own value, said of another (read as "eid_…'s manager").
-SAME_AS = re.compile(rf" the same ((?:\w+ )?\w+) as {HOLE} ")
+#: "The same manager as eid_…", "share a manager with eid_…": the entity's own value, said of another (read as
+#: "eid_…'s manager").
+SAME_AS = re.compile(rf" (?:the same ((?:\w+ )?\w+) as|share[sd]? (?:a |the same |their )?((?:\w+ )?\w+) with) {HOLE} ")
 #: Words that say the entity itself is left out of its peers ("who else reports to …").
 OTHERS = frozenset({"else", "other", "others"})
 #: "Did eid_… open …": the verb after a named subject and "did" says the act, as its participle does ("opened"),
@@ -1351,7 +1352,8 @@ class Reader:
                 text = text.replace(f" {word} {m.words} ", f" {m.words} ")
             text = text.replace(f" {m.words} ", f" {HOLE} ")
             same = same or bool(SAME_AS.search(text))
-            text = SAME_AS.sub(rf" {HOLE} \1 ", text)  # "the same manager as eid_…": eid_…'s manager's others
+            text = SAME_AS.sub(lambda m: f" of {HOLE} {m.group(1) or m.group(2)} ", text)  # "the same manager as
+            # eid_…", "share a manager with eid_…": eid_…'s manager's others
             for words in m.also:  # the entity said again: its words place nothing more
                 text = text.replace(f" {words} ", " ")
         return Placed(DO_SUPPORT.sub(lambda m: participle(m, self.acts), singular_text(text.strip())), same=same)
