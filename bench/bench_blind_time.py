@@ -12,11 +12,13 @@ the blind sets' p99 within 3x the dev questions' p99, and no blind question over
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import time
 from pathlib import Path
 
+from kg.errors import KGError
 from kg.paths import qa_path, store_path
 from kg.qa.answer import Answerer
 from kg.qa.evaluate import read_jsonl
@@ -33,7 +35,8 @@ def timed(answerer: Answerer, questions: list[str]) -> list[tuple[float, str]]:
     out = []
     for q in questions:
         start = time.perf_counter()
-        answerer.ask(q)
+        with contextlib.suppress(KGError):  # a question the parser refuses with its reason: timed as asked
+            answerer.ask(q)
         out.append((time.perf_counter() - start, q))
     return out
 
