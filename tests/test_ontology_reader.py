@@ -1307,3 +1307,17 @@ def test_the_competitors_of_a_documents_section(answerer: Answerer) -> None:
     plain = answerer.ask(doc)
     said = answerer.ask(doc.replace("named in the", "named in the Competitive Analysis section of the"))
     assert plain.outcome == "answer" and (said.outcome, said.answer) == ("answer", plain.answer)
+
+
+def test_an_artifact_named_by_id_scopes_the_question_to_its_product(answerer: Answerer) -> None:
+    """A question naming no product but a HERB artifact's id is read in that artifact's product (as a source
+    record's id scopes an ERB question): the same answer as with the product said; a meeting named by its id is
+    the meeting a yes/no asks about, never a second meeting described beside it."""
+    doc = "Which competitors are named in osalaix_market_research_report?"
+    said = answerer.ask(doc.replace("?", " for ProposalForce?"))
+    got = answerer.ask(doc)
+    assert said.outcome == "answer" and (got.outcome, got.answer) == ("answer", said.answer)
+    assert got.slots.get("product") == "ProposalForce"
+    meeting = "Was any QA specialist on the attendee list for the product_dev_ForecastForce_5 meeting"
+    plain, scoped = answerer.ask(f"{meeting}?"), answerer.ask(f"{meeting} in ForecastForce?")
+    assert plain.outcome == "answer" and (scoped.outcome, scoped.answer) == ("answer", plain.answer)

@@ -203,12 +203,13 @@ def title_products(title: str, backend: Backend, readable: frozenset[str] | None
 
 
 def record_scope(text: str, backend: Backend, readable: frozenset[str] | None = None) -> str | None:
-    """The scope of a question that names a source record (ERB) by its id: the name of the graph holding it
-    (`erb-jira`), read from the first id-like word that names a record in exactly one graph the caller reads
-    (`readable`: graph IRIs, None for all); None when the question names no such record."""
+    """The scope of a question that names a source record (ERB) or a HERB artifact by its id: the name of the
+    graph holding it (`erb-jira`, `PitchForce`), read from the first id-like word that names a record in exactly
+    one product's or source's graph the caller reads (`readable`: graph IRIs, None for all); None when the
+    question names no such record."""
     for token in id_tokens(text):
         rows = backend.select(named_query("record_scope").text, {"id": Literal(token)})
-        graphs = {g.value for r in rows if isinstance(g := r["graph"], NamedNode)}
+        graphs = {g.value for r in rows if isinstance(g := r["graph"], NamedNode) and product_of_graph(g.value)}
         graphs = {g for g in graphs if readable is None or g in readable}
         if len(graphs) == 1:
             return product_of_graph(graphs.pop())

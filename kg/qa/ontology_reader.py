@@ -32,7 +32,7 @@ from kg.namespaces import DCT, ID, ORG_GRAPH, expand
 from kg.paths import resource
 from kg.qa.answer import Answer
 from kg.qa.cues import CLAUSE_END, OPENING_REQUEST, OR_NOT, REQUEST, STATUS_ASKED
-from kg.qa.described import Described, described
+from kg.qa.described import MEETING, Described, described
 from kg.qa.entities import ID_TOKEN, Entity, Mention, mentions
 from kg.qa.operators import opens_yes_no
 from kg.qa.question import Question, initials, lexicon_data
@@ -551,10 +551,16 @@ def read_in_scope(q: Question, backend: Backend, graphs: list[NamedNode] | None)
     ]
     if len(q.repos) == 1:  # "PR #26 in the SummarizeForce repo": that repository's PR of the number
         found = [in_repository(m, q.repos[0]) for m in found]
-    asks_one = opens_yes_no(q.text) and len(found) == 1 and found[0].by_id  # "was eid_… at <the meeting>"
+    # "was eid_… at <the meeting>": the one id a yes/no names is whom it asks about, unless it is the meeting
+    asks_one = opens_yes_no(q.text) and len(found) == 1 and found[0].by_id and not names_meeting(found[0])
     if (not found or asks_one) and (desc := described(q, text, backend, graphs, reader_data())) is not None:
         return Reader(q, backend, graphs, text, [*found, Mention(desc.words, desc.entities)], desc).answer()
     return Reader(q, backend, graphs, text, found).answer()
+
+
+def names_meeting(mention: Mention) -> bool:
+    """The mention is a meeting itself (named by its id): no other meeting is described beside it."""
+    return any(MEETING in c.classes for c in mention.candidates)
 
 
 def without_links(placed: Placed) -> Placed:
