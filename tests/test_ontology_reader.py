@@ -153,6 +153,24 @@ def test_reporting_lines_forwards_backwards_and_along_the_chain(answerer: Answer
     assert answerer.ask(f"Which VP does {eid} ultimately roll up to?").answer == [top]
 
 
+@pytest.mark.herb
+def test_the_top_of_a_chain_and_a_verb_said_in_other_forms(answerer: Answerer, herb: Path) -> None:
+    above = managers(herb)
+    eid = next(e for e in above if above[e] in above)
+    chain = walk_up(above, eid)
+    # "ultimately" asks for the chain's head, never the direct manager
+    assert answerer.ask(f"Who does {eid} ultimately report to?").answer == [chain[-1]]
+    assert answerer.ask(f"Does {eid} ultimately report to {chain[-1]}?").answer == "yes"
+    # "report up to" walks the chain above, as "roll up to" does; never "who reports to it" (was: absent)
+    assert answerer.ask(f"Who does {eid} report up to?").answer == sorted(chain)
+    assert answerer.ask(f"Does {eid} report up to {chain[-1]}?").answer == "yes"
+    # a verb in -ing form completes the phrase its base begins (was: a bug's customer, "proved" absent)
+    assert answerer.ask(f"who is {eid} reporting to").answer == [chain[0]]
+    assert set(answerer.ask(f"Who is reporting to {chain[0]}?").answer or []) == {
+        e for e, b in above.items() if b == chain[0]
+    }
+
+
 def walk_up(above: dict[str, str], eid: str) -> list[str]:
     out = []
     while eid in above:

@@ -188,6 +188,21 @@ def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answer
         ),
         "Find employee IDs of the authors and key reviewers of the Market Research Report for the ActionGenie "
         "product?": ("ActionGenie Market Research Report: the authors and key reviewers both, employee IDs",),
+        "Find employee IDs of the authors and key reviewers of the Technical Specifications Document for the "
+        "ConnectForce product?": (
+            "For ConnectForce, who wrote the Technical Specifications Document and who were its key reviewers? Not "
+            "counting people who only commented.",
+            "ConnectForce Technical Specifications Document: authors and key reviewers, and leave out anyone who "
+            "just left comments without being a key reviewer.",
+        ),
+        "Could you provide the links to the PRs for enhancing the user interface in SearchForce that need to be "
+        "merged?": (
+            "Which SearchForce PRs for enhancing the user interface haven't gone in yet but need to be merged?",
+        ),
+        "Find the employee ID of engineer with the highest number of unapproved feature development PRs in "
+        "ContextForce?": (
+            "Which ContextForce engineer is unbeaten on feature development PRs that didn't get approved?",
+        ),
         "Find employee IDs of team members who shared demos of the previous version of FlowForce?": (
             "Isn't there a list of the team members who shared demos of the previous version of FlowForce? "
             "Employee IDs, no exceptions.",
@@ -215,6 +230,16 @@ def test_a_negation_the_reading_does_not_use_is_never_dropped(answerer: Answerer
         answerer, "Which Engineering Leads did not review the ActionGenie Market Research Report?", PLAIN_LEADS
     )
     assert got.outcome == "uncertain" and "'not'" in (got.reason or "")
+    # a clause that asks ("send me …") is no aside of the asker's, so its negation is read: "weren't rejected"
+    # is not the rejected PRs (was: the rejected ones, the "not" dropped)
+    rejected = answerer.ask(
+        "Links to the PRs for implementing predictive analytics in ContextForce that were rejected."
+    )
+    assert rejected.outcome == "answer"
+    got = answerer.ask(
+        "ContextForce predictive analytics: send me links to the PRs for implementing it that weren't rejected."
+    )
+    assert got.answer != rejected.answer and got.outcome == "uncertain" and "'not'" in (got.reason or "")
 
 
 def test_a_link_is_an_item_excluded_whole_and_looked_up_whole(answerer: Answerer) -> None:

@@ -67,7 +67,12 @@ HAVE = frozenset({"have", "has", "had", "got"})
 #: Words by which a question refers back to the employee it opened with ("eid_… - which of their PRs").
 POSSESSIVE = frozenset({"their", "his", "her"})
 #: Chain words that are prepositions: after the entity they point the other way ("X is under", "X rolls up to").
-PREPOSITION_CHAIN = frozenset({"under", "below", "above", "roll up to", "rolled up to"})
+PREPOSITION_CHAIN = frozenset(
+    {"under", "below", "above", "roll up to", "rolled up to", "report up to", "reported up to"}
+)
+#: How a chain's words read it (ontology_reader.toml [chains]): the whole chain above the entity, its top, the
+#: whole chain below it, two steps.
+CHAIN_KINDS = ("up", "top", "down", "two")
 #: The quote marks a title stands between.
 QUOTES = (("'", "'"), ('"', '"'), ("‘", "’"), ("“", "”"))
 #: A title in quotes.
@@ -365,13 +370,16 @@ class Reading:
             "where": "onto_value_where",
             "subject": "onto_subject",
             "up": "chain_up",
+            "top": "chain_top",
             "down": "chain_down",
             "two": "chain_two",
             "peers": "chain_peers",
         }[self.how]
 
     def shown(self, entity: Entity) -> str:
-        arrow = {"subject": "← ", "down": "←+ ", "up": "→+ ", "two": "→→ ", "peers": "→← "}.get(self.how, "→ ")
+        arrow = {"subject": "← ", "down": "←+ ", "up": "→+ ", "top": "→+⊤ ", "two": "→→ ", "peers": "→← "}.get(
+            self.how, "→ "
+        )
         via = f" (through the records whose {local(self.link)} is it)" if self.link else ""
         if self.filter:
             where = f"{local(self.filter)} is {local(self.value)}"
@@ -948,7 +956,7 @@ class Reader:
         """What a yes/no question expects among one entity's values: a state or kind the question names that
         the property can hold ("has bug X been resolved"), or the product when the property leads to products
         ("does X's report list Y as a competitor")."""
-        if reading.how not in ("value", "up", "two"):
+        if reading.how not in ("value", "up", "top", "two"):
             return None
         if values := self.values_said(reading, placed):
             return values[0]
@@ -1023,7 +1031,7 @@ class Reader:
                 r
                 for r in self.readings(entity, placed)
                 if not r.prop.datatype
-                and self.fits(other, r.prop.range if r.how in ("value", "up", "two", "via") else r.prop.domain)
+                and self.fits(other, r.prop.range if r.how in ("value", "up", "top", "two", "via") else r.prop.domain)
             ]
             if not readings and other.classes & person:  # "did eid_… approve <PR>"
                 readings = self.where_readings(entity, placed, PERSON)
@@ -1362,7 +1370,8 @@ class Reader:
             # eid_…", "share a manager with eid_…": eid_…'s manager's others
             for words in m.also:  # the entity said again: its words place nothing more
                 text = text.replace(f" {words} ", " ")
-        return Placed(DO_SUPPORT.sub(lambda m: participle(m, self.acts), singular_text(text.strip())), same=same)
+        text = verb_forms(singular_text(text.strip()))
+        return Placed(DO_SUPPORT.sub(lambda m: participle(m, self.acts), text), same=same)
 
     def match(self, placed: Placed) -> str | None:
         """Place chain words, property phrases and class words, longest first; the asked class (the first class
@@ -1410,7 +1419,7 @@ class Reader:
         if not self.q.locations or where is None:
             return
         own = set(where.forward) | set(where.inverse)
-        others = [p for p in placed.phrases if p[0] in ("forward", "inverse", "up", "down", "two") and p[1] not in own]
+        others = [p for p in placed.phrases if p[0] in ("forward", "inverse", *CHAIN_KINDS) and p[1] not in own]
         if others:
             placed.phrases = [("role", p[1], p[2]) if p[1] in own and p[0] == "forward" else p for p in placed.phrases]
 
@@ -1513,10 +1522,10 @@ class Reader:
                 elif kind == "value" and self.states(entity, prop, phrase):  # "is <bug> resolved": its state
                     out[("value", prop.iri, None)] = Reading("value", prop)
                     state_words[phrase] = prop.iri
-                elif kind in ("up", "down", "two") and phrase in self.chain_words(prop, kind):
+                elif kind in CHAIN_KINDS and phrase in self.chain_words(prop, kind):
                     # "who is under eid_…" reads down; "which lead is eid_… under" reads up
                     how = "up" if kind == "down" and phrase in PREPOSITION_CHAIN and 0 <= hole < at else kind
-                    fits = prop.domain if how in ("up", "two") else prop.range
+                    fits = prop.domain if how in ("up", "top", "two") else prop.range
                     if self.fits(entity, fits):
                         out[(how, prop.iri, None)] = Reading(how, prop)
         for phrase, iri in state_words.items():  # "is <bug> resolved": its state, not whether a PR resolved it
@@ -1534,8 +1543,8 @@ class Reader:
             chains = {r.prop.iri: r.prop for r in out.values() if self.chain_words(r.prop, "two")}
             out = {("peers", iri, None): Reading("peers", prop) for iri, prop in chains.items()}
         found = list(out.values())
-        chained = {r.prop.iri for r in found if r.how in ("up", "down", "two")}
-        return [r for r in found if r.how in ("up", "down", "two") or r.prop.iri not in chained]
+        chained = {r.prop.iri for r in found if r.how in CHAIN_KINDS}
+        return [r for r in found if r.how in CHAIN_KINDS or r.prop.iri not in chained]
 
     def offered(self, reading: Reading, placed: Placed) -> bool:
         """Whether the question offers several values of the property to choose from ("resolved, open, or
@@ -2353,6 +2362,36 @@ def participle(said: re.Match[str], acts: bool) -> str:
         return said.group(0)
     phrase = lemma_phrases().get(next(iter(sorted(lemmas(verb))), ""))
     return f"{said.group(1)} {HOLE} {phrase}" if phrase else said.group(0)
+
+
+def verb_forms(text: str) -> str:
+    """The text with a verb's -ing or -ed form set to its base where the words after it complete a phrase the
+    reader places from that base ("is eid_… reporting to": "report to"; "answered to"), never elsewhere: the
+    lone participle may name something else ("reported": the bug's reporter)."""
+    words = text.split()
+    for i, word in enumerate(words[:-1]):
+        if not word.endswith(("ing", "ed")):
+            continue
+        for base in sorted(lemmas(word) - {word}):
+            if any(words[i + 1 : i + 1 + len(rest)] == list(rest) for rest in phrase_rests().get(base, ())):
+                words[i] = base
+                break
+    return " ".join(words)
+
+
+def phrase_rests() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The words after the first of each multiword phrase the reader places, by that first word."""
+    return scoped_phrase_rests(RECORDS.get())
+
+
+@cache
+def scoped_phrase_rests(records: bool) -> dict[str, tuple[tuple[str, ...], ...]]:
+    found: dict[str, set[tuple[str, ...]]] = {}
+    for phrase in scoped_phrase_kinds(records):
+        first, *rest = phrase.split()
+        if rest:
+            found.setdefault(first, set()).add(tuple(rest))
+    return {first: tuple(sorted(rests)) for first, rests in found.items()}
 
 
 def lemma_phrases() -> dict[str, str]:

@@ -141,7 +141,7 @@ def account(
     covered = claimed | explained | scene
     typed = tagged.covered(used & TYPE_CUES)  # "who" covers a cue's span only whole: "who assigned" is asked
     stop = lexicon().stop
-    aside = asides(tagged, slots | explained)
+    aside = asides(tagged, slots | explained | tagged.covered(used & tagged.found - TYPE_CUES))
     held = explained | aside
     left = sorted(c for c in contested or () if not all(set(range(s, e)) <= held for s, e in tagged.spans.get(c, ())))
     for cue, spans in sorted(tagged.spans.items()):
@@ -344,7 +344,8 @@ def said_again(tagged: Tagged, named: set[int], at: int) -> bool:
 def asides(tagged: Tagged, named: set[int]) -> set[int]:
     """The words of clauses where the asker speaks of themselves and names nothing ("Before I reopen anything:
     which bugs ...", "... ? I'm trying to learn who our happy customers are"): a state or reason word there is
-    the asker's own, not a second constraint of the question."""
+    the asker's own, not a second constraint of the question. `named` holds the words of the cues the reading
+    uses: a clause holding one asks ("send me the PRs that weren't rejected")."""
     if len(set(tagged.clauses)) < 2:
         return set()
     own = {tagged.clauses[i] for i, t in enumerate(tagged.tokens) if t in FIRST_PERSON}
