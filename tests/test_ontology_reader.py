@@ -171,6 +171,45 @@ def test_the_top_of_a_chain_and_a_verb_said_in_other_forms(answerer: Answerer, h
     }
 
 
+@pytest.mark.herb
+def test_a_team_peers_and_a_shared_manager_said_of_an_employee(answerer: Answerer, herb: Path) -> None:
+    above = managers(herb)
+    boss = next(b for b in set(above.values()) if sum(v == b for v in above.values()) > 2)
+    reports = {e for e, b in above.items() if b == boss}
+    for wording in (
+        f"Who is on {boss}'s team?",
+        f"Who's on {boss}'s team (direct reports)?",
+        f"Who's on {boss}'s team, i.e. reports directly to them?",
+    ):
+        assert set(answerer.ask(wording).answer or []) == reports, wording
+    one = sorted(reports)[0]
+    for wording in (
+        f"Who are {one}'s peers?",
+        f"Who are {one}'s peers, i.e. the other people reporting to the same manager?",
+        f"Which other people share {one}'s manager?",
+    ):
+        assert set(answerer.ask(wording).answer or []) == reports - {one}, wording
+    # two employees named: the team is the second one's, and the pronoun stands for it
+    assert answerer.ask(f"Is {one} part of {boss}'s team (reports directly to them)?").answer == "yes"
+
+
+@pytest.mark.herb
+def test_the_pr_that_fixed_a_bug_said_in_other_verbs(answerer: Answerer) -> None:
+    """ "closed out by", "went in to fix", "merged for", "addressed": the fixing PR, as "fixed" reads it; "fixed
+    with a PR" is a yes or no that names the value's kind."""
+    title, product = "Alert Suppression Logic Failure", "MonitorForce"
+    fixed = answerer.ask(f"Which PR fixed the '{title}' bug in {product}?")
+    assert fixed.outcome == "answer" and fixed.answer
+    for wording in (
+        f"Which PR went in to fix '{title}' in {product}?",
+        f"What PR did we merge for '{title}' in {product}?",
+        f"Which PR addressed '{title}' in {product}?",
+    ):
+        got = answerer.ask(wording)
+        assert (got.outcome, got.answer) == ("answer", fixed.answer), (wording, got.reason)
+    assert str(answerer.ask(f"Was the '{title}' bug in {product} fixed with a PR?").answer).startswith("yes")
+
+
 def walk_up(above: dict[str, str], eid: str) -> list[str]:
     out = []
     while eid in above:

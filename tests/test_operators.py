@@ -224,6 +224,29 @@ def test_a_time_window_the_reading_cannot_place_is_never_the_plain_answer(answer
         not_the_plain_answer(answerer, wording, PLAIN_MOST)
 
 
+def test_the_place_after_the_top_said_as_what_comes_next(answerer: Answerer) -> None:
+    second = answerer.ask("Which company has the second most unresolved bugs in ActionGenie?")
+    assert second.outcome == "answer"
+    got = answerer.ask(
+        "After the companies tied for the most unresolved bugs in ActionGenie, which company (or companies) come next?"
+    )
+    assert (got.outcome, got.answer) == ("answer", second.answer)
+
+
+def test_a_fewest_among_everyone_named_is_uncertain(answerer: Answerer) -> None:
+    """Those with none are in "of the engineers who opened …" and never in the ranked rows: the fewest of them
+    is not read; "among those with at least one" is."""
+    got = answerer.ask(
+        "Of the engineers who opened feature development PRs in AnomalyForce, who ended up with the fewest approved?"
+    )
+    assert got.outcome == "uncertain" and "none" in (got.reason or "")
+    kept = answerer.ask(
+        "Among engineers with at least one, which engineer has the fewest approved feature development PRs in "
+        "AnomalyForce?"
+    )
+    assert kept.outcome == "answer"
+
+
 def test_a_negation_the_reading_does_not_use_is_never_dropped(answerer: Answerer) -> None:
     """The complement ("did not review") is no reading of the reviewers: uncertain, naming 'not'."""
     got = not_the_plain_answer(
@@ -240,6 +263,13 @@ def test_a_negation_the_reading_does_not_use_is_never_dropped(answerer: Answerer
         "ContextForce predictive analytics: send me links to the PRs for implementing it that weren't rejected."
     )
     assert got.answer != rejected.answer and got.outcome == "uncertain" and "'not'" in (got.reason or "")
+    # "not affected by" a second component is a complement, never a description of the first (was: the first's
+    # companies)
+    contrast = answerer.ask(
+        "Find the companies affected by the Model Management & Update Module issues in EdgeForce that were NOT "
+        "affected by the AI Processing Engine latency issues."
+    )
+    assert contrast.outcome == "uncertain" and "'not'" in (contrast.reason or "")
 
 
 def test_a_link_is_an_item_excluded_whole_and_looked_up_whole(answerer: Answerer) -> None:

@@ -18,6 +18,7 @@ titles, never a proof about a bug it did not resolve.
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 import tomllib
 from contextvars import ContextVar
@@ -70,6 +71,9 @@ POSSESSIVE = frozenset({"their", "his", "her"})
 PREPOSITION_CHAIN = frozenset(
     {"under", "below", "above", "roll up to", "rolled up to", "report up to", "reported up to"}
 )
+#: How many characters may stand between a phrase and the same phrase said again for the two to be two steps
+#: ("manager's manager" is "manager manager" once placed).
+ADJACENT = 3
 #: How a chain's words read it (ontology_reader.toml [chains]): the whole chain above the entity, its top, the
 #: whole chain below it, two steps.
 CHAIN_KINDS = ("up", "top", "down", "two")
@@ -92,11 +96,17 @@ WH_WORDS = frozenset({"who", "whom"})
 BE = frozenset({"is", "are", "was", "were"})
 #: A pronoun object of a verb's preposition ("reports directly to them"): it stands for an entity named before.
 OBJECT_PRONOUN = re.compile(r"\b(?:to|by|for|with|under)\s+(?:them|him|her)\b")
+#: The same pronoun just after a placed phrase (its preposition taken with it).
+PRONOUN_OBJECT = re.compile(r"\s*(?:them|him|her)\b")
 #: Stands for a named entity in the question while its words are placed.
 HOLE = "⟦entity⟧"
 #: "The same manager as eid_…", "share a manager with eid_…": the entity's own value, said of another (read as
 #: "eid_…'s manager").
 SAME_AS = re.compile(rf" (?:the same ((?:\w+ )?\w+) as|share[sd]? (?:a |the same |their )?((?:\w+ )?\w+) with) {HOLE} ")
+#: "share eid_…'s manager", "eid_…'s peers": the same, said of the entity's own value (peers share a manager).
+SHARE_OWN = re.compile(rf" (?:share[sd]? {HOLE} ((?:\w+ )?\w+)|{HOLE} (peer)s?) ")
+#: Nouns after an employee's id that name a property's values ("eid_…'s team": its direct reports), from the
+#: data file's `possessed`.
 #: Words that say the entity itself is left out of its peers ("who else reports to …").
 OTHERS = frozenset({"else", "other", "others"})
 #: "Did eid_… open …": the verb after a named subject and "did" says the act, as its participle does ("opened"),
@@ -409,8 +419,13 @@ class Placed:
 
     @property
     def repeated(self) -> set[str]:
-        """The phrases said more than once ("eid_…'s manager's manager"): one reading of a phrase reads it once."""
-        return {phrase for phrase, at in self.spots.items() if len(at) > 1}
+        """The phrases said twice in a row ("eid_…'s manager's manager"): one reading of a phrase reads it once.
+        Said again further on, a phrase restates itself ("eid_…'s team (direct reports)")."""
+        return {
+            phrase
+            for phrase, at in self.spots.items()
+            if any(b - a - len(phrase) <= ADJACENT for a, b in itertools.pairwise(sorted(at)))
+        }
 
     def take(self, phrase: str, kinds: frozenset[str], as_phrase: str | None = None) -> frozenset[str]:
         """Place every whole-word occurrence of the phrase, as each of its kinds (recorded as `as_phrase`, the
@@ -479,6 +494,7 @@ def plain_words(norm: str) -> str:
 def asides(text: str) -> list[str]:
     """The clauses where the asker speaks of themselves and names no id ("I'm new to X -", "for my status
     update,"): they set the scene and ask nothing, when another clause is left to ask."""
+    text = RESTATING.sub("that is", text)  # "i.e." is no "I"
     titles = [m.group(0) for m in TITLE_QUOTED.finditer(text)]  # a title's own brackets end no clause ("'XSS (…)'")
     masked = TITLE_QUOTED.sub(lambda m: f"\x01{titles.index(m.group(0))}\x01", text)
     split = [p for p in CLAUSE_END.split(masked) if p and p.strip()]
@@ -496,6 +512,8 @@ def asides(text: str) -> list[str]:
     return own if len(own) < len(parts) else []
 
 
+#: "i.e.", "e.g.": a restatement or an example, never the asker's "I".
+RESTATING = re.compile(r"(?i)(?<!\w)(?:i\.\s?e|e\.\s?g)\.?(?!\w)")
 #: Words by which the asker says they are new where they work ("I'm new on the CoachForce team —").
 NEWCOMER = frozenset({"new", "joined", "joining", "started", "starting", "onboarding"})
 #: A heading before a colon is this short at most ("status check:", "For a customer call:").
@@ -732,7 +750,7 @@ class Reader:
         if described is not None:
             return described
         if len(readings) == 1 and readings[0].how == "peers":  # the others: the entity is never among them
-            left = [w for w in left if w not in OTHERS]
+            left = [w for w in left if w not in OTHERS | {"same"}]  # "… reporting to the same manager"
         if len(readings) == 1:
             left += self.unfit_classes(placed, entity, readings[0], asked) + self.unread(placed, readings[0], asked)
             left = self.untimed(left, placed)
@@ -1330,7 +1348,9 @@ class Reader:
                 or (reading.how in ("subject", "down") and reading.prop.domain & named)
                 or self.answer_as(reading, asked) is not None
             )
-            if not (entity.classes & named or answers):
+            # "was <bug> fixed with a PR?": a yes or no names the kind of value it asks about
+            valued = reading.how == "value" and opens_yes_no(self.q.text)
+            if not (entity.classes & named or answers or (valued and reading.prop.range & named)):
                 out.append(phrase)
         return out
 
@@ -1365,13 +1385,25 @@ class Reader:
             for word in class_nouns_of(m):  # "customer CUST-0026": its class's noun names it too
                 text = text.replace(f" {word} {m.words} ", f" {m.words} ")
             text = text.replace(f" {m.words} ", f" {HOLE} ")
-            same = same or bool(SAME_AS.search(text))
+            same = same or bool(SAME_AS.search(text)) or bool(SHARE_OWN.search(text))
+            text = SHARE_OWN.sub(lambda m: f" of {HOLE} {m.group(1) or reader_data()['peers_share']} ", text)
+            text = self.possessed(m, text) if len(named) == 1 else text  # one named: "eid_…'s team"
             text = SAME_AS.sub(lambda m: f" of {HOLE} {m.group(1) or m.group(2)} ", text)  # "the same manager as
             # eid_…", "share a manager with eid_…": eid_…'s manager's others
             for words in m.also:  # the entity said again: its words place nothing more
                 text = text.replace(f" {words} ", " ")
         text = verb_forms(singular_text(text.strip()))
         return Placed(DO_SUPPORT.sub(lambda m: participle(m, self.acts), text), same=same)
+
+    @staticmethod
+    def possessed(m: Mention, text: str) -> str:
+        """The text with a noun said after an employee it names set to the property's words it stands for
+        ("who is on eid_…'s team": its direct reports)."""
+        if len(m.candidates) != 1 or not m.candidates[0].classes & schema().below.get(PERSON, frozenset({PERSON})):
+            return text
+        for noun, words in reader_data()["possessed"].items():  # the words said after it too: said once
+            text = re.sub(rf" {HOLE} {noun}s?(?: {re.escape(words)}s?)? ", f" {HOLE} {words} ", text)
+        return text
 
     def match(self, placed: Placed) -> str | None:
         """Place chain words, property phrases and class words, longest first; the asked class (the first class
@@ -1510,7 +1542,10 @@ class Reader:
                 continue  # "X's manager's manager" is two steps: no one-step reading reads it
             for prop in s.properties.values():
                 if kind == "forward" and phrase in prop.forward:
-                    for r in self.forward(prop, entity, phrase, at, hole):
+                    # "reports directly to them": a pronoun object stands for the entity, after the phrase
+                    alone = placed.text.count(HOLE) == 1  # with two named, it is the other one
+                    after = at + 1 if alone and PRONOUN_OBJECT.match(placed.text[at:].lstrip("\x00")) else hole
+                    for r in self.forward(prop, entity, phrase, at, after):
                         out[(r.how, r.prop.iri, r.link)] = r
                 elif kind == "inverse" and phrase in prop.inverse and self.fits(entity, prop.range):
                     out[("subject", prop.iri, None)] = Reading("subject", prop)
@@ -2380,16 +2415,17 @@ def verb_forms(text: str) -> str:
 
 
 def phrase_rests() -> dict[str, tuple[tuple[str, ...], ...]]:
-    """The words after the first of each multiword phrase the reader places, by that first word."""
+    """The words after the first of each multiword property or chain phrase the reader places, by that first
+    word."""
     return scoped_phrase_rests(RECORDS.get())
 
 
 @cache
 def scoped_phrase_rests(records: bool) -> dict[str, tuple[tuple[str, ...], ...]]:
     found: dict[str, set[tuple[str, ...]]] = {}
-    for phrase in scoped_phrase_kinds(records):
+    for phrase, kinds in scoped_phrase_kinds(records).items():
         first, *rest = phrase.split()
-        if rest:
+        if rest and not kinds & {"class", "value"}:  # a verb's phrase, not a kind ("reverted PRs")
             found.setdefault(first, set()).add(tuple(rest))
     return {first: tuple(sorted(rests)) for first, rests in found.items()}
 

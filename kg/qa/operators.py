@@ -69,6 +69,9 @@ class Operator:
     place: int = 1
     top: int = 1
     fewest: bool = False
+    #: a fewest read among everyone of a kind the question names ("of the engineers who opened PRs"), which
+    #: holds those with none
+    universe: bool = False
     other: str | None = None
     #: for a count, the noun said just after it ("how many versions"): what the items counted must be
     counted: str | None = None
@@ -383,6 +386,8 @@ def known_already(q: Question, tokens: list[str], items: list[tuple[int, str, st
     if len(items) != 1 or len(outside) != 1:
         return None
     _, name, slot, at = outside[0]
+    if f"{name.casefold()}'s" in q.norm:  # "eid_…'s peers, the other people under its manager": its own others
+        return None
     return Operator("exclude", frozenset(at | set(others)), f"excluding {name}", name, slot)
 
 
@@ -444,8 +449,12 @@ def ranking(tokens: list[str]) -> Operator | None:
     while fewest and fewest[0] > 0 and tokens[fewest[0] - 1] == "at":  # "at least one": no ranking
         fewest = find(tokens, "fewest", fewest[1])
     words = set(range(*fewest)) if fewest else set()
+    universe = False
     if fewest and (scope := find(tokens, "with_any")) is not None:
         words |= set(range(*scope))  # "among engineers who resolved at least one": the fewest's own scope
+    elif fewest and (scope := find(tokens, "fewest_universe")) is not None:
+        words |= set(range(*scope))
+        universe = True
     place, top = 1, 1
     said_most = False  # the place said with no ranking word: "second for resolved bugs", "the runner-up in"
     if behind := find(tokens, "behind_first"):
@@ -478,7 +487,9 @@ def ranking(tokens: list[str]) -> Operator | None:
         else ("fewest, of those with any" if place == 1 and fewest else f"place {place} by {order}")
     )
     implied = frozenset({"most"}) if fewest or said_most else frozenset()
-    return Operator("rank", frozenset(words), shown, cues=implied, place=place, top=top, fewest=bool(fewest))
+    return Operator(
+        "rank", frozenset(words), shown, cues=implied, place=place, top=top, fewest=bool(fewest), universe=universe
+    )
 
 
 def comparison(tokens: list[str], items: list[tuple[int, str, str, set[int]]]) -> Operator | None:
@@ -698,6 +709,9 @@ def ranked(op: Operator, core: Answer, rows: list[tuple[str, int]], opener: bool
             said = f"{pick}: {max(mine, theirs) if not op.fewest else min(mine, theirs)} against {other}'s "
             said += f"{min(mine, theirs) if not op.fewest else max(mine, theirs)}"
         return replace(core, answer=said, type="compare", operator=shown)
+    if op.universe:
+        why = "the fewest among all of them may be none, and the ranked rows hold only those with at least one"
+        return uncertain(core, shown, why)
     rows = [(a, n) for a, n in rows if op.item is None or op.item not in a]
     levels = sorted({n for _, n in rows}, reverse=not op.fewest)
     if op.top > 1:

@@ -141,7 +141,7 @@ def account(
     covered = claimed | explained | scene
     typed = tagged.covered(used & TYPE_CUES)  # "who" covers a cue's span only whole: "who assigned" is asked
     stop = lexicon().stop
-    aside = asides(tagged, slots | explained | tagged.covered(used & tagged.found - TYPE_CUES))
+    aside = asides(tagged, slots | explained)
     held = explained | aside
     left = sorted(c for c in contested or () if not all(set(range(s, e)) <= held for s, e in tagged.spans.get(c, ())))
     for cue, spans in sorted(tagged.spans.items()):
@@ -341,14 +341,24 @@ def said_again(tagged: Tagged, named: set[int], at: int) -> bool:
     )
 
 
+#: The asker named as a request's object ("send me", "give us"), and the verbs of such requests.
+REQUESTED = frozenset({"me", "us"})
+REQUEST_VERBS = frozenset({"send", "give", "show", "get", "find", "tell", "fetch", "grab", "pull", "bring", "list"})
+
+
 def asides(tagged: Tagged, named: set[int]) -> set[int]:
     """The words of clauses where the asker speaks of themselves and names nothing ("Before I reopen anything:
     which bugs ...", "... ? I'm trying to learn who our happy customers are"): a state or reason word there is
-    the asker's own, not a second constraint of the question. `named` holds the words of the cues the reading
-    uses: a clause holding one asks ("send me the PRs that weren't rejected")."""
+    the asker's own, not a second constraint of the question. The asker as a request's object ("send me the PRs
+    that weren't rejected") asks."""
     if len(set(tagged.clauses)) < 2:
         return set()
-    own = {tagged.clauses[i] for i, t in enumerate(tagged.tokens) if t in FIRST_PERSON}
+    tokens = tagged.tokens
+    own = {
+        tagged.clauses[i]
+        for i, t in enumerate(tokens)
+        if t in FIRST_PERSON and not (t in REQUESTED and i > 0 and tokens[i - 1] in REQUEST_VERBS)
+    }
     own -= {tagged.clauses[i] for i in named}
     return {i for i, clause in enumerate(tagged.clauses) if clause in own}
 

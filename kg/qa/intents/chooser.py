@@ -333,7 +333,16 @@ def described_negations(tagged: Tagged, named: set[int]) -> set[int]:
         return set()
     clause = {j for j in range(opener, len(words)) if clauses[j] == clauses[opener]}
     constrained = tagged.covered((tagged.found & constraints()) - EFFECT_CUES)
-    return {j for j in clause if tagged.tokens[j] in NEGATIONS and not constrained & set(range(j, j + 4))}
+    # "companies affected by X's issues that were not affected by Y's": the negated word said again is a contrast
+    # with what is asked, never a description of X
+    asked = set(tagged.tokens[:opener]) - function_words()[0]
+    return {
+        j
+        for j in clause
+        if tagged.tokens[j] in NEGATIONS
+        and not constrained & set(range(j, j + 4))
+        and not asked & set(tagged.tokens[j + 1 : j + 4])
+    }
 
 
 def text_read(intent: Intent, tagged: Tagged) -> set[int]:
