@@ -1378,3 +1378,90 @@ def test_an_artifact_named_by_id_scopes_the_question_to_its_product(answerer: An
     meeting = "Was any QA specialist on the attendee list for the product_dev_ForecastForce_5 meeting"
     plain, scoped = answerer.ask(f"{meeting}?"), answerer.ask(f"{meeting} in ForecastForce?")
     assert plain.outcome == "answer" and (scoped.outcome, scoped.answer) == ("answer", plain.answer)
+
+
+@pytest.mark.herb
+def test_an_item_described_by_another_question_is_asked_in_two_steps(answerer: Answerer) -> None:
+    """ "Who manages the engineer that fixed 'X'?": the fixer first (one person), then their manager; nothing
+    fixed it is the outer question's absence, with the inner proof."""
+    title, product = "Transcription Progress Bar Stuck", "CoachForce"
+    fixer = answerer.ask(f"Who fixed the '{title}' bug in {product}?")
+    assert fixer.outcome == "answer" and len(fixer.answer or []) == 1
+    boss = answerer.ask(f"Who is {fixer.answer[0]}'s manager?")
+    assert boss.outcome == "answer"
+    for wording in (
+        f"Who manages the engineer that fixed '{title}' in {product}?",
+        f"The engineer who fixed '{title}' in {product} - who is their manager?",
+        f"Whoever fixed '{title}' in {product} - who do they report to?",
+    ):
+        got = answerer.ask(wording)
+        assert (got.outcome, got.answer) == ("answer", boss.answer), (wording, got.reason)
+        assert got.operator and got.operator["kind"] == "nested"
+    pr = answerer.ask(f"Which PR fixed the '{title}' bug in {product}?")
+    author = answerer.ask(f"Who authored {pr.answer[0]}?")
+    assert answerer.ask(f"Who authored the PR that fixed '{title}' in {product}?").answer == author.answer
+    unfixed = answerer.ask("Who authored the PR that fixed 'Insecure Parameter Storage Mechanism' in AutoTuneForce?")
+    assert unfixed.outcome == "absent" and unfixed.proof
+
+
+@pytest.mark.herb
+def test_a_verb_whose_subject_is_asked_reads_towards_the_entity(answerer: Answerer, herb: Path) -> None:
+    """ "Who manages eid_…" is its manager (was: its reports, "proved" absent for one with none)."""
+    above = managers(herb)
+    eid = next(e for e in above if not any(b == e for b in above.values()))  # manages nobody
+    assert answerer.ask(f"Who manages {eid}?").answer == [above[eid]]
+    assert answerer.ask(f"Which lead manages {eid}?").answer == [above[eid]]
+    boss = above[eid]
+    assert set(answerer.ask(f"Who does {boss} manage?").answer or []) == {e for e, b in above.items() if b == boss}
+
+
+@pytest.mark.herb
+def test_the_item_a_clause_before_names_and_the_asker_s_own_verbs(answerer: Answerer) -> None:
+    plain = answerer.ask("Who attended flowAIX_planning_3?")
+    assert plain.outcome == "answer"
+    for wording in (
+        "Pulling together notes from flowAIX_planning_3 - who was in that meeting?",
+        "I missed the flowAIX_planning_3 meeting - who was there?",
+        "About flowAIX_planning_3: who attended it?",
+    ):
+        assert answerer.ask(wording).answer == plain.answer, wording
+    manager = answerer.ask("Who is eid_7687dbe6's manager?")
+    escalate = answerer.ask("I need to escalate something for eid_7687dbe6 - who is their manager?")
+    assert escalate.answer == manager.answer
+
+
+@pytest.mark.herb
+def test_a_document_said_to_name_its_items_and_a_pr_by_its_repository(answerer: Answerer) -> None:
+    listed = answerer.ask("Which competitors are named in pprox_product_vision_document_final?")
+    assert listed.outcome == "answer"
+    for verb in ("name", "mention", "list"):
+        got = answerer.ask(f"Which competitors does pprox_product_vision_document_final {verb}?")
+        assert got.answer == listed.answer, verb
+    # "<repo>/pull/<n>" scopes the question to the repository's product, so its quoted title restates it
+    plain = answerer.ask("Did https://github.com/salesforce/backAIX/pull/15 ever get merged?")
+    got = answerer.ask("Did backAIX/pull/15 ('Conduct Regular Security Audits') ever get merged?")
+    assert got.answer == plain.answer and got.outcome == "answer"
+
+
+@pytest.mark.herb
+def test_a_meeting_restated_beside_its_id_with_a_person_asked_about(answerer: Answerer) -> None:
+    plain = answerer.ask("Was eid_2fc784e1 at torAIX_planning_1?")
+    assert plain.outcome == "answer"
+    for wording in (
+        "Was eid_2fc784e1 at the torAIX market research report review (torAIX_planning_1)?",
+        "Was eid_2fc784e1 at torAIX_planning_1, the torAIX market research report review?",
+    ):
+        assert answerer.ask(wording).answer == plain.answer, wording
+    # a description the meeting does not hold is no restatement
+    assert answerer.ask("Was eid_2fc784e1 at torAIX_planning_1, the torAIX system design review?").outcome != "answer"
+
+
+@pytest.mark.herb
+def test_a_bug_reported_against_its_product_and_a_customer_s_bugs(answerer: Answerer) -> None:
+    plain = answerer.ask("Which PR fixed the 'Alert Suppression Logic Failure' bug in MonitorForce?")
+    got = answerer.ask("Which PR fixed the 'Alert Suppression Logic Failure' bug reported against MonitorForce?")
+    assert got.answer == plain.answer
+    # "reported by" a customer: the bugs it filed, not who reported a piece of release feedback
+    bugs = answerer.ask("Which bugs did CUST-0015 report?")
+    assert bugs.outcome == "answer"
+    assert answerer.ask("Which bugs were reported by CUST-0015?").answer == bugs.answer

@@ -233,6 +233,15 @@ def test_the_place_after_the_top_said_as_what_comes_next(answerer: Answerer) -> 
     assert (got.outcome, got.answer) == ("answer", second.answer)
 
 
+def test_an_exclusion_word_inside_a_quoted_title_excludes_nothing(answerer: Answerer) -> None:
+    """'Transcription Progress Bar Stuck': "bar" there is a word of the title (was: "excluding" it)."""
+    got = answerer.ask("Which PR fixed the 'Transcription Progress Bar Stuck' bug in CoachForce?")
+    assert got.outcome == "answer" and got.operator is None
+    plain = answerer.ask("Which companies reported bugs in ActionGenie?")
+    barred = answerer.ask("Which companies reported bugs in ActionGenie, bar TechCorp?")
+    assert barred.answer == [c for c in plain.answer if c != "TechCorp"]
+
+
 def test_a_fewest_among_everyone_named_is_uncertain(answerer: Answerer) -> None:
     """Those with none are in "of the engineers who opened …" and never in the ranked rows: the fewest of them
     is not read; "among those with at least one" is."""

@@ -30,11 +30,12 @@ from kg.qa import across as spans
 from kg.qa import operators
 from kg.qa.across import Across
 from kg.qa.cues import Tagged
-from kg.qa.entities import record_scope, title_scope, titled_in
+from kg.qa.entities import PR_NUMBER, record_scope, title_scope, titled_in
 from kg.qa.intents import Choice, Intent, choose
 from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
 from kg.qa.intents.chooser import runs_of, slots_read
+from kg.qa.nested import nested
 from kg.qa.operators import Operator, detect
 from kg.qa.question import (
     Question,
@@ -284,7 +285,43 @@ class Answerer:
     def ask(self, raw: str | bytes) -> Answer:
         """The answer or a proof-backed abstention. An invalid question (empty, not text, naming two products apart)
         and a backend failure raise KGError: neither is evidence about the data, so neither may abstain."""
-        return self.answer_parsed(self.scoped(self.read(raw)))
+        q = self.scoped(self.read(raw))
+        answer = self.answer_parsed(q)
+        if answer.outcome in ("uncertain", "unsupported") and (described := self._nested(q)) is not None:
+            return described  # "who manages the engineer that fixed 'X'?": asked of the one engineer
+        return answer
+
+    def _nested(self, q: Question) -> Answer | None:
+        """A question that describes its item by another question, asked in two steps (kg/qa/nested.py): the
+        inner one must name one item, then the outer one is asked of it. Nothing found by the inner one is the
+        outer's absence, with its proof; several found, or either step unread, is no reading here."""
+        parts = nested(q.text)
+        if parts is None:
+            return None
+        try:
+            inner = self.answer_parsed(self.scoped(self.read(parts.inner)))
+            if inner.outcome == "absent":
+                inner.question, inner.reason = q.text, f"{inner.reason} (asked first: '{parts.inner}')"
+                return inner
+            items = inner.answer if inner.outcome == "answer" and isinstance(inner.answer, list) else []
+            if len(items) != 1:
+                return None
+            outer = self.answer_parsed(self.scoped(self.read(parts.outer.replace("{item}", str(items[0])))))
+        except KGError:
+            return None
+        if outer.outcome not in ("answer", "absent"):
+            return None
+        steps = [inner, outer]
+        outer.operator = {
+            "kind": "nested",
+            "shown": f"{parts.inner} → {items[0]}",
+            "parts": [{"question": a.question, "answer": a.answer, "reading": a.slots.get("reading")} for a in steps],
+        }
+        outer.slots["reading"] = " → ".join(str(a.slots.get("reading") or a.intent) for a in steps)
+        outer.question, outer.citations = q.text, sorted({*inner.citations, *outer.citations})
+        outer.people = {**inner.people, **outer.people}
+        outer.queries = [*inner.queries, *outer.queries]
+        return outer
 
     def read(self, raw: str | bytes) -> Question:
         """The question parsed against the graph's vocabularies; an invalid one is a KGError saying so."""
@@ -300,9 +337,16 @@ class Answerer:
         if q.product is not None or q.across is not None:
             return q
         # "who fixed 'X'?", "the PRs in the CForceAIX repo", "who created the planning-EinsteinEdgeAI channel"
-        named = [*quoted_titles(q.text), *q.repos, *CHANNEL_NAME.findall(q.text)]
+        named = [*quoted_titles(q.text), *q.repos, *CHANNEL_NAME.findall(q.text), *self._pr_repos(q.text)]
         graph = record_scope(q.text, self.backend, readable) or title_scope(named, self.backend, readable)
         return replace(q, product=graph) if graph else q
+
+    def _pr_repos(self, text: str) -> list[str]:
+        """The repositories of the PRs a question names as "<repo>/pull/<n>" ("did backAIX/pull/15 get
+        merged?"), as the vocabulary knows them: each scopes the question to its product."""
+        repos = self.vocabulary.repos
+        said = (str(m.group("repo") or "").casefold() for m in PR_NUMBER.finditer(text))
+        return [repos[r] for r in said if r in repos]
 
     def answer_parsed(self, q: Question) -> Answer:
         if q.across is None and (parts := two_asks(q.text)) is not None:  # "who fixed 'X', and in which PR?"

@@ -111,7 +111,7 @@ SHARE_OWN = re.compile(rf" (?:share[sd]? {HOLE} ((?:\w+ )?\w+)|{HOLE} (peer)s?) 
 OTHERS = frozenset({"else", "other", "others"})
 #: "Did eid_… open …": the verb after a named subject and "did" says the act, as its participle does ("opened"),
 #: never a state ("open").
-DO_SUPPORT = re.compile(rf"(?<!\S)(did|does|do) {HOLE} (\w+)(?!\S)(?= (\w+)|)")
+DO_SUPPORT = re.compile(rf"(?<!\S)(did|does|doe|do) {HOLE} (\w+)(?!\S)(?= (\w+)|)")
 #: Conditions a class listing takes at most (eid_…'s, "closed", "not merged"): sparql/onto_list.rq binds three.
 MAX_CONDITIONS = 3
 #: How far before a yes/no property's phrase a negation still reads it ("never got merged", "without being
@@ -446,7 +446,8 @@ class Placed:
 def question_text(q: Question) -> str:
     """The question's normalised text without possessive endings, quotes and the adverbs that may stand inside
     a property's words and change nothing ("reports directly to")."""
-    text = plain_words(STATUS_ASKED.sub("what is the status of", OR_NOT.sub("", q.norm)))  # "fixed or not?"
+    norm = referred(q.text) or q.norm
+    text = plain_words(STATUS_ASKED.sub("what is the status of", OR_NOT.sub("", norm)))  # "fixed or not?"
     text = OPENING_REQUEST.sub("find", REQUEST.sub("find", text))  # "how do I find X", "I need X"
     for sentence in re.split(r"[.?!]+\s+", q.text.strip())[1:]:  # "… ? I need the full list": a request too
         if said := OPENING_REQUEST.match(plain_words(normalise(sentence))):
@@ -463,6 +464,38 @@ def question_text(q: Question) -> str:
         text = re.sub(rf"(?<!\S){re.escape(verb)}(?!\S)", " ", text, count=1)
     text = re.sub(r"\s+", " ", text).strip()
     return " ".join(w for w in text.split() if w not in reader_data()["inner_adverbs"] and re.search(r"\w", w))
+
+
+#: Words by which the clause that asks points back to the one item a clause before it names ("Pulling notes
+#: from <meeting id> - who was in that meeting?"), with what stands in their place.
+ANAPHORA = (
+    (
+        re.compile(
+            r"\b(?:that|this|the same) (?:meeting|session|review|bug|issue|ticket|pr|pull request|document|doc|"
+            r"report|one)\b"
+        ),
+        "{id}",
+    ),
+    (re.compile(r"\bthere\b(?! (?:is|are|was|were|been|be)\b)"), "at {id}"),
+    (re.compile(r"\b(?:it|them)\b"), "{id}"),
+)
+
+
+def referred(text: str) -> str | None:
+    """The asking clause with its pointer to the item said before set to that item's id; None when the
+    question is not so said (one clause, no pointer, or not exactly one id before it)."""
+    parts = [p for p in CLAUSE_END.split(text) if p and p.strip()]
+    if len(parts) < 2 or ID_TOKEN.search(parts[-1]):
+        return None
+    tokens = (t.rstrip(".,;:?!)'\"") for p in parts[:-1] for t in ID_TOKEN.findall(p))
+    ids = list(dict.fromkeys(t for t in tokens if re.search(r"[a-z]", t, re.I)))  # a date is no item
+    if len(ids) != 1:
+        return None
+    asking = normalise(parts[-1])
+    for pointer, said in ANAPHORA:
+        if pointer.search(asking):
+            return pointer.sub(said.format(id=ids[0].casefold()), asking, count=1)
+    return None
 
 
 #: A preposition fronted with its "whom" ("by whom was X fixed", "to whom was X assigned"): put back after the
@@ -524,10 +557,17 @@ def scene(clause: str, parts: list[str], text: str) -> bool:
     """A clause that sets the scene though it holds a word the reader places: the asker saying they are new
     ("I'm new on the CoachForce team"), or a short heading before a colon ("status check:"), said first."""
     words = [w.replace("'", "") for w in normalise(clause).split()]
-    if words[:1] and words[0] in ASKER and NEWCOMER & set(words[:4]):
-        return True
+    if words[:1] and (words[0] in ASKER or words[0] in NEWCOMER) and NEWCOMER & set(words[:4]):
+        return True  # "I'm new on the CoachForce team -", "new on the team -"
     heading = re.match(rf"\s*{re.escape(clause.strip())}\s*:", text) is not None
     return clause == parts[0] and heading and len(words) <= HEADING_WORDS
+
+
+#: The asker's own verb at a clause's head, with the verb it leads to ("i missed", "i need to escalate").
+ASKER_HEAD = re.compile(
+    r"^i(?: |'m |'m )(?:(?:need|want|have|got|plan|would like|d like|am going|m going|going|am trying|m trying|trying|"
+    r"am about|m about|about) to \w+|\w+)(?!\S)"
+)
 
 
 def asker_verbs(text: str) -> list[str]:
@@ -535,8 +575,10 @@ def asker_verbs(text: str) -> list[str]:
     on <day> - who was there?"): what the asker did, not what is asked; the rest of the clause still counts."""
     parts = [p for p in CLAUSE_END.split(text) if p and p.strip()]
     rest = {w for p in parts[1:] for w in normalise(p).split()}
-    heads = [normalise(p).split()[:2] for p in parts[:-1]]
-    return [" ".join(h) for h in heads if len(h) == 2 and h[0] == "i" and rest & ASKING_WORDS]
+    if not rest & ASKING_WORDS:
+        return []
+    heads = [ASKER_HEAD.match(normalise(p)) for p in parts[:-1]]
+    return [h.group(0) for h in heads if h]
 
 
 def lead_only(clause: str, parts: list[str]) -> bool:
@@ -668,6 +710,8 @@ class Reader:
         one = named[0].candidates[0] if len(named) == 1 and len(named[0].candidates) == 1 else None
         if one is not None:  # "flowAIX_planning_5, the X system design review"
             placed = self.without_restated(one, placed)
+        for m in named if one is None and len(named) == 2 else []:  # "was eid_… at <meeting id>, the X review"
+            placed = self.without_restated(m.candidates[0], placed) if len(m.candidates) == 1 else placed
         asks_property = any(kind not in ("class", "scope", "role") for kind, _, _ in placed.phrases)
         if self.desc is not None and len(named) == 2:
             if self.q.time is not None and not self.desc.dated:
@@ -744,6 +788,9 @@ class Reader:
         if asked is not None and len(readings) > 1:  # literals are no entities of the asked kind ("which PRs")
             readings = [r for r in readings if not r.prop.datatype] or readings
             readings = [r for r in readings if self.reaches(r, asked)] or readings  # a PR's reviewer, not a doc's
+            # of the asked kind itself, over a kin of it ("which bugs were reported by CUST-…": a bug's customer,
+            # not who reported a piece of release feedback)
+            readings = [r for r in readings if self.reaches(r, asked, strictly=True)] or readings
         if not readings:
             return None
         described, left = self.apposition(entity, placed, left)
@@ -1419,6 +1466,9 @@ class Reader:
             kinds[_phrase(self.q.product)] = kinds.get(_phrase(self.q.product), frozenset()) | {"scope"}
             for word in reader_data()["scope_nouns"]:  # "on the WorkFlowGenie team": the scope too
                 kinds[f"{_phrase(self.q.product)} {word}"] = frozenset({"scope"})
+            for noun, words in itertools.product(self.scope_nouns_before(), reader_data()["scope_verbs"]):
+                kinds[f"{noun} {words} {_phrase(self.q.product)}"] = frozenset({"scope"})  # "the bug reported
+                # against CollaborateForce": a bug of the product, as "the CollaborateForce bug" says
         for phrase in sorted(kinds, key=len, reverse=True):
             taken = placed.take(phrase, kinds[phrase])
             if "scope" in taken:
@@ -1531,6 +1581,22 @@ class Reader:
         quiet = quiet_words()
         return bool(between) and between[0] in BE and all(w in quiet for w in between)  # "who are our key …"
 
+    @staticmethod
+    def scope_nouns_before() -> list[str]:
+        """The class words of the kinds a product's records are said "reported against" (a bug, an issue)."""
+        s = schema()
+        kinds = {expand(c) for c in reader_data()["scope_verb_kinds"]}
+        return sorted(w for w, c in s.class_words.items() if c in kinds)
+
+    @staticmethod
+    def asked_subject(placed: Placed, at: int, hole: int) -> bool:
+        """Whether an inverse phrase is a verb whose subject is what is asked and whose object is the entity:
+        the asked kind just before it, the entity after it ("who manages eid_…", "which lead manages eid_…");
+        never a noun ("the direct reports of eid_…") or a verb after the entity ("who does eid_… manage")."""
+        said = re.sub("\x00+", " \x00 ", placed.text[:at]).split()  # each placed phrase one token
+        said = said[1:] if said[:1] in (["which"], ["what"]) else said
+        return 0 <= at < hole and bool(said) and set(said) == {"\x00"}
+
     def readings(self, entity: Entity, placed: Placed) -> list[Reading]:
         s = schema()
         hole = placed.text.find(HOLE)
@@ -1547,6 +1613,9 @@ class Reader:
                     after = at + 1 if alone and PRONOUN_OBJECT.match(placed.text[at:].lstrip("\x00")) else hole
                     for r in self.forward(prop, entity, phrase, at, after):
                         out[(r.how, r.prop.iri, r.link)] = r
+                elif kind == "inverse" and phrase in prop.inverse and self.asked_subject(placed, at, hole):
+                    if self.fits(entity, prop.domain):  # "who manages eid_…": the asked one manages it
+                        out[("value", prop.iri, None)] = Reading("value", prop)
                 elif kind == "inverse" and phrase in prop.inverse and self.fits(entity, prop.range):
                     out[("subject", prop.iri, None)] = Reading("subject", prop)
                 elif kind == "value" and (prop.iri, phrase) in {
@@ -2158,11 +2227,14 @@ class Reader:
         allowed = ("class", "forward", "scope", "value")
         return len(classes) > 1 or any(kind not in allowed for kind, _, _ in placed.phrases)
 
-    def reaches(self, reading: Reading, asked: str) -> bool:
-        """Whether the reading's values are of the asked kind, or lead to it (`answer_as`)."""
+    def reaches(self, reading: Reading, asked: str, strictly: bool = False) -> bool:
+        """Whether the reading's values are of the asked kind (or, unless `strictly`, a kin of it), or lead to it
+        (`answer_as`)."""
         s = schema()
         ends = reading.prop.domain if reading.how in ("subject", "down") else reading.prop.range
-        return any(s.kin(e, asked) for e in ends) or self.answer_as(reading, asked) is not None
+        wanted = s.below.get(asked, frozenset({asked}))
+        same = bool(ends & wanted) if strictly else any(s.kin(e, asked) for e in ends)
+        return same or self.answer_as(reading, asked) is not None
 
     def answer_as(self, reading: Reading, asked: str | None) -> Prop | None:
         """The property that leads from this reading's values to the asked kind, when they are not of it."""
@@ -2391,6 +2463,8 @@ def participle(said: re.Match[str], acts: bool) -> str:
     other verb only when `acts` (the question read as it stands placed nothing: "did CUST-… report": "reported").
     A verb that begins a phrase with the next word ("report to") stays."""
     verb, after = said.group(2), said.group(3)
+    if verb in reader_data()["listing_verbs"]:  # "which competitors does <document> name": what it lists
+        return f"{said.group(1)} {HOLE}"
     if not acts and phrase_kinds().get(verb) != frozenset({"value"}):
         return said.group(0)
     if after and f"{verb} {after}" in phrase_kinds():

@@ -309,7 +309,11 @@ def detect(q: Question) -> Operator | None:
     items = named_items(q, tokens)
     if (span := find(tokens, "unsupported")) is not None and opens_clause(q, span[0]):
         return Operator("unsupported", frozenset(range(*span)), " ".join(tokens[span[0] : span[1]]))
-    if (span := find(tokens, "exclude")) is not None or (span := around(tokens, items)) is not None:
+    inside = {i for _, _, _, at in items for i in at}  # "bar" in the title 'Progress Bar Stuck' excludes nothing
+    span = find(tokens, "exclude")
+    while span is not None and set(range(*span)) <= inside:
+        span = find(tokens, "exclude", span[1])
+    if span is not None or (span := around(tokens, items)) is not None:
         after = [it for it in items if any(span[1] <= i <= span[1] + 1 or span[0] <= i < span[1] for i in it[3])]
         if len(after) == 1:
             _, name, slot, at = after[0]
