@@ -1465,3 +1465,29 @@ def test_a_bug_reported_against_its_product_and_a_customer_s_bugs(answerer: Answ
     bugs = answerer.ask("Which bugs did CUST-0015 report?")
     assert bugs.outcome == "answer"
     assert answerer.ask("Which bugs were reported by CUST-0015?").answer == bugs.answer
+
+
+@pytest.mark.herb
+def test_a_role_asked_of_one_person_and_the_meetings_a_person_was_in(answerer: Answerer, herb: Path) -> None:
+    people = json.loads((herb / "metadata" / "employee.json").read_text(encoding="utf-8"))
+    eid = next(e for e, p in people.items() if p["role"] == "QA Specialist")
+    assert answerer.ask(f"Is {eid} a QA specialist?").answer == "yes"
+    assert answerer.ask(f"Is {eid} a software engineer?").answer == "no"
+    meeting = product_file(herb, "FlowForce")["meeting_transcripts"][0]
+    listed = meeting["participants"]
+    listed = listed if isinstance(listed, list) else json.loads(listed.replace("'", '"'))
+    attended = answerer.ask(f"Which FlowForce meetings did {listed[0]} attend?")
+    assert attended.outcome == "answer" and meeting["id"] in attended.answer
+    assert answerer.ask(f"Which FlowForce meetings was {listed[0]} in?").answer == attended.answer
+
+
+@pytest.mark.herb
+def test_a_slip_of_a_word_the_ontology_gives_is_respelled(answerer: Answerer) -> None:
+    """ "attendess", "loacted": slips of the ontology's words, read as those words, shown as respelled."""
+    for typed, meant in (
+        ("attendess of ghtAIX_planning_3", "attendees of ghtAIX_planning_3"),
+        ("who on ForecastForce is loacted in Austin", "who on ForecastForce is located in Austin"),
+    ):
+        got, want = answerer.ask(typed), answerer.ask(meant)
+        assert want.outcome == "answer" and (got.outcome, got.answer) == ("answer", want.answer), typed
+        assert got.respelled

@@ -242,6 +242,30 @@ def test_an_exclusion_word_inside_a_quoted_title_excludes_nothing(answerer: Answ
     assert barred.answer == [c for c in plain.answer if c != "TechCorp"]
 
 
+def test_an_exclusion_of_several_items_said_together_or_known_before(answerer: Answerer) -> None:
+    plain = answerer.ask("Which companies spoke about strengths of the previous release of SentimentForce?")
+    assert plain.outcome == "answer" and len(plain.answer) > 2
+    a, b = plain.answer[0], plain.answer[-1]
+    rest = [c for c in plain.answer if c not in (a, b)]
+    for wording in (
+        f"Not counting {a} and {b}, which companies spoke about strengths of the previous release of SentimentForce?",
+        f"We already contacted {a} and {b}. Which other companies spoke about strengths of the previous release of "
+        "SentimentForce?",
+    ):
+        got = answerer.ask(wording)
+        assert (got.outcome, got.answer) == ("answer", rest), wording
+    top = answerer.ask(
+        "Other than BlueWave and DataSolutions, which company has the most unresolved bugs in ActionGenie?"
+    )
+    assert top.outcome == "answer" and not {"BlueWave", "DataSolutions"} & set(top.answer)
+
+
+def test_a_count_said_as_a_total(answerer: Answerer) -> None:
+    plain = answerer.ask("Links to the approved PRs for implementing automated scaling in TrendForce?")
+    got = answerer.ask("total approved PRs for implementing automated scaling in TrendForce?")
+    assert got.answer == str(len(plain.answer))
+
+
 def test_a_fewest_among_everyone_named_is_uncertain(answerer: Answerer) -> None:
     """Those with none are in "of the engineers who opened …" and never in the ranked rows: the fewest of them
     is not read; "among those with at least one" is."""

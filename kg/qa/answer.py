@@ -743,7 +743,10 @@ class Answerer:
         reading's answer, or, where it would prove absence, an uncertain reading offering it (a guessed
         spelling is no ground for a proof); else the answer as typed."""
         labels = self.labels(q.product) if q.product else Labels()
-        fixes = respellings(q.text, names_words(self.vocabulary, [*labels.feature_names.values(), *labels.components]))
+        from kg.qa.ontology_reader import placed_words
+
+        names = names_words(self.vocabulary, [*labels.feature_names.values(), *labels.components])
+        fixes = respellings(q.text, names, placed_words())
         if not fixes:
             return typed
         try:

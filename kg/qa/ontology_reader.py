@@ -721,6 +721,8 @@ class Reader:
             return self.of_described(self.desc, placed, asked, left, asks_property)
         if not asks_property and one is not None and not left and (people := self.people_at(one, asked)) is not None:
             return people  # "who was at <meeting id>", "who was in the room for it"
+        if not asks_property and one is not None and (held := self.held_by(one, asked, left)) is not None:
+            return held  # "which meetings was eid_… in", "… part of", "has eid_… been in"
         if (member := self.member_of(one, placed, left, asks_property)) is not None:
             return member  # "is eid_… one of the engineering leads on X"
         if one is not None and opens_yes_no(self.q.text) and (top := self.most(placed, asked, left)) is not None:
@@ -733,6 +735,7 @@ class Reader:
             and not (self.whole_team(placed, asked) and not named)
             and not (self.sourced(placed, asked, left) and not named)
             and not (len(named) == 2 and opens_yes_no(self.q.text))  # "was eid_… at <meeting>": no word but "at"
+            and not self.role_asked(one, placed)
         ):
             return None
         if self.q.time is not None:  # the ontology's properties hold as of now: an answer for then is a guess
@@ -830,7 +833,9 @@ class Reader:
             return self.agreed(entity, readings, asked) or self.named_doubt(
                 entity, f"the question fits {len(readings)} readings: {'; '.join(r.shown(entity) for r in readings)}"
             )
-        read = self.by_role(self.run(entity, readings[0], asked))
+        read = self.run(entity, readings[0], asked)
+        # the role a yes or no checks is the value read ("is eid_… a QA specialist"), no filter on people
+        read = read if self.slot_values(readings[0]) and self.q.roles else self.by_role(read)
         if read.outcome == "absent" and (chain := self.chained(readings[0])) is not None:
             read = self.by_role(self.run(entity, chain, asked))  # "which VP does eid_… report to": at any distance
         if opens_yes_no(self.q.text) and self.offered(readings[0], placed):
@@ -1231,6 +1236,19 @@ class Reader:
                 return self.run(entity, Reading("value", s.properties[expand(prop)]), asked)
         return None
 
+    def held_by(self, person: Entity, asked: str | None, left: list[str]) -> Answer | None:
+        """The entities of a class the data file's `[people_of]` names whose people hold the person, when that
+        class is asked ("which meetings was eid_… in"); words besides "part" and "been" leave it unread."""
+        s = schema()
+        if asked is None or not person.classes & s.below.get(PERSON, frozenset({PERSON})):
+            return None
+        if set(left) - {"part", "been"}:
+            return None
+        for cls, prop in reader_data()["people_of"].items():
+            if asked in s.below.get(expand(cls), frozenset({expand(cls)})):
+                return self.run(person, Reading("subject", s.properties[expand(prop)]), asked)
+        return None
+
     def ambiguous(self, mention: Mention) -> Answer:
         shown = "; ".join(f"{local(e.iri)} ({e.label})" for e in mention.candidates[:12])
         return self.uncertain(
@@ -1581,6 +1599,23 @@ class Reader:
         quiet = quiet_words()
         return bool(between) and between[0] in BE and all(w in quiet for w in between)  # "who are our key …"
 
+    def role_property(self, prop: Prop, placed: Placed) -> bool:
+        """Whether the property holds the role a yes or no names with no property's words (the data file's
+        `slot_properties`)."""
+        roles = expand(reader_data()["slot_properties"].get("roles", ""))
+        return prop.iri == roles and opens_yes_no(self.q.text) and all(k != "forward" for k, _, _ in placed.phrases)
+
+    def role_asked(self, one: Entity | None, placed: Placed) -> bool:
+        """ "Is eid_… a QA specialist?": a yes or no about one person naming a role and no property."""
+        person = schema().below.get(PERSON, frozenset({PERSON}))
+        return (
+            one is not None
+            and bool(one.classes & person)
+            and len(self.q.roles) == 1
+            and opens_yes_no(self.q.text)
+            and {k for k, _, _ in placed.phrases} <= {"role", "class", "scope"}
+        )
+
     @staticmethod
     def scope_nouns_before() -> list[str]:
         """The class words of the kinds a product's records are said "reported against" (a bug, an issue)."""
@@ -1626,6 +1661,8 @@ class Reader:
                 elif kind == "value" and self.states(entity, prop, phrase):  # "is <bug> resolved": its state
                     out[("value", prop.iri, None)] = Reading("value", prop)
                     state_words[phrase] = prop.iri
+                elif kind == "role" and self.role_property(prop, placed) and self.fits(entity, prop.domain):
+                    out[("value", prop.iri, None)] = Reading("value", prop)  # "is eid_… a QA specialist?"
                 elif kind in CHAIN_KINDS and phrase in self.chain_words(prop, kind):
                     # "who is under eid_…" reads down; "which lead is eid_… under" reads up
                     how = "up" if kind == "down" and phrase in PREPOSITION_CHAIN and 0 <= hole < at else kind
@@ -2502,6 +2539,15 @@ def scoped_phrase_rests(records: bool) -> dict[str, tuple[tuple[str, ...], ...]]
         if rest and not kinds & {"class", "value"}:  # a verb's phrase, not a kind ("reverted PRs")
             found.setdefault(first, set()).add(tuple(rest))
     return {first: tuple(sorted(rests)) for first, rests in found.items()}
+
+
+@cache
+def placed_words() -> frozenset[str]:
+    """The words of every phrase the reader places (the ontology's labels, chain and class words), as a typed
+    slip may be respelled to them ("attendess": "attendees")."""
+    return frozenset(
+        w for r in (False, True) for phrase in scoped_phrase_kinds(r) for w in phrase.split() if w.isalpha()
+    )
 
 
 def lemma_phrases() -> dict[str, str]:

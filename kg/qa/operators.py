@@ -77,6 +77,8 @@ class Operator:
     counted: str | None = None
     #: a comparison said as a choice ("did A or B resolve more"): it asks which, not yes or no
     choice: bool = False
+    #: further items an exclusion names beside the first ("besides eid_A and eid_B")
+    also: tuple[str, ...] = ()
 
     @property
     def ranks(self) -> bool:
@@ -317,8 +319,12 @@ def detect(q: Question) -> Operator | None:
         after = [it for it in items if any(span[1] <= i <= span[1] + 1 or span[0] <= i < span[1] for i in it[3])]
         if len(after) == 1:
             _, name, slot, at = after[0]
+            joined = joined_items(tokens, items, after[0])  # "besides eid_A and eid_B"
+            at = at.union(*(it[3] for it in joined)) | {i for it in joined for i in (min(it[3]) - 1,)}
             words = set(range(*span)) | at | restated(tokens, "exclude_restated") | told_item(q, tokens, span, at)
-            return Operator("exclude", frozenset(words), f"excluding {name}", name, slot)
+            also = tuple(it[1] for it in joined)
+            shown = " and ".join([name, *also])
+            return Operator("exclude", frozenset(words), f"excluding {shown}", name, slot, also=also)
     if (known := known_already(q, tokens, items)) is not None:
         return known
     if (compared := comparison(tokens, items)) is not None:
@@ -377,6 +383,25 @@ def told_item(q: Question, tokens: list[str], span: tuple[int, int], at: set[int
     }
 
 
+#: Words that join the items an exclusion names ("besides eid_A and eid_B", "not counting A or B").
+JOINERS = frozenset({"and", "or", "nor"})
+
+
+def joined_items(
+    tokens: list[str], items: list[tuple[int, str, str, set[int]]], first: tuple[int, str, str, set[int]]
+) -> list[tuple[int, str, str, set[int]]]:
+    """The items of the first's kind said just after it, each after a joining word."""
+    out: list[tuple[int, str, str, set[int]]] = []
+    last = first
+    while True:
+        end = max(last[3]) + 1
+        nxt = next((it for it in items if it[2] == first[2] and min(it[3]) == end + 1), None)
+        if end >= len(tokens) or tokens[end] not in JOINERS or nxt is None:
+            return out
+        out.append(nxt)
+        last = nxt
+
+
 def known_already(q: Question, tokens: list[str], items: list[tuple[int, str, str, set[int]]]) -> Operator | None:
     """An exclusion said by naming the item in a clause of its own and asking for the others ("I already have
     <link> on my list. Which other PRs …", "We know TechCorp was hit: which other companies …"): the one item
@@ -387,12 +412,15 @@ def known_already(q: Question, tokens: list[str], items: list[tuple[int, str, st
     clauses = clause_ids(q.text, cue_words(q.norm))
     asking = {clauses[i] for i in others}
     outside = [it for it in items if not {clauses[i] for i in it[3]} & asking]
-    if len(items) != 1 or len(outside) != 1:
-        return None
+    if not items or len(outside) != len(items) or len({it[2] for it in outside}) != 1:
+        return None  # every item named outside the asking clause, all of one kind ("We contacted A and B. …")
     _, name, slot, at = outside[0]
-    if f"{name.casefold()}'s" in q.norm:  # "eid_…'s peers, the other people under its manager": its own others
+    if any(f"{it[1].casefold()}'s" in q.norm for it in outside):  # "eid_…'s peers, the other people …": its own
         return None
-    return Operator("exclude", frozenset(at | set(others)), f"excluding {name}", name, slot)
+    also = tuple(it[1] for it in outside[1:])
+    at = at.union(*(it[3] for it in outside[1:]))
+    shown = " and ".join([name, *also])
+    return Operator("exclude", frozenset(at | set(others)), f"excluding {shown}", name, slot, also=also)
 
 
 def item_asked(
@@ -527,7 +555,7 @@ def core(q: Question, op: Operator | None) -> Question:
     company); every other operator leaves the slots as they are."""
     if op is None or op.kind not in ("exclude", "compare"):
         return q
-    gone = {op.item, op.other}
+    gone = {op.item, op.other, *op.also}
     return replace(q, companies=[c for c in q.companies if c not in gone], eids=[e for e in q.eids if e not in gone])
 
 
@@ -683,11 +711,12 @@ def listed(answer: Any) -> list[str] | None:
 def names(item: str, op: Operator) -> bool:
     """The answer item is the operator's item: a link whole (pull/2 is not pull/20), a company or an employee
     anywhere in the item as shown ("BlueWave", "Ana Lee (eid_…)")."""
+    named = [str(op.item), *op.also]
     if op.slot == "url":
-        return item.rstrip("/") == str(op.item).rstrip("/")
+        return any(item.rstrip("/") == n.rstrip("/") for n in named)
     if op.slot == "name":  # a title: the item whole, as typed or in another case
-        return item.casefold() == str(op.item).casefold()
-    return str(op.item) in item
+        return any(item.casefold() == n.casefold() for n in named)
+    return any(n in item for n in named)
 
 
 def ranked(op: Operator, core: Answer, rows: list[tuple[str, int]], opener: bool) -> Answer:
@@ -716,7 +745,7 @@ def ranked(op: Operator, core: Answer, rows: list[tuple[str, int]], opener: bool
     if op.universe:
         why = "the fewest among all of them may be none, and the ranked rows hold only those with at least one"
         return uncertain(core, shown, why)
-    rows = [(a, n) for a, n in rows if op.item is None or op.item not in a]
+    rows = [(a, n) for a, n in rows if op.item is None or not names(a, op)]
     levels = sorted({n for _, n in rows}, reverse=not op.fewest)
     if op.top > 1:
         cut = sorted((n for _, n in rows), reverse=not op.fewest)[: op.top]

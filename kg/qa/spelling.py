@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 
 from kg.qa.cues import phrase_words
@@ -52,7 +52,8 @@ class Words:
         """What a slip may be respelled to: cue words and their plurals, the lexicon's other words, and the long
         stems with a usual ending ("revert*" -> "reverted", "weakness*" -> "weaknesses")."""
         stemmed = {s + e for s in self.long_stems for e in ENDINGS}
-        words = {*self.cue_words, *(w + "s" for w in self.cue_words), *self.other, *stemmed}
+        plurals = (w + "s" for w in (*self.cue_words, *self.other))
+        words = {*self.cue_words, *plurals, *self.other, *stemmed}
         return frozenset(w for w in words if len(w) >= MIN_LENGTH - 1 and not TRIPLED.search(w))
 
     @cached_property
@@ -62,7 +63,7 @@ class Words:
 
     def rank(self, form: str) -> int:
         """How plain a respelling is, lower first: a word of the lexicon, then a stem with its commonest endings."""
-        if form in self.cue_words or form in self.other or singular(form) in self.cue_words:
+        if form in self.cue_words or form in self.other or singular(form) in self.cue_words | self.other:
             return 0
         stem = self.lemma(form)
         ending = form[len(stem) :] if form.startswith(stem) else form
@@ -75,13 +76,20 @@ class Words:
 
     def known(self, word: str) -> bool:
         """A word some cue matches as it stands (cues read singularised words: "releas" reads as "relea", which
-        `releas*` does not match), or another word of the lexicon."""
+        `releas*` does not match), or another word of the lexicon. A stem's word is known with a usual ending,
+        or when it is English ("approval"): "revertd" and "competiter" are slips."""
+        stemmed = singular(word).startswith(self.stems)
+        usual = any(word == s + e for s in self.stems if word.startswith(s) for e in ENDINGS)
         return (
             word in self.cue_words
             or singular(word) in self.cue_words
             or word in self.other
-            or singular(word).startswith(self.stems)
+            or (stemmed and (usual or is_english(word)))
         )
+
+    def widened(self, words: frozenset[str]) -> Words:
+        """These words and the reader's other words (the ontology's labels) as words it knows and respells to."""
+        return replace(self, other=self.other | words) if words else self
 
 
 @cache
@@ -103,6 +111,11 @@ def lexicon_words() -> Words:
     return Words(frozenset(cue_words), tuple(sorted(s for s in stems if len(s) >= 3)), frozenset(other))
 
 
+@cache
+def widened(known: frozenset[str]) -> Words:
+    return lexicon_words().widened(known)
+
+
 def one_edit_apart(a: str, b: str) -> bool:
     """Damerau-Levenshtein distance 1: one letter added, dropped or changed, or two neighbours swapped."""
     if a == b or abs(len(a) - len(b)) > 1:
@@ -122,10 +135,11 @@ def names_words(vocab: Vocabulary, labels: Iterable[str]) -> frozenset[str]:
     return frozenset(w.casefold() for n in names for w in WORD.findall(n))
 
 
-def respellings(text: str, names: frozenset[str]) -> dict[str, str]:
+def respellings(text: str, names: frozenset[str], known: frozenset[str] = frozenset()) -> dict[str, str]:
     """{typed word: respelling} for each word of the text that the lexicon, the names and English do not know,
-    and whose forms one edit away are all of one lexicon word (see the module docstring)."""
-    words = lexicon_words()
+    and whose forms one edit away are all of one lexicon word (see the module docstring). `known`: more words
+    the reader places (the ontology's labels), known and respelled to as the lexicon's are."""
+    words = widened(known)
     out: dict[str, str] = {}
     for typed in dict.fromkeys(w.casefold() for w in WORD.findall(text)):
         if len(typed) < MIN_LENGTH or "'" in typed or typed in names or words.known(typed) or is_english(typed):
