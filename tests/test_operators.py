@@ -203,6 +203,22 @@ def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answer
         "ContextForce?": (
             "Which ContextForce engineer is unbeaten on feature development PRs that didn't get approved?",
         ),
+        "Can you provide links to the approved PRs for expanding security measures in AnomalyForce?": (
+            "Provide links to the PRs for expanding security measures in AnomalyForce that did not go unapproved.",
+        ),
+        "Find the employee ID of engineers who resolved the maximum number of customer bugs in EdgeForce": (
+            "who resolved the most customer bugs in EdgeForce? need the employee ID of whichever engineer nobody "
+            "else beats on that count",
+        ),
+        "Find employee IDs of Technical Architects who worked on the previous release of ContextForce?": (
+            "Which Technical Architects were working on the ContextForce release before, not the current one? I "
+            "need the employee IDs.",
+        ),
+        "Find the employee IDs of engineers who authored maximum number of PRs in ContextForce for bug fixes that "
+        "are now reopened by customers.": (
+            "which engineers authored the most PRs for ContextForce bug fixes that customers didn't leave closed, "
+            "i.e. now reopened? emp ids",
+        ),
         "Find employee IDs of team members who shared demos of the previous version of FlowForce?": (
             "Isn't there a list of the team members who shared demos of the previous version of FlowForce? "
             "Employee IDs, no exceptions.",

@@ -309,6 +309,7 @@ def tag(q: Question) -> Tagged:
     owners = possessive_tokens(q.norm)
     found["company"] = {s for s in found.get("company", ()) if not owner_not_asked(tokens, owners, s)}
     tagged.spans = {name: sorted(spans) for name, spans in found.items() if spans}
+    flip_double_negations(tagged)
     tagged.negated = negated_contrast(tagged)
     tagged.spans = {
         c: spans for c, spans in tagged.spans.items() if not all(set(range(*x)) <= tagged.negated for x in spans)
@@ -369,6 +370,27 @@ def negated_span(tokens: list[str], span: tuple[int, int]) -> set[int]:
         while at >= 0 and tokens[at] in ARTICLES:
             at -= 1
     return set(range(at, span[1])) if at >= 0 and tokens[at] in NEGATING else set()
+
+
+#: Words that may stand between a negation and the negative word it negates ("did not go unapproved").
+LINKING = frozenset({"go", "gone", "went", "stay", "stayed", "remain", "remained", "left", "be", "been", "get", "got"})
+
+
+def flip_double_negations(tagged: Tagged) -> None:
+    """A one-word negative ("unapproved") said negated ("did not go unapproved") is its opposite's cue, the
+    negation with it (the lexicon's [contrasts] double_negations)."""
+    tokens = tagged.tokens
+    for negative, opposite in lexicon_data()["contrasts"]["double_negations"]:
+        for s, e in list(tagged.spans.get(negative, [])):
+            at = s - 1
+            while at >= 0 and tokens[at] in LINKING and s - at <= 2:
+                at -= 1
+            if e - s != 1 or not tokens[s].startswith(("un", "non")) or at < 0 or tokens[at] not in NEGATING:
+                continue
+            tagged.spans[negative] = [x for x in tagged.spans[negative] if x != (s, e)]
+            kept = [x for x in tagged.spans.get(opposite, []) if x != (s, e)]
+            tagged.spans[opposite] = sorted([*kept, (at, e)])
+    tagged.spans = {c: spans for c, spans in tagged.spans.items() if spans}
 
 
 def negated_contrast(tagged: Tagged) -> set[int]:
