@@ -219,6 +219,13 @@ def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answer
             "which engineers authored the most PRs for ContextForce bug fixes that customers didn't leave closed, "
             "i.e. now reopened? emp ids",
         ),
+        "Find names of companies that highlighted strengths of the previous release of EdgeForce?": (
+            "Which companies didn't hold back from highlighting strengths of the previous release of EdgeForce?",
+        ),
+        "Find employee IDs of Marketing Research Analysts who worked on the previous release of ContextForce?": (
+            "Which Marketing Research Analysts worked on ContextForce, not on the current release but the one "
+            "before it? I need their employee IDs.",
+        ),
         "Find employee IDs of team members who shared demos of the previous version of FlowForce?": (
             "Isn't there a list of the team members who shared demos of the previous version of FlowForce? "
             "Employee IDs, no exceptions.",
@@ -840,3 +847,29 @@ def test_approvals_in_a_named_repository(answerer: Answerer) -> None:
     assert top.outcome == "answer" and (said.outcome, said.answer) == ("answer", top.answer)
     second = answerer.ask("In the salesforce/TrendForce repository, who submitted the second-most APPROVED reviews?")
     assert second.outcome == "uncertain" and "repository" in (second.reason or "")
+
+
+def test_a_window_of_creation_keeps_the_items_made_in_it(answerer: Answerer) -> None:
+    """ "Opened in April 2026": the items created in the window, by their creation times; none left is absent,
+    each item's time the proof; a window of another event ("merged in 2024") or of items with no creation time
+    (companies) is uncertain."""
+    plain = answerer.ask("Which approved PRs for the integration with third-party systems in TrendForce?")
+    assert plain.outcome == "answer" and len(plain.answer) > 1
+    april = answerer.ask(
+        "Which approved PRs for the integration with third-party systems in TrendForce were opened in April 2026?"
+    )
+    assert april.outcome == "answer" and 0 < len(april.answer) < len(plain.answer)
+    assert set(april.answer) <= set(plain.answer)
+    created = april.operator["created"]
+    assert all(created[x].startswith("2026-04") for x in april.answer)
+    assert all(not created[x].startswith("2026-04") for x in plain.answer if x not in april.answer)
+    none = answerer.ask(
+        "Which approved PRs for the integration with third-party systems in TrendForce were opened in 2023?"
+    )
+    assert none.outcome == "absent" and none.proof and "created" in none.proof["result"]
+    merged = answerer.ask(
+        "Which PRs for enhancing natural language processing capabilities in SearchForce needed to be merged in 2024?"
+    )
+    assert merged.outcome == "uncertain"
+    companies = answerer.ask("Which companies reported issues with the previous release of ContextForce during 2023?")
+    assert companies.outcome == "uncertain"

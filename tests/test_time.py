@@ -9,7 +9,7 @@ import pytest
 
 from kg.errors import KGError
 from kg.qa.question import Vocabulary, normalise, parse
-from kg.qa.time import find_time
+from kg.qa.time import find_time, window_of
 
 VOCAB = Vocabulary({"connectforce": "ConnectForce"}, {}, {"techcorp": "TechCorp"})
 
@@ -107,3 +107,19 @@ def test_an_events_window_is_no_point_to_read_the_state_at() -> None:
     assert slot is None and text.endswith("before november 2026")  # a bound on the openings, not a point
     slot, _ = find_time("which prs were open before november 2026")
     assert slot is not None and slot.mode == "before"
+
+
+def test_a_window_of_events_is_read_with_its_first_and_last_instants() -> None:
+    cases = {
+        "prs opened in 2027": ("2027-01-01T00:00:00", "2027-12-31T23:59:59"),
+        "bugs reported in the first half of 2026": ("2026-01-01T00:00:00", "2026-06-30T23:59:59"),
+        "opened in q1 2025": ("2025-01-01T00:00:00", "2025-03-31T23:59:59"),
+        "shared between june and august 2026": ("2026-06-01T00:00:00", "2026-08-31T23:59:59"),
+        "opened in may 2026": ("2026-05-01T00:00:00", "2026-05-31T23:59:59"),
+        "created before march 2026": ("0001-01-01T00:00:00", "2026-02-28T23:59:59"),
+        "created in november 2026 or later": ("2026-11-01T00:00:00", "9999-12-31T23:59:59"),
+    }
+    for text, (start, end) in cases.items():
+        found = window_of(text)
+        assert found is not None and (found.start, found.end) == (start, end), text
+    assert window_of("which bugs are unresolved") is None

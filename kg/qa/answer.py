@@ -596,6 +596,8 @@ class Answerer:
             return self._ranked(op, core, intent, winner.bindings or {}, superlative)
         if op.kind in ("latest", "earliest"):
             return operators.kept_in_time(op, core, self._created(core))
+        if op.kind == "window":
+            return operators.kept_in_window(op, core, self._created(core))
         composed = operators.apply(op, core, superlative, reads_item)
         if composed.type in ("count", "yes_no") and composed.answer != core.answer:
             composed.people = self.people_named(list(composed.operator.get("items", []))) if composed.operator else {}

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg.qa.cues import clause_ids, cue_words, occupied, tag
 from kg.qa.question import Question, lexicon_data, quoted_titles
+from kg.qa.time import CREATION_VERBS, Window, window_of
 from kg.text import singular_text
 
 if TYPE_CHECKING:
@@ -79,6 +80,9 @@ class Operator:
     choice: bool = False
     #: further items an exclusion names beside the first ("besides eid_A and eid_B")
     also: tuple[str, ...] = ()
+    #: a window of events the items are kept to ("opened in 2027"), and whether a creation verb says it
+    window: Window | None = None
+    created: bool = False
 
     @property
     def ranks(self) -> bool:
@@ -138,6 +142,44 @@ def in_time(tokens: list[str]) -> Operator | None:
                 if end is not None and any(kind_at(j) for j in range(max(0, i - TIME_REACH - 1), i)):
                     return Operator(kind, frozenset(range(i, end)) - {i}, shown)  # the verb stays the core's
     return None
+
+
+def in_window(q: Question, tokens: list[str]) -> Operator | None:
+    """A window of events the question keeps its items to ("PRs opened in 2027", "bugs reported in the first
+    half of 2026"), said by a creation verb just before it, or by none (then no creation time may answer it)."""
+    window = window_of(q.norm)
+    if window is None:
+        return None
+    said = phrase_tokens(window.phrase)
+    at = next((i for i in range(len(tokens)) if matched(tokens, i, said) is not None), None)
+    if at is None:
+        return None
+    created = bool(CREATION_VERBS & set(tokens[max(0, at - 2) : at]))
+    return Operator("window", frozenset(range(at, at + len(said))), window.phrase, window=window, created=created)
+
+
+def kept_in_window(op: Operator, core: Answer, times: dict[str, str]) -> Answer:
+    """The core's items created in the window: none left is absent, each item's creation time the proof (the
+    core's answer is every item that fits the rest); an item with no one creation time, or a window said of
+    another event than creation ("merged in 2027"), leaves the reading uncertain."""
+    reading = core.choice.winner.reading if core.choice and core.choice.winner else str(core.slots.get("reading") or "")
+    shown = op.to_json(reading)
+    items = core.answer if isinstance(core.answer, list) else []
+    if core.outcome != "answer" or op.window is None:
+        return replace(core, operator=shown)
+    if not op.created:
+        return uncertain(core, shown, f"'{op.shown}' is said of no creation, and only when items were made is read")
+    unknown = [str(x) for x in items if str(x) not in times]
+    if unknown or not items:
+        why = f"'{op.shown}' needs when each item was created, and '{unknown[0]}' has no one time" if unknown else ""
+        return uncertain(core, shown, why or f"'{op.shown}' keeps nothing of an answer with no items")
+    kept = [x for x in items if op.window.holds(times[str(x)])]
+    dates = {str(x): times[str(x)] for x in items}
+    shown = {**shown, "created": dates}
+    if not kept:
+        result = "; ".join(f"{x} created {d}" for x, d in sorted(dates.items(), key=lambda kv: kv[1]))
+        return emptied(core, shown, result, f"none of the {len(items)} items was created {op.shown}")
+    return replace(core, answer=kept, operator=shown)
 
 
 #: Words between a count and its noun ("how many different companies").
@@ -337,6 +379,8 @@ def detect(q: Question) -> Operator | None:
         return Operator("count", said, "how many", counted=noun)
     if (timed := in_time(tokens)) is not None:
         return timed
+    if (windowed := in_window(q, tokens)) is not None:
+        return windowed
     if (ranked := ranking(tokens)) is not None:
         return ranked
     opener = yes_no_start(q.text)

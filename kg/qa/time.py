@@ -179,3 +179,74 @@ def _date_slot(found: re.Match[str], mode: str) -> TimeSlot:
 
 def _without(norm: str, found: re.Match[str]) -> str:
     return re.sub(r"\s+", " ", norm[: found.start()] + " " + norm[found.end() :]).strip()
+
+
+#: The verbs of creation a window may be said of: only an item's creation time is read ("opened in 2027"); a
+#: window of another event ("merged in 2027") is no window these times answer.
+CREATION_VERBS = frozenset(
+    {"opened", "created", "filed", "reported", "submitted", "raised", "written", "authored", "published", "made",
+     "started", "posted", "sent", "shared", "added", "logged", "held", "set", "launched"}
+)  # fmt: skip
+#: Windows of events a question keeps its items to ("opened in 2027", "reported in the first half of 2026",
+#: "between June and August 2026", "before March 2026"): each shape with named groups, read by `window_of`.
+#: A window names where events fall, never the state at a point (find_time).
+_Y = r"(?P<y>(?:19|20)\d{2})"
+WINDOW_SHAPES = (
+    rf"(?:in|during|within|throughout) (?:the )?(?P<half>first|second) half of {_Y}",
+    rf"(?:in|during|within) (?:the )?(?P<qn>first|second|third|fourth) quarter of {_Y}",
+    rf"(?:in|during|within) (?P<q>q[1-4]) {_Y}",
+    rf"(?:between|from) (?P<m1>{_MONTH}) (?:and|to|through|until|till) (?P<m2>{_MONTH}) {_Y}",
+    rf"(?:in|during|within|from) (?P<lm>{_MONTH}) {_Y} (?P<later>or later|or after|and later|onwards|onward)",
+    rf"(?:in|during|within) (?P<m>{_MONTH}) {_Y}",
+    rf"(?:back in|in|during|within|throughout) (?:the year )?{_Y}",
+    rf"(?P<bound>before|prior to|after|since) (?:(?P<bm>{_MONTH}) )?{_Y}",
+)
+_WINDOWS = [re.compile(rf"(?:^|\s)(?:{shape})(?=[\s,;:?!.]|$)") for shape in WINDOW_SHAPES]
+QUARTERS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+@dataclass(frozen=True)
+class Window:
+    """A window of events: the phrase as found, and its first and last instants (ISO, no time zone)."""
+
+    phrase: str
+    start: str
+    end: str
+
+    def holds(self, instant: str) -> bool:
+        return self.start <= instant[:19] <= self.end
+
+
+def window_of(norm: str) -> Window | None:
+    """The first window of events a normalised question names; None when it names none."""
+    for pattern in _WINDOWS:
+        if found := pattern.search(norm):
+            return _window(found)
+    return None
+
+
+def _window(found: re.Match[str]) -> Window:
+    g, year = found.groupdict(), int(found.group("y"))
+    phrase = found.group(0).strip()
+    first, last = 1, 12
+    if g.get("half"):
+        first, last = (1, 6) if g["half"] == "first" else (7, 12)
+    elif g.get("qn") or g.get("q"):
+        n = QUARTERS[g["qn"]] if g.get("qn") else int(g["q"][1])
+        first, last = 3 * n - 2, 3 * n
+    elif g.get("m1"):
+        first, last = MONTH_WORDS[g["m1"]], MONTH_WORDS[g["m2"]]
+    elif g.get("m") or g.get("lm"):
+        first = last = MONTH_WORDS[g.get("m") or g["lm"]]
+    start, end = span_instant(year, first, 1, "start"), span_instant(year, last, None, "end")
+    if g.get("later"):
+        end = "9999-12-31T23:59:59"
+    if g.get("bound"):
+        month = MONTH_WORDS[g["bm"]] if g.get("bm") else None
+        if g["bound"] in ("before", "prior to"):
+            start, end = "0001-01-01T00:00:00", span_instant(year, month or 1, 1, "before")
+        else:
+            start = span_instant(year, month or 12, None, "end") if g["bound"] == "after" else start
+            start = span_instant(year, month, 1, "start") if g["bound"] == "since" and month else start
+            end = "9999-12-31T23:59:59"
+    return Window(phrase, start, end)
