@@ -1491,3 +1491,25 @@ def test_a_slip_of_a_word_the_ontology_gives_is_respelled(answerer: Answerer) ->
         got, want = answerer.ask(typed), answerer.ask(meant)
         assert want.outcome == "answer" and (got.outcome, got.answer) == ("answer", want.answer), typed
         assert got.respelled
+
+
+@pytest.mark.herb
+def test_more_two_step_wordings_and_a_trailing_clause_that_asks_nothing(answerer: Answerer) -> None:
+    pr = "https://github.com/salesforce/ContentForce/pull/42"
+    bug = answerer.ask(f"Which bug did {pr} fix?")
+    assert bug.outcome == "answer" and len(bug.answer) == 1
+    company = answerer.ask(f"Which company reported the '{bug.answer[0]}' bug in ContentForce?")
+    assert answerer.ask(f"which company reported the bug that {pr} fixed?").answer == company.answer
+    title = "Memory Leak in AI Model Processing"
+    fix = answerer.ask(f"Which PR fixed '{title}'?")
+    approver = answerer.ask(f"Who approved {fix.answer[0]}?")
+    assert answerer.ask(f"who approved the fix PR for '{title}'").answer == approver.answer
+    fixer = answerer.ask("Who fixed 'Inconsistent API Vulnerability Reports'?")
+    manager = answerer.ask(f"Who is {fixer.answer[0]}'s manager?")
+    got = answerer.ask("who's the manager of whoever fixed 'Inconsistent API Vulnerability Reports'?")
+    assert got.answer == manager.answer
+    listed = answerer.ask("Which competitors are named in final_backaix_market_research_report?")
+    tail = answerer.ask("Which competitors are named in final_backaix_market_research_report? need it for a slide")
+    assert tail.answer == listed.answer
+    # a last clause that can change what is asked is never set aside
+    assert answerer.ask("Who attended flowAIX_planning_3? not the presenter").outcome == "uncertain"

@@ -285,8 +285,18 @@ def test_an_exclusion_of_several_items_said_together_or_known_before(answerer: A
 
 def test_a_count_said_as_a_total(answerer: Answerer) -> None:
     plain = answerer.ask("Links to the approved PRs for implementing automated scaling in TrendForce?")
-    got = answerer.ask("total approved PRs for implementing automated scaling in TrendForce?")
-    assert got.answer == str(len(plain.answer))
+    for wording in (
+        "total approved PRs for implementing automated scaling in TrendForce?",
+        "Can you count the approved PRs for implementing automated scaling in TrendForce?",
+    ):
+        assert answerer.ask(wording).answer == str(len(plain.answer)), wording
+
+
+def test_approvals_by_one_person_are_the_approver_s(answerer: Answerer) -> None:
+    """ "most PR approvals by one person": who gave them (was: the author of the most approved PRs)."""
+    top = answerer.ask("Who approved the most PRs in SummarizeForce?")
+    got = answerer.ask("SummarizeForce - most PR approvals by one person?")
+    assert got.outcome == "answer" and got.answer == top.answer and got.intent == top.intent
 
 
 def test_a_fewest_among_everyone_named_is_uncertain(answerer: Answerer) -> None:

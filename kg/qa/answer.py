@@ -306,7 +306,8 @@ class Answerer:
             items = inner.answer if inner.outcome == "answer" and isinstance(inner.answer, list) else []
             if len(items) != 1:
                 return None
-            outer = self.answer_parsed(self.scoped(self.read(parts.outer.replace("{item}", str(items[0])))))
+            item = str(items[0]) if " " not in str(items[0]) else f"'{items[0]}'"  # a title is quoted
+            outer = self.answer_parsed(self.scoped(self.read(parts.outer.replace("{item}", item))))
         except KGError:
             return None
         if outer.outcome not in ("answer", "absent"):

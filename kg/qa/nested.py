@@ -21,12 +21,21 @@ NOUNS = {
     "author": "who",
     "pr": "which PR",
     "pull request": "which PR",
+    "bug": "which bug",
+    "issue": "which bug",
 }
 _NOUN = "|".join(sorted(map(re.escape, NOUNS), key=len, reverse=True))
 #: "… the engineer that fixed 'X'?": the clause runs to the end of the question.
 EMBEDDED = re.compile(
-    rf"^(?P<head>.*?\b(?:who|whom|which|what)\b.*?)\bthe (?P<noun>{_NOUN})s? (?:that|who|which) (?P<clause>[^?]+?)"
-    r"\s*(?P<end>[?.!]*)\s*$",
+    rf"^(?P<head>.*?\b(?:who|whom|which|what)\b.*?)"
+    rf"\b(?:the (?P<noun>{_NOUN})s? (?:that|who|which)|(?P<whoever>whoever))"
+    r" (?P<clause>[^?]+?)\s*(?P<end>[?.!]*)\s*$",
+    re.I,
+)
+#: "… the fix PR for 'X'?": the PR that fixed it.
+FIXING = re.compile(
+    r"^(?P<head>.*?\b(?:who|whom|which|what)\b.*?)\bthe (?:fix|fixing) (?:pr|pull request) (?:for|of) "
+    r"(?P<clause>[^?]+?)\s*(?P<end>[?.!]*)\s*$",
     re.I,
 )
 #: "The engineer who fixed 'X' - who is their manager?", "Whoever fixed 'X': who do they report to?"
@@ -60,6 +69,11 @@ def nested(text: str) -> Nested | None:
                 return Nested(f"{ask} {m.group('clause')}?", pointer.sub(said, m.group("outer"), count=1))
         return None
     if m := EMBEDDED.match(text):
-        ask = NOUNS[m.group("noun").casefold()]
-        return Nested(f"{ask} {m.group('clause')}?", f"{m.group('head')}{{item}}{m.group('end') or '?'}")
+        ask = "who" if m.group("whoever") else NOUNS[m.group("noun").casefold()]
+        inner = f"{ask} {m.group('clause')}?"
+        if ask == "which bug" and (verb := re.match(r"(\S+) (\w+ed)\b(.*)$", m.group("clause"))):
+            inner = f"which bug did {verb.group(1)} {verb.group(2)}{verb.group(3)}?"  # "the bug that <PR> fixed"
+        return Nested(inner, f"{m.group('head')}{{item}}{m.group('end') or '?'}")
+    if m := FIXING.match(text):
+        return Nested(f"which PR fixed {m.group('clause')}?", f"{m.group('head')}{{item}}{m.group('end') or '?'}")
     return None

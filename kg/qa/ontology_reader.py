@@ -481,12 +481,16 @@ ANAPHORA = (
 )
 
 
+#: A clause that asks: a question word, or an auxiliary opening a yes or no.
+ASKS = re.compile(r"\b(?:who|whom|whose|what|which|when|where|how)\b|^(?:is|are|was|were|did|does|do|has|have)\b")
+
+
 def referred(text: str) -> str | None:
     """The asking clause with its pointer to the item said before set to that item's id; None when the
     question is not so said (one clause, no pointer, or not exactly one id before it)."""
     parts = [p for p in CLAUSE_END.split(text) if p and p.strip()]
-    if len(parts) < 2 or ID_TOKEN.search(parts[-1]):
-        return None
+    if len(parts) < 2 or ID_TOKEN.search(parts[-1]) or not ASKS.search(normalise(parts[-1])):
+        return None  # "… ? need it for a slide": a last clause that asks nothing points back to nothing asked
     tokens = (t.rstrip(".,;:?!)'\"") for p in parts[:-1] for t in ID_TOKEN.findall(p))
     ids = list(dict.fromkeys(t for t in tokens if re.search(r"[a-z]", t, re.I)))  # a date is no item
     if len(ids) != 1:
@@ -537,7 +541,7 @@ def asides(text: str) -> list[str]:
     own = [
         p
         for p in parts
-        if ({w.replace("'", "") for w in normalise(p).split()} & ASKER or lead_only(p, parts))
+        if ({w.replace("'", "") for w in normalise(p).split()} & ASKER or lead_only(p, parts) or tail_only(p, parts))
         and not ID_TOKEN.search(p)
         and not QUOTED.search(p)
         and (not says_something(p) or scene(p, parts, text))
@@ -579,6 +583,16 @@ def asker_verbs(text: str) -> list[str]:
         return []
     heads = [ASKER_HEAD.match(normalise(p)) for p in parts[:-1]]
     return [h.group(0) for h in heads if h]
+
+
+def tail_only(clause: str, parts: list[str]) -> bool:
+    """The last clause, said after a clause that asks, asking nothing itself ("…? need it for a slide"), with no
+    word that can change what is asked ("…? not the presenter" narrows it)."""
+    words = {singular_text(w) for w in normalise(clause).split()}
+    asks_before = len(parts) > 1 and bool(ASKS.search(normalise(parts[-2])))
+    return (
+        clause == parts[-1] and asks_before and not ASKS.search(normalise(clause)) and not words & function_words()[1]
+    )
 
 
 def lead_only(clause: str, parts: list[str]) -> bool:

@@ -141,7 +141,7 @@ def account(
     covered = claimed | explained | scene
     typed = tagged.covered(used & TYPE_CUES)  # "who" covers a cue's span only whole: "who assigned" is asked
     stop = lexicon().stop
-    aside = asides(tagged, slots | explained)
+    aside = asides(tagged, (slots - product_tokens(q, tagged)) | explained)  # "I'm planning X's release - …"
     held = explained | aside
     left = sorted(c for c in contested or () if not all(set(range(s, e)) <= held for s, e in tagged.spans.get(c, ())))
     for cue, spans in sorted(tagged.spans.items()):
