@@ -1513,3 +1513,17 @@ def test_more_two_step_wordings_and_a_trailing_clause_that_asks_nothing(answerer
     assert tail.answer == listed.answer
     # a last clause that can change what is asked is never set aside
     assert answerer.ask("Who attended flowAIX_planning_3? not the presenter").outcome == "uncertain"
+
+
+@pytest.mark.herb
+def test_a_bug_title_said_unquoted_scopes_a_question_naming_no_product(answerer: Answerer) -> None:
+    scoped = answerer.ask("Who fixed the 'Suboptimal Query Parameterization' bug?")
+    assert scoped.outcome == "answer"
+    assert answerer.ask("who fixed Suboptimal Query Parameterization").answer == scoped.answer
+
+
+@pytest.mark.herb
+def test_the_asker_saying_what_they_are_busy_with_sets_the_scene(answerer: Answerer) -> None:
+    plain = answerer.ask("How many SummarizeForce PRs are still open?")
+    busy = answerer.ask("I'm doing release planning for SummarizeForce - how many PRs are still open?")
+    assert busy.answer == plain.answer and plain.outcome == "answer"

@@ -226,6 +226,9 @@ def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answer
             "Which Marketing Research Analysts worked on ContextForce, not on the current release but the one "
             "before it? I need their employee IDs.",
         ),
+        "Find features for SentimentForce that were discussed but not implemented?": (
+            "Were there features people talked about for SentimentForce that never got built? Which ones?",
+        ),
         "Find employee IDs of team members who shared demos of the previous version of FlowForce?": (
             "Isn't there a list of the team members who shared demos of the previous version of FlowForce? "
             "Employee IDs, no exceptions.",

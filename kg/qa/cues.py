@@ -303,6 +303,9 @@ def tag(q: Question) -> Tagged:
             if not set(range(*span)) <= names:  # a cue inside a name ("DemoForce") is no cue
                 found.setdefault(name, set()).add(span)
     found["person"] = {s for s in found.get("person", ()) if not subject_of_auxiliary(tokens, s)}
+    subjects = {s for s in found["person"] if relative_subject(tokens, s)}  # described by, placed, never asked
+    found["person"] -= subjects
+    found["clause_subject"] = subjects
     roles = occupied(q.roles, tokens)  # "the engineering leads on X": a role's word, no "leads on" superlative
     found["most"] = {s for s in found.get("most", ()) if s[0] not in roles}
     found = without_borrowed_negation(found, tokens)
@@ -443,6 +446,12 @@ def owner_not_asked(tokens: list[str], owners: set[int], span: tuple[int, int]) 
     return span[1] - 1 in owners and not asked
 
 
+#: Irregular past forms that may follow the subject of such a clause.
+CLAUSE_VERBS = frozenset({"built", "made", "wrote", "said", "brought", "took", "gave", "put", "ran", "saw", "sent"})
+#: Nouns of the items a question may ask for, which a person word right after begins a relative clause of.
+ITEM_NOUNS = frozenset({"feature", "bug", "issue", "pr", "prs", "document", "doc", "competitor", "product", "demo"})
+
+
 def subject_of_auxiliary(tokens: list[str], span: tuple[int, int]) -> bool:
     """A person word right after an auxiliary ("which features did people talk about", "what did the engineers
     build"): the subject of the question, not what it asks for."""
@@ -450,6 +459,14 @@ def subject_of_auxiliary(tokens: list[str], span: tuple[int, int]) -> bool:
     if before and before[-1] in DETERMINERS:
         before = before[:-1]
     return bool(before) and before[-1] in AUXILIARIES and tokens[span[0]] not in ("who", "whom")
+
+
+def relative_subject(tokens: list[str], span: tuple[int, int]) -> bool:
+    """A person word between an item's noun and a verb ("features people talked about", "the demos teammates
+    posted"): the subject of a clause describing the items, not what is asked."""
+    before, after = tokens[span[0] - 1 : span[0]], tokens[span[1] : span[1] + 1]
+    verb = bool(after) and (after[0].endswith("ed") or after[0] in CLAUSE_VERBS)
+    return bool(before) and before[0] in ITEM_NOUNS and verb
 
 
 def clause_ids(text: str, words: list[str]) -> list[int]:

@@ -553,6 +553,10 @@ def asides(text: str) -> list[str]:
 RESTATING = re.compile(r"(?i)(?<!\w)(?:i\.\s?e|e\.\s?g)\.?(?!\w)")
 #: Words by which the asker says they are new where they work ("I'm new on the CoachForce team —").
 NEWCOMER = frozenset({"new", "joined", "joining", "started", "starting", "onboarding"})
+#: Verbs by which the asker says what they are busy with ("I'm prepping the X sync -").
+ASKER_BUSY = frozenset(
+    {"doing", "preparing", "prepping", "working", "writing", "putting", "pulling", "drafting", "building", "updating"}
+)
 #: A heading before a colon is this short at most ("status check:", "For a customer call:").
 HEADING_WORDS = 4
 
@@ -563,6 +567,8 @@ def scene(clause: str, parts: list[str], text: str) -> bool:
     words = [w.replace("'", "") for w in normalise(clause).split()]
     if words[:1] and (words[0] in ASKER or words[0] in NEWCOMER) and NEWCOMER & set(words[:4]):
         return True  # "I'm new on the CoachForce team -", "new on the team -"
+    if words[:1] and words[0] in ASKER and ASKER_BUSY & set(words[1:3]):
+        return True  # "I'm doing release planning for SummarizeForce -": what the asker is doing
     heading = re.match(rf"\s*{re.escape(clause.strip())}\s*:", text) is not None
     return clause == parts[0] and heading and len(words) <= HEADING_WORDS
 

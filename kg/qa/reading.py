@@ -45,7 +45,7 @@ WHO = frozenset({"who", "whom"})
 WH_OPENERS = frozenset({"which", "what", "who", "whom", "whose", "how"})
 #: Words that open the clause a question asks in ("PM q: *where* are …"), with the question words above.
 ASKING_WORDS = WH_OPENERS | {"where", "when", "why"}
-FIRST_PERSON = frozenset({"i", "we", "my", "our", "me", "us"})
+FIRST_PERSON = frozenset({"i", "im", "ive", "we", "my", "our", "me", "us"})
 #: Words shown for bound values in a canonical question.
 REASON_WORDS = {
     "SecurityRisk": "security risks",
