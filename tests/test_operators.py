@@ -332,6 +332,23 @@ def test_a_negation_the_reading_does_not_use_is_never_dropped(answerer: Answerer
         "ContextForce predictive analytics: send me links to the PRs for implementing it that weren't rejected."
     )
     assert got.answer != rejected.answer and got.outcome == "uncertain" and "'not'" in (got.reason or "")
+    # a contrast's clause asks, never sets the scene: the current release is no reading of the documents'
+    # authors (was: every version's authors), and "approved, rather than not approved" is the approved
+    for wording in (
+        "Which Engineering Lead wrote the System Design Document for the new (current) release of ContextForce, as "
+        "opposed to the previous one?",
+        "Find the employee ID of the Technical Architect who wrote the Technical Specifications Document for "
+        "TrendForce's current release.",
+        "For SentimentForce's upcoming release rather than the previous one, which Technical Architect authored "
+        "the technical specifications?",
+    ):
+        assert answerer.ask(wording).outcome == "uncertain", wording
+    approved = answerer.ask("Which PRs for the automated scaling feature in TrendForce were approved?")
+    flipped = answerer.ask(
+        "Flip it around: which PRs for the automated scaling feature in TrendForce were approved, rather than not "
+        "approved?"
+    )
+    assert flipped.answer == approved.answer and approved.outcome == "answer"
     # "not affected by" a second component is a complement, never a description of the first (was: the first's
     # companies)
     contrast = answerer.ask(

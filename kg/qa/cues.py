@@ -155,6 +155,9 @@ class Tagged:
     #: Cues an operator's named items carry ("did eid_A approve more PRs than eid_B": people compared), which
     #: say what is asked as the question's own words would.
     implied: frozenset[str] = frozenset()
+    #: The clauses that hold a contrast ("…, as opposed to the previous one"): they say what the answer is not,
+    #: so they ask, never set the scene.
+    contrasts: set[int] = field(default_factory=set)
     #: Token positions of a contrast the question negates with its "not" ("the weaknesses, not the strengths"):
     #: they say again what the other side of the contrast says, so every row counts them as read.
     negated: set[int] = field(default_factory=set)
@@ -199,6 +202,7 @@ def cue_words_of(norm: str) -> tuple[str, ...]:
     text = LITOTES.sub(r"\1", text)  # "not left unapproved": approved
     text = KEPT_BY_EXCLUSION.sub(r"only \1", text)  # "exclude any that were not approved": only approved
     text = CONTRASTING.sub("not", text)  # "closed rather than merged": closed, not merged
+    text = re.sub(r"(?<!\w)not not ", "", text)  # "approved, rather than not approved": approved, approved
     text = OPENED_BY.sub(r"\1 \2 opened", text)  # "did eid_… open more PRs": opened them
     text = BOTH_AFTER.sub(r"\1", text)  # "authors and key reviewers both": the two asked
     text = NOT_ONLY.sub(lambda m: "" if m.group(1) else "and", text)  # "not just X but also Y": X and Y
@@ -295,7 +299,7 @@ def tag(q: Question) -> Tagged:
     names = name_tokens(q, tokens)
     kinds = list(DOC_KINDS[q.doc_kind]) if q.doc_kind else []
     slots = names | occupied([*q.roles, *kinds, *q.repo_words], tokens)
-    tagged = Tagged(tokens, words, clauses=clause_ids(q.text, words), slots=slots)
+    tagged = Tagged(tokens, words, clauses=clause_ids(q.text, words), slots=slots, contrasts=contrast_clauses(q.text))
     found: dict[str, set[tuple[int, int]]] = {}
     for name, phrase in lexicon().candidates(text):
         for m in phrase.pattern.finditer(text):
@@ -467,6 +471,12 @@ def relative_subject(tokens: list[str], span: tuple[int, int]) -> bool:
     before, after = tokens[span[0] - 1 : span[0]], tokens[span[1] : span[1] + 1]
     verb = bool(after) and (after[0].endswith("ed") or after[0] in CLAUSE_VERBS)
     return bool(before) and before[0] in ITEM_NOUNS and verb
+
+
+def contrast_clauses(text: str) -> set[int]:
+    """The clauses of the raw text (as `clause_ids` numbers them) that hold a contrasting phrase."""
+    parts = CLAUSE_END.split(text.rstrip(".?! "))
+    return {n for n, part in enumerate(parts) if CONTRASTING.search(normalise(part))} if len(parts) > 1 else set()
 
 
 def clause_ids(text: str, words: list[str]) -> list[int]:

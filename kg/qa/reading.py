@@ -317,6 +317,7 @@ def context(tagged: Tagged, named: set[int], cues: set[str]) -> set[int]:
         for i, t in enumerate(tagged.tokens)
         if t in NARROWING_OPENERS or tuple(tagged.tokens[i : i + 2]) in NARROWING_PAIRS
     }
+    held |= tagged.contrasts  # "…, as opposed to the previous one": what the answer is not
     # each cue no held clause holds adds its clauses, visited in the order the question says them (then by name):
     # never in the order a set happens to hold them, which would change with the process's hash seed
     order = sorted(where, key=lambda cue: (min(tagged.covered({cue}), default=len(tagged.tokens)), cue))
