@@ -198,6 +198,8 @@ def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answer
         "Could you provide the links to the PRs for enhancing the user interface in SearchForce that need to be "
         "merged?": (
             "Which SearchForce PRs for enhancing the user interface haven't gone in yet but need to be merged?",
+            "Provide links to every PR for enhancing the user interface in SearchForce that is pending merge and "
+            "cannot be left unmerged.",
         ),
         "Find the employee ID of engineer with the highest number of unapproved feature development PRs in "
         "ContextForce?": (
@@ -228,6 +230,13 @@ def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answer
         ),
         "Find features for SentimentForce that were discussed but not implemented?": (
             "Were there features people talked about for SentimentForce that never got built? Which ones?",
+        ),
+        "Find the name of company that has the maximum number of unresolved bugs in SupportForce?": (
+            "Identify the company for which no other company has a larger count of SupportForce bugs not yet resolved.",
+        ),
+        "Find the demo URLs shared by team members for the previous version of FlowForce?": (
+            "Enumerate the demo URLs team members shared for the FlowForce version that preceded the current one, "
+            "not the current version.",
         ),
         "Find employee IDs of team members who shared demos of the previous version of FlowForce?": (
             "Isn't there a list of the team members who shared demos of the previous version of FlowForce? "

@@ -41,8 +41,12 @@ EVERY_ONE = re.compile(
 #: A negated "un-" state is the state itself ("PRs that weren't left unapproved": approved), for the states whose
 #: "un-" form the lexicon reads as their negation.
 LITOTES = re.compile(
-    r"(?<!\w)(?:not|never) (?:(?:been|left|remained|stayed|gone) )?"
+    r"(?<!\w)(?:not|never) (?:(?:be|been|left|remained|stayed|gone|go|went|get|got) ){0,2}"
     r"un(approved|resolved|merged|fixed|reviewed|implemented|addressed|solved|affected)(?!\w)"
+)
+#: "… did not go without interruptions": it had them.
+NOT_WITHOUT = re.compile(
+    r"(?<!\w)(?:did|does|do|could|would)? ?(?:not|never) (?:go|goes|went|gone|pass|passed) without(?!\w)"
 )
 #: "Exclude any that weren't approved", "leaving out those that never got merged": the items not in the state
 #: dropped, so only those in it kept (a double negation: the state itself).
@@ -200,6 +204,7 @@ def cue_words_of(norm: str) -> tuple[str, ...]:
     text = HEDGE.sub("unsure", text)  # the asker's doubt, no negation of what is asked
     text = EVERY_ONE.sub("all", text)  # "don't leave any out": every item
     text = LITOTES.sub(r"\1", text)  # "not left unapproved": approved
+    text = NOT_WITHOUT.sub("had", text)  # "did not go without interruptions": had them
     text = KEPT_BY_EXCLUSION.sub(r"only \1", text)  # "exclude any that were not approved": only approved
     text = CONTRASTING.sub("not", text)  # "closed rather than merged": closed, not merged
     text = re.sub(r"(?<!\w)not not ", "", text)  # "approved, rather than not approved": approved, approved
