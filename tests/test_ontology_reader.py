@@ -1527,3 +1527,13 @@ def test_the_asker_saying_what_they_are_busy_with_sets_the_scene(answerer: Answe
     plain = answerer.ask("How many SummarizeForce PRs are still open?")
     busy = answerer.ask("I'm doing release planning for SummarizeForce - how many PRs are still open?")
     assert busy.answer == plain.answer and plain.outcome == "answer"
+
+
+@pytest.mark.herb
+def test_another_employee_s_team_and_lead(answerer: Answerer, herb: Path) -> None:
+    above = managers(herb)
+    eid = next(e for e in above if above[e] in above)
+    boss = above[eid]
+    assert answerer.ask(f"Is {eid} on {boss}'s team?").answer == "yes"
+    assert answerer.ask(f"Is {eid} on {above[boss]}'s team?").answer == "no"  # a skip level is no direct report
+    assert answerer.ask(f"who is {eid}'s lead").answer == [boss]

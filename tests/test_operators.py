@@ -304,6 +304,15 @@ def test_a_count_said_as_a_total(answerer: Answerer) -> None:
         assert answerer.ask(wording).answer == str(len(plain.answer)), wording
 
 
+def test_a_count_asked_with_its_items_answers_both(answerer: Answerer) -> None:
+    """ "How many …, and what are they?": the items, their number beside them (was: the number alone)."""
+    listed = answerer.ask("What are the versions of the CForceAIX Technical Specifications Document?")
+    got = answerer.ask(
+        "How many versions of the CForceAIX Technical Specifications Document are there, and what are they?"
+    )
+    assert got.answer == listed.answer and got.operator["count"] == len(listed.answer)
+
+
 def test_approvals_by_one_person_are_the_approver_s(answerer: Answerer) -> None:
     """ "most PR approvals by one person": who gave them (was: the author of the most approved PRs)."""
     top = answerer.ask("Who approved the most PRs in SummarizeForce?")

@@ -111,7 +111,7 @@ SHARE_OWN = re.compile(rf" (?:share[sd]? {HOLE} ((?:\w+ )?\w+)|{HOLE} (peer)s?) 
 OTHERS = frozenset({"else", "other", "others"})
 #: "Did eid_… open …": the verb after a named subject and "did" says the act, as its participle does ("opened"),
 #: never a state ("open").
-DO_SUPPORT = re.compile(rf"(?<!\S)(did|does|doe|do) {HOLE} (\w+)(?!\S)(?= (\w+)|)")
+DO_SUPPORT = re.compile(rf"(?<!\S)(did|does|doe|do) (?:the )?{HOLE} (\w+)(?!\S)(?= (\w+)|)")
 #: Conditions a class listing takes at most (eid_…'s, "closed", "not merged"): sparql/onto_list.rq binds three.
 MAX_CONDITIONS = 3
 #: How far before a yes/no property's phrase a negation still reads it ("never got merged", "without being
@@ -1472,7 +1472,7 @@ class Reader:
             text = text.replace(f" {m.words} ", f" {HOLE} ")
             same = same or bool(SAME_AS.search(text)) or bool(SHARE_OWN.search(text))
             text = SHARE_OWN.sub(lambda m: f" of {HOLE} {m.group(1) or reader_data()['peers_share']} ", text)
-            text = self.possessed(m, text) if len(named) == 1 else text  # one named: "eid_…'s team"
+            text = self.possessed(m, text, len(named) == 1)  # "eid_…'s team": its direct reports
             text = SAME_AS.sub(lambda m: f" of {HOLE} {m.group(1) or m.group(2)} ", text)  # "the same manager as
             # eid_…", "share a manager with eid_…": eid_…'s manager's others
             for words in m.also:  # the entity said again: its words place nothing more
@@ -1481,13 +1481,15 @@ class Reader:
         return Placed(DO_SUPPORT.sub(lambda m: participle(m, self.acts), text), same=same)
 
     @staticmethod
-    def possessed(m: Mention, text: str) -> str:
+    def possessed(m: Mention, text: str, alone: bool) -> str:
         """The text with a noun said after an employee it names set to the property's words it stands for
-        ("who is on eid_…'s team": its direct reports)."""
+        ("who is on eid_…'s team": its direct reports); beside another entity, only as the question's last words
+        ("is eid_A on eid_B's team?")."""
         if len(m.candidates) != 1 or not m.candidates[0].classes & schema().below.get(PERSON, frozenset({PERSON})):
             return text
+        end = "" if alone else r"\s*$"
         for noun, words in reader_data()["possessed"].items():  # the words said after it too: said once
-            text = re.sub(rf" {HOLE} {noun}s?(?: {re.escape(words)}s?)? ", f" {HOLE} {words} ", text)
+            text = re.sub(rf" {HOLE} {noun}s?(?: {re.escape(words)}s?)? {end}", f" {HOLE} {words} ", text)
         return text
 
     def match(self, placed: Placed) -> str | None:

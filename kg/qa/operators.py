@@ -83,6 +83,8 @@ class Operator:
     #: a window of events the items are kept to ("opened in 2027"), and whether a creation verb says it
     window: Window | None = None
     created: bool = False
+    #: a count asked with its items too ("how many …, and what are they?")
+    listed: bool = False
 
     @property
     def ranks(self) -> bool:
@@ -376,6 +378,8 @@ def detect(q: Question) -> Operator | None:
         while (again := find(tokens, "count", max(said) + 1)) is not None:  # "just the number: how many …"
             said |= set(range(*again))
         noun = next((t for t in tokens[span[1] : span[1] + 3] if t not in COUNT_FILLER), None)
+        if (items_too := find(tokens, "count_and_list")) is not None:  # "…, and what are they?"
+            return Operator("count", said | set(range(*items_too)), "how many, and which", counted=noun, listed=True)
         return Operator("count", said, "how many", counted=noun)
     if (timed := in_time(tokens)) is not None:
         return timed
@@ -700,6 +704,8 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
         if core.type not in ITEM_TYPES and written is None and core.outcome != "absent":
             return uncertain(core, shown, "the answer is prose, not items to count")
         items = items if written is None else list(dict.fromkeys(written))
+        if op.listed and core.outcome == "answer":  # both asked: the items, their number shown beside them
+            return replace(core, operator={**shown, "count": len(items), "items": items})
         counted = str(len(items)) if core.outcome == "answer" else "0"
         return replace(
             core,
