@@ -238,6 +238,10 @@ def test_negation_said_in_more_ways_reads_as_the_plain_question(answerer: Answer
             "Enumerate the demo URLs team members shared for the FlowForce version that preceded the current one, "
             "not the current version.",
         ),
+        "Which PRs for integrating predictive analytics in AnomalyForce were approved?": (
+            "Leaving aside the ones that were turned down, which predictive analytics integration PRs in "
+            "AnomalyForce went through?",
+        ),
         "Find employee IDs of team members who shared demos of the previous version of FlowForce?": (
             "Isn't there a list of the team members who shared demos of the previous version of FlowForce? "
             "Employee IDs, no exceptions.",

@@ -56,6 +56,14 @@ KEPT_BY_EXCLUSION = re.compile(
     r"(?: (?:any|all|those|the ones|ones|anything|the \w+))? (?:that|which|who)"
     r"(?: (?:were|was|are|is|have|has|had|got|did|do|does))? (?:not|never)(?: (?:been|get|got|yet|ever))? (\w+)(?!\w)"
 )
+#: "Leaving aside the ones that were turned down", "excluding any that got rejected": the items in a negative
+#: state dropped, so only those in its opposite kept (a double negation, as KEPT_BY_EXCLUSION reads).
+DROPPED_NEGATIVE = re.compile(
+    r"(?<!\w)(?:exclude|excluding|leave out|leaving out|leave aside|leaving aside|set aside|setting aside|"
+    r"put aside|putting aside|drop|dropping|skip|skipping|omit|omitting|ignore|ignoring|filter out|filtering out|"
+    r"minus|not counting|without)(?: (?:any|all|those|the ones|ones|the \w+))? (?:that|which)"
+    r"(?: (?:were|was|got|have been|had been|been))? (?:turned down|rejected|declined|disapproved|unapproved)(?!\w)"
+)
 #: "The authors and key reviewers both, …": "both" just after the plural pair it joins says again that both are
 #: asked (a "both" before its pair may ask for the items in both, and stays).
 BOTH_AFTER = re.compile(r"(\band\s+(?:[\w-]+\s+){0,3}[\w-]+s)\s+both(?!\w)")
@@ -206,6 +214,7 @@ def cue_words_of(norm: str) -> tuple[str, ...]:
     text = LITOTES.sub(r"\1", text)  # "not left unapproved": approved
     text = NOT_WITHOUT.sub("had", text)  # "did not go without interruptions": had them
     text = KEPT_BY_EXCLUSION.sub(r"only \1", text)  # "exclude any that were not approved": only approved
+    text = DROPPED_NEGATIVE.sub("only approved", text)  # "leaving aside the ones turned down": only approved
     text = CONTRASTING.sub("not", text)  # "closed rather than merged": closed, not merged
     text = re.sub(r"(?<!\w)not not ", "", text)  # "approved, rather than not approved": approved, approved
     text = OPENED_BY.sub(r"\1 \2 opened", text)  # "did eid_… open more PRs": opened them
