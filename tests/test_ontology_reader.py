@@ -1537,3 +1537,14 @@ def test_another_employee_s_team_and_lead(answerer: Answerer, herb: Path) -> Non
     assert answerer.ask(f"Is {eid} on {boss}'s team?").answer == "yes"
     assert answerer.ask(f"Is {eid} on {above[boss]}'s team?").answer == "no"  # a skip level is no direct report
     assert answerer.ask(f"who is {eid}'s lead").answer == [boss]
+
+
+@pytest.mark.herb
+def test_a_chain_said_one_way_and_its_reports_the_other_is_uncertain(answerer: Answerer, herb: Path) -> None:
+    """ "eid_…'s reporting line (direct reports)": the chain up and the reports down are two readings (was: the
+    manager); "report into" is "report to"."""
+    above = managers(herb)
+    boss = next(b for b in set(above.values()) if b in above)
+    got = answerer.ask(f"Who is in {boss}'s reporting line (direct reports)?")
+    assert got.outcome == "uncertain"
+    assert answerer.ask(f"Who does {boss} report into?").answer == [above[boss]]

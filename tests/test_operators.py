@@ -322,6 +322,8 @@ def test_approvals_by_one_person_are_the_approver_s(answerer: Answerer) -> None:
     top = answerer.ask("Who approved the most PRs in SummarizeForce?")
     got = answerer.ask("SummarizeForce - most PR approvals by one person?")
     assert got.outcome == "answer" and got.answer == top.answer and got.intent == top.intent
+    slip = answerer.ask("who approvd the most PRs for SummarizeForce")  # a slip of "approved": still the approver
+    assert slip.answer == top.answer and slip.intent == top.intent
 
 
 def test_a_fewest_among_everyone_named_is_uncertain(answerer: Answerer) -> None:

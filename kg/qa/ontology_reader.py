@@ -1706,8 +1706,16 @@ class Reader:
             chains = {r.prop.iri: r.prop for r in out.values() if self.chain_words(r.prop, "two")}
             out = {("peers", iri, None): Reading("peers", prop) for iri, prop in chains.items()}
         found = list(out.values())
-        chained = {r.prop.iri for r in found if r.how in CHAIN_KINDS}
-        return [r for r in found if r.how in CHAIN_KINDS or r.prop.iri not in chained]
+        # a chain's reading stands for the one-step reading of its property that points its way ("the reporting
+        # chain above eid_…" over "eid_…'s manager"); one that points the other way ("eid_…'s reporting line
+        # (direct reports)") is another reading, so the two stay and the question is uncertain
+        ways = {"value": ("up", "top", "two"), "subject": ("down",)}
+        chained = {(r.prop.iri, r.how) for r in found if r.how in CHAIN_KINDS}
+        return [
+            r
+            for r in found
+            if r.how in CHAIN_KINDS or not any((r.prop.iri, how) in chained for how in ways.get(r.how, CHAIN_KINDS))
+        ]
 
     def offered(self, reading: Reading, placed: Placed) -> bool:
         """Whether the question offers several values of the property to choose from ("resolved, open, or
