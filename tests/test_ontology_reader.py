@@ -1548,3 +1548,12 @@ def test_a_chain_said_one_way_and_its_reports_the_other_is_uncertain(answerer: A
     got = answerer.ask(f"Who is in {boss}'s reporting line (direct reports)?")
     assert got.outcome == "uncertain"
     assert answerer.ask(f"Who does {boss} report into?").answer == [above[boss]]
+
+
+@pytest.mark.herb
+def test_a_title_several_products_hold_is_named_with_them_when_no_product_is(answerer: Answerer) -> None:
+    """ "who fixed 'X'?" with an X in several products: unsupported, naming the products (was: "no intent covers
+    this wording"); the two-step form says the same."""
+    for wording in ("who fixed 'Insecure API Key Storage'?", "Who manages whoever fixed 'Insecure API Key Storage'?"):
+        got = answerer.ask(wording)
+        assert got.outcome == "unsupported" and "MonitorForce" in (got.reason or "") and "name one" in got.reason

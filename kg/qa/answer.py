@@ -805,6 +805,8 @@ class Answerer:
                 return found
             if choice.near:
                 return self._uncertain(q, choice, "no reading accounts for the whole question")
+            if q.product is None and titled_in(q.text, self.backend):  # "who fixed 'X'?", an X in several products
+                return self._no_product(q, None)
             return self._abstain(q, None, "unsupported question: no intent covers this wording", outcome="unsupported")
         intent, bindings = choice.winner.intent, choice.winner.bindings or {}
         if q.product is None:
@@ -926,7 +928,7 @@ class Answerer:
         labels = self.labels(product)
         return list(labels.feature_names.values()) if kind == "feature" else list(labels.components)
 
-    def _no_product(self, q: Question, intent: Intent) -> Answer:
+    def _no_product(self, q: Question, intent: Intent | None) -> Answer:
         """Unsupported: the question names no product; a word a slip away from a product's name is offered as
         the question with that name (a reading to pick), never read as it."""
         reason = "unsupported question: it names no product known to the graph"
