@@ -25,12 +25,12 @@ from typing import Any
 from pyoxigraph import Literal, NamedNode
 
 from kg.errors import KGError, ShardDown
-from kg.namespaces import GRAPH, ORG_GRAPH, product_graph, product_of_graph
+from kg.namespaces import GRAPH, ORG_GRAPH, product_graph
 from kg.qa import across as spans
 from kg.qa import operators
 from kg.qa.across import Across
 from kg.qa.cues import Tagged
-from kg.qa.entities import PR_NUMBER, record_scope, title_scope, titled_in
+from kg.qa.entities import PR_NUMBER, record_scope, said_bug_scope, title_scope, titled_in
 from kg.qa.intents import Choice, Intent, choose
 from kg.qa.intents.asof import Refusal
 from kg.qa.intents.asof import route as route_as_of
@@ -64,8 +64,6 @@ from kg.query.sparql import (
 )
 from kg.text import closest, feature_tokens, singular_text
 
-#: Words a bug's title must have to scope a question that says it unquoted ("Data Sync Delay" is too few).
-MIN_SAID_TITLE_WORDS = 3
 #: Product graphs per vocabulary request: 30 HERB products take one; x10 HERB's 300, six.
 VOCABULARY_CHUNK = 50
 
@@ -202,7 +200,6 @@ class Answerer:
         self.texts = texts or TextChecker.for_backend(backend)
         self._labels: dict[str, Labels] = {}
         self._evidence: dict[tuple[str, str], list[str]] = {}
-        self._titles: list[tuple[str, str]] | None = None
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
@@ -343,28 +340,8 @@ class Answerer:
         # "who fixed 'X'?", "the PRs in the CForceAIX repo", "who created the planning-EinsteinEdgeAI channel"
         named = [*quoted_titles(q.text), *q.repos, *CHANNEL_NAME.findall(q.text), *self._pr_repos(q.text)]
         graph = record_scope(q.text, self.backend, readable) or title_scope(named, self.backend, readable)
-        graph = graph or (self._said_bug_scope(q, readable) if not quoted_titles(q.text) else None)
+        graph = graph or (said_bug_scope(q.norm, self.backend, readable) if not quoted_titles(q.text) else None)
         return replace(q, product=graph) if graph else q
-
-    def _said_bug_scope(self, q: Question, readable: frozenset[str] | None) -> str | None:
-        """The one product holding a bug whose title the question says unquoted, in whole words ("who fixed
-        Suboptimal Query Parameterization"), among the graphs the caller reads; None when none or several."""
-        text = f" {q.norm} "
-        held = {
-            graph
-            for graph, title in self._bug_titles()
-            if f" {title} " in text and (readable is None or graph in readable)
-        }
-        products = {p for g in held if (p := product_of_graph(g))}
-        return next(iter(products)) if len(products) == 1 else None
-
-    def _bug_titles(self) -> list[tuple[str, str]]:
-        """Every bug title of three words or more (fewer say too little), normalised, with its graph."""
-        if self._titles is None:
-            rows = self.backend.select(named_query("bug_title_scope").text)
-            titles = ((term_text(r["graph"]), normalise(term_text(r["title"]))) for r in rows)
-            self._titles = [(g, t) for g, t in titles if len(t.split()) >= MIN_SAID_TITLE_WORDS]
-        return self._titles
 
     def _pr_repos(self, text: str) -> list[str]:
         """The repositories of the PRs a question names as "<repo>/pull/<n>" ("did backAIX/pull/15 get

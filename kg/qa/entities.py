@@ -179,6 +179,31 @@ def title_scope(names: list[str], backend: Backend, readable: frozenset[str] | N
     return None
 
 
+#: Words a bug's title must have to scope a question that says it unquoted ("Data Sync Delay" is too few).
+MIN_SAID_TITLE_WORDS = 3
+#: Each backend's bug titles (`sparql/bug_title_scope.rq`), normalised, with their graphs: read once.
+_BUG_TITLES: WeakKeyDictionary[Backend, list[tuple[str, str]]] = WeakKeyDictionary()
+
+
+def said_bug_scope(norm: str, backend: Backend, readable: frozenset[str] | None = None) -> str | None:
+    """The one product holding a bug whose title the question says unquoted, in whole words of its normalised
+    text ("who fixed Suboptimal Query Parameterization"), among the graphs the caller reads; None when none or
+    several."""
+    text = f" {norm} "
+    held = {g for g, title in bug_titles(backend) if f" {title} " in text and (readable is None or g in readable)}
+    products = {p for g in held if (p := product_of_graph(g))}
+    return next(iter(products)) if len(products) == 1 else None
+
+
+def bug_titles(backend: Backend) -> list[tuple[str, str]]:
+    """Every bug title of `MIN_SAID_TITLE_WORDS` or more (fewer say too little), normalised, with its graph."""
+    if backend not in _BUG_TITLES:
+        rows = backend.select(named_query("bug_title_scope").text)
+        titles = ((term_text(r["graph"]), normalise(term_text(r["title"]))) for r in rows)
+        _BUG_TITLES[backend] = [(g, t) for g, t in titles if len(t.split()) >= MIN_SAID_TITLE_WORDS]
+    return _BUG_TITLES[backend]
+
+
 def titled_in(text: str, backend: Backend) -> tuple[str, list[str]] | None:
     """The first title the question quotes that several products hold, with those products."""
     for title in quoted_titles(text):

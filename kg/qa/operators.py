@@ -164,16 +164,13 @@ def kept_in_window(op: Operator, core: Answer, times: dict[str, str]) -> Answer:
     """The core's items created in the window: none left is absent, each item's creation time the proof (the
     core's answer is every item that fits the rest); an item with no one creation time, or a window said of
     another event than creation ("merged in 2027"), leaves the reading uncertain."""
-    reading = core.choice.winner.reading if core.choice and core.choice.winner else str(core.slots.get("reading") or "")
-    shown = op.to_json(reading)
+    shown = timed_shown(op, core)
     items = core.answer if isinstance(core.answer, list) else []
     if core.outcome != "answer" or op.window is None:
         return replace(core, operator=shown)
     if not op.created:
         return uncertain(core, shown, f"'{op.shown}' is said of no creation, and only when items were made is read")
-    unknown = [str(x) for x in items if str(x) not in times]
-    if unknown or not items:
-        why = f"'{op.shown}' needs when each item was created, and '{unknown[0]}' has no one time" if unknown else ""
+    if (why := untimed(op, items, times)) or not items:
         return uncertain(core, shown, why or f"'{op.shown}' keeps nothing of an answer with no items")
     kept = [x for x in items if op.window.holds(times[str(x)])]
     dates = {str(x): times[str(x)] for x in items}
@@ -812,19 +809,27 @@ def ranked(op: Operator, core: Answer, rows: list[tuple[str, int]], opener: bool
 def kept_in_time(op: Operator, core: Answer, times: dict[str, str]) -> Answer:
     """The newest or oldest of the core's items, by the creation times read for them (ties all kept); an item
     whose time is unknown, or shown alike by several items, leaves the reading uncertain."""
-    reading = core.choice.winner.reading if core.choice and core.choice.winner else str(core.slots.get("reading") or "")
-    shown = op.to_json(reading)
+    shown = timed_shown(op, core)
     items = core.answer if isinstance(core.answer, list) else []
     if core.outcome != "answer" or not items:
         return replace(core, operator=shown)
-    unknown = [str(x) for x in items if str(x) not in times]
-    if unknown:
-        return uncertain(
-            core, shown, f"'{op.shown}' needs when each item was created, and '{unknown[0]}' has no one time"
-        )
+    if why := untimed(op, items, times):
+        return uncertain(core, shown, why)
     pick = (max if op.kind == "latest" else min)(times[str(x)] for x in items)
     kept = [x for x in items if times[str(x)] == pick]
     return replace(core, answer=kept, operator={**shown, "created": pick})
+
+
+def timed_shown(op: Operator, core: Answer) -> dict[str, Any]:
+    """A time operator as shown after the core's reading (a row's canonical wording, else the ontology's)."""
+    reading = core.choice.winner.reading if core.choice and core.choice.winner else str(core.slots.get("reading") or "")
+    return op.to_json(reading)
+
+
+def untimed(op: Operator, items: list[Any], times: dict[str, str]) -> str | None:
+    """Why a time operator cannot read the items: the first with no one creation time; None when all have one."""
+    unknown = next((str(x) for x in items if str(x) not in times), None)
+    return f"'{op.shown}' needs when each item was created, and '{unknown}' has no one time" if unknown else None
 
 
 def uncertain(core: Answer, shown: dict[str, Any], why: str) -> Answer:
