@@ -17,7 +17,7 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 #: A PR of a repository outside the company's (the open-source PRs the team links as similar to its bugs): the
 #: bug rules never take one for a fix, and a title it shares with a bug scopes no question to its product.
@@ -121,16 +121,24 @@ ABBREVIATIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 COUNT_SIGN = re.compile(r"(?:(?<![\w#])#|(?<!\w)no\.)\s*of(?!\w)")
 
 
+DASHES = re.compile(r"[–—]")
+NOT_WORD = re.compile(r"[^\w@'/&\-]+")
+SPACES = re.compile(r"\s+")
+
+
+@lru_cache(maxsize=65536)
 def normalise(text: str) -> str:
-    """Casefold, unify quotes and dashes, keep word characters, collapse whitespace."""
+    """Casefold, unify quotes and dashes, keep word characters, collapse whitespace (kept per text: every layer
+    of a question's reading, and every name of the vocabulary, is normalised again and again)."""
     text = unicodedata.normalize("NFKC", text).casefold()
     text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
-    text = re.sub(r"[–—]", "-", text)
+    text = DASHES.sub("-", text)
     text = COUNT_SIGN.sub(" number of", text)  # "# of PRs", "no. of bugs": a count, never a negation
-    text = re.sub(r"[^\w@'/&\-]+", " ", text)
-    return re.sub(r"\s+", " ", text).strip()
+    text = NOT_WORD.sub(" ", text)
+    return SPACES.sub(" ", text).strip()
 
 
+@lru_cache(maxsize=65536)
 def singular(word: str) -> str:
     """The singular of an English plural by its ending (companies -> company, classes -> class, bugs -> bug)."""
     if word.endswith("ies") and len(word) > 4:
@@ -142,6 +150,7 @@ def singular(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=65536)
 def singular_text(norm: str) -> str:
     """Every word in singular form, so patterns need not list plural variants."""
     return " ".join(singular(w) for w in norm.split())
@@ -152,6 +161,7 @@ def singular_phrase(phrase: str) -> str:
     return singular_text(normalise(phrase))
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """Crude suffix stripping so 'integrating' / 'integration' / 'integrate' meet at 'integrat'."""
     for suffix in SUFFIXES:

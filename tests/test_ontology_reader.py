@@ -1557,3 +1557,15 @@ def test_a_title_several_products_hold_is_named_with_them_when_no_product_is(ans
     for wording in ("who fixed 'Insecure API Key Storage'?", "Who manages whoever fixed 'Insecure API Key Storage'?"):
         got = answerer.ask(wording)
         assert got.outcome == "unsupported" and "MonitorForce" in (got.reason or "") and "name one" in got.reason
+
+
+def test_a_role_narrows_the_people_of_a_meeting_named_by_its_date(answerer: Answerer) -> None:
+    """ "Which QA specialists attended the planning meeting on <date>": the participants with that role, as for
+    the meeting named by its id (was: every participant, the role dropped)."""
+    by_date = answerer.ask("Which QA specialists attended the PitchForce planning meeting on 2026-09-16?")
+    by_id = answerer.ask("which QA specialists were at product_dev_PitchForce_4")
+    assert by_date.outcome == by_id.outcome == "absent"
+    leads = answerer.ask("Which engineering leads attended the PitchForce planning meeting on 2026-09-16?")
+    everyone = answerer.ask("Who attended the PitchForce planning meeting on 2026-09-16?")
+    assert leads.outcome == everyone.outcome == "answer"
+    assert set(leads.answer) < set(everyone.answer)

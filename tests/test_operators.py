@@ -326,18 +326,34 @@ def test_approvals_by_one_person_are_the_approver_s(answerer: Answerer) -> None:
     assert slip.answer == top.answer and slip.intent == top.intent
 
 
-def test_a_fewest_among_everyone_named_is_uncertain(answerer: Answerer) -> None:
-    """Those with none are in "of the engineers who opened …" and never in the ranked rows: the fewest of them
-    is not read; "among those with at least one" is."""
+def test_a_fewest_is_read_among_everyone_only_where_the_row_knows_everyone(answerer: Answerer) -> None:
+    """Those with none are never in the ranked rows. Where the row names everyone a fewest is read among (every
+    feature PR's author, table.toml's `universe`), those with none are the fewest; elsewhere the fewest of all is
+    not read, and "among those with at least one" is."""
     got = answerer.ask(
         "Of the engineers who opened feature development PRs in AnomalyForce, who ended up with the fewest approved?"
     )
-    assert got.outcome == "uncertain" and "none" in (got.reason or "")
+    assert got.outcome == "answer" and got.answer == ["eid_d3a4fc8f"], got.reason
+    assert "those with none included" in got.operator["shown"]
+    ranked = dict(got.operator["ranked"])
+    assert ranked["eid_d3a4fc8f"] == 0 and all(n > 0 for a, n in ranked.items() if a != "eid_d3a4fc8f")
+    unknown = answerer.ask("Of all the engineers in FlowForce, who resolved the fewest customer bugs?")
+    assert unknown.outcome == "uncertain" and "none" in (unknown.reason or "")
     kept = answerer.ask(
         "Among engineers with at least one, which engineer has the fewest approved feature development PRs in "
         "AnomalyForce?"
     )
-    assert kept.outcome == "answer"
+    assert kept.outcome == "answer" and "eid_d3a4fc8f" not in kept.answer
+
+
+def test_a_fewest_of_companies_counts_those_with_none(answerer: Answerer) -> None:
+    """A company with bugs in the product and none unresolved has the fewest unresolved: 0, not the least of
+    those with some."""
+    got = answerer.ask("Which company reporting bugs in ActionGenie has the least unresolved bugs?")
+    assert got.outcome == "answer"
+    ranked = dict(got.operator["ranked"])
+    assert got.answer and all(ranked[a] == 0 for a in got.answer)
+    assert min(ranked.values()) == 0 and sorted(a for a, n in ranked.items() if n == 0) == got.answer
 
 
 def test_a_negation_the_reading_does_not_use_is_never_dropped(answerer: Answerer) -> None:
@@ -466,12 +482,16 @@ def test_two_people_compared_as_a_choice_is_a_statement_of_which(answerer: Answe
 
 def test_the_fewest_among_those_with_any_is_read_as_the_fewest(answerer: Answerer) -> None:
     """ "Among engineers who resolved at least one, who resolved the fewest" restates the fewest's own scope: its
-    "at least" is no ranking, and the answer is the fewest of the ranked rows."""
+    "at least" is no ranking, and the answer is the fewest of the ranked rows. Said without it, the fewest may be
+    an engineer with none, whom the rows do not hold: uncertain."""
     got = answerer.ask(
         "Among the engineers who resolved at least one customer bug in FlowForce, who resolved the fewest?"
     )
+    assert got.outcome == "answer", got.reason
+    ranked = dict(got.operator["ranked"])
+    assert got.answer == sorted(a for a, n in ranked.items() if n == min(ranked.values()))
     plain = answerer.ask("Who resolved the fewest customer bugs in FlowForce?")
-    assert got.outcome == "answer" and got.answer == plain.answer, got.reason
+    assert plain.outcome == "uncertain" and "at least one" in (plain.reason or "")
 
 
 PLAIN_APPROVED = "Find the links to the approved PRs for integrating predictive analytics in AnomalyForce."
@@ -927,3 +947,83 @@ def test_a_window_of_creation_keeps_the_items_made_in_it(answerer: Answerer) -> 
     assert merged.outcome == "uncertain"
     companies = answerer.ask("Which companies reported issues with the previous release of ContextForce during 2023?")
     assert companies.outcome == "uncertain"
+
+
+def test_an_exclusion_from_a_written_list_leaves_the_other_titles(answerer: Answerer) -> None:
+    """Bug titles are a written list, one a line: "other than '<title>'" drops that line, never the whole list
+    (was: an empty list)."""
+    plain = answerer.ask("What AutoTuneForce bugs did FusionTech report?")
+    got = answerer.ask("Other than 'Log Entry Duplication', what other AutoTuneForce bugs did FusionTech report?")
+    assert plain.outcome == "answer" and "- Log Entry Duplication" in plain.answer
+    assert got.outcome == "answer" and got.answer == "- Log Truncation During High Load"
+    assert got.operator["excluded"] == 1
+
+
+def test_after_the_top_n_passes_over_those_n_items(answerer: Answerer) -> None:
+    """ "After the top two, who is next": the first after the two top items, when they stand apart from the rest;
+    a cut inside a tie is uncertain."""
+    got = answerer.ask(
+        "After the top two, which engineers are assigned the next-highest number of active bugs in TrendForce?"
+    )
+    ranked = got.operator["ranked"]
+    assert got.outcome == "answer" and ranked[0][1] == ranked[1][1] > ranked[2][1]
+    assert got.answer == sorted(a for a, n in ranked if n == ranked[2][1])
+    tied = answerer.ask("After the top three, which engineers are assigned the most active bugs in TrendForce?")
+    assert tied.outcome == "uncertain"
+
+
+def test_a_negated_comparison_with_everyone_else_is_a_fewest(answerer: Answerer) -> None:
+    """ "No more unresolved bugs than any other company" is the fewest, not the most ("no other company has
+    more" is the most)."""
+    fewest = answerer.ask(
+        "Which companies that reported EdgeForce bugs have no more unresolved bugs than any other reporting company?"
+    )
+    most = answerer.ask("No other company has more unresolved bugs in EdgeForce than which one?")
+    assert fewest.outcome == most.outcome == "answer"
+    ranked = dict(fewest.operator["ranked"])
+    assert all(ranked[a] == min(ranked.values()) for a in fewest.answer)
+    assert not set(fewest.answer) & set(most.answer)
+
+
+def test_a_share_or_ratio_is_unsupported(answerer: Answerer) -> None:
+    """No intent computes a share: never the list of the items it would be a share of."""
+    for question in (
+        "What share of TrendForce customer bugs ended up reopened?",
+        "For integrating predictive analytics in AnomalyForce, what's the ratio of approved PRs to unapproved ones?",
+    ):
+        got = answerer.ask(question)
+        assert got.outcome == "unsupported" and "share or ratio" in (got.reason or ""), question
+    assert answerer.ask("Who shared demos of competitor products in AnomalyForce?").outcome == "answer"
+
+
+def test_approvals_someone_has_may_be_given_or_received(answerer: Answerer) -> None:
+    """ "Who has the most PR approvals" says neither the approver nor the author: uncertain. A reviewer asked
+    for, or approvals given or received, says which."""
+    for question in (
+        "Who has the most PR approvals on CollaborateForce?",
+        "Who's second in PR approvals on PersonalizeForce?",
+    ):
+        assert answerer.ask(question).outcome == "uncertain", question
+    reviewer = answerer.ask("Which reviewer has the most PR approvals on CollaborateForce?")
+    gave = answerer.ask("Who gave the most PR approvals on CollaborateForce?")
+    received = answerer.ask("Which engineer has received the most PR approvals on CollaborateForce?")
+    assert reviewer.intent == gave.intent == "pr_top_approver" and reviewer.answer == gave.answer
+    assert received.intent == "pr_top_author"
+
+
+def test_a_component_a_ranking_does_not_read_is_never_dropped(answerer: Answerer) -> None:
+    """A component named in a clause before the question ("In the Access Control & Security Module of X, which
+    companies …") narrows what is asked; a row that reads no component is uncertain, naming it."""
+    got = answerer.ask(
+        "In the Access Control & Security Module of ProposalForce, which companies have the most active bugs?"
+    )
+    assert got.outcome == "uncertain" and "access control security module" in (got.reason or "")
+    looking = answerer.ask(
+        "Just looking at the API Gateway component, which engineer resolved the most customer bugs in SupportForce?"
+    )
+    assert looking.outcome == "uncertain"
+    feature = answerer.ask(
+        "Could you provide the links to the approved PRs for enhancing the user interface in SearchForce that need "
+        "to be closed?"
+    )
+    assert feature.outcome == "answer"  # a feature's phrase may hold a component's words

@@ -388,3 +388,49 @@ def test_a_reading_does_not_depend_on_the_processs_hash_seed(store: Path) -> Non
         got = json.loads(done.stdout)
         seen.add((got["outcome"], json.dumps(got["answer"])))
     assert len(seen) == 1, seen
+
+
+def test_negations_that_ask_for_every_item_or_restate_a_state(answerer: Answerer) -> None:
+    """Said with a negation, each asks what its plain form asks: every item ("with nobody missing", "none of …
+    should be missing", "without exception", "not just a sample"), the state itself ("didn't fail to get
+    approved", "didn't go unmentioned", "not to be kept open", "stayed on paper"), a report ("didn't stay quiet
+    about"), the items kept ("leave out the ones not approved"), the most ("no colleague has a higher count")."""
+    same = {
+        "I'm new and have no idea who was behind the ConnectForce Technical Specifications Document. Could you give "
+        "me the employee IDs of its authors and key reviewers, with nobody missing?": "Find employee IDs of the "
+        "authors and key reviewers of the Technical Specifications Document for the ConnectForce product?",
+        "None of eid_ccdffb93's PRs should be missing: list the links of all PRs they submitted to resolve bugs "
+        "DataSolutions reported in SupportForce.": "Find the PR links submitted by eid_ccdffb93 to resolve bugs "
+        "reported by DataSolutions in SupportForce.",
+        "Identify all team members, without exception, who shared demos of the previous version of FlowForce; "
+        "provide employee IDs.": "Who shared demos of the previous version of FlowForce?",
+        "Which companies highlighted strengths of EdgeForce's previous release? I want every one of them, not just "
+        "a sample.": "Which companies highlighted strengths of EdgeForce's previous release?",
+        "Which PRs for integrating predictive analytics in AnomalyForce didn't fail to get approved? Links to those "
+        "approved ones.": "Find the links to the approved PRs for integrating predictive analytics in AnomalyForce.",
+        "Please, who are the authors and also the key reviewers of the PRD of SupportForce product? I need the "
+        "employee IDs of them.": "Find employee IDs of the authors and key reviewers of the Product Requirements "
+        "Document for the SupportForce product?",
+        "Give links of PRs for improving data ingestion efficiency in AnomalyForce that were approved, leave out "
+        "the ones not approved.": "Find the links to the approved PRs for improving data ingestion efficiency in "
+        "AnomalyForce.",
+        "which companies didn't stay quiet about issues with the previous SentimentForce release, i.e. who "
+        "reported them?": "Which companies reported issues with the previous release of SentimentForce?",
+        "Which companies were not silent about the strengths of the previous release of TrendForce and "
+        "highlighted them?": "Which companies highlighted strengths of the previous release of TrendForce?",
+        "eids: owners of SentimentForce features that got discussed but stayed on paper": "Find employee IDs of "
+        "team members responsible for features that were discussed but not implemented in SentimentForce.",
+        "Identify approved PRs for enhancing the user interface in SearchForce that need to be closed and are not "
+        "to be kept open; provide links.": "Find the links to the approved PRs for enhancing the user interface in "
+        "SearchForce that need to be closed.",
+        "Identify the SupportForce engineers for whom no colleague has a higher count of resolved customer bugs; "
+        "give employee IDs.": "Find the employee IDs of engineers who resolved the most customer bugs in SupportForce.",
+    }
+    for said, plain in same.items():
+        got, base = answerer.ask(said), answerer.ask(plain)
+        assert base.outcome == "answer", plain
+        assert got.outcome == "answer" and got.answer == base.answer, said
+    failed = answerer.ask("Which PRs for integrating predictive analytics in AnomalyForce failed to get approved?")
+    approved = answerer.ask("Find the links to the approved PRs for integrating predictive analytics in AnomalyForce.")
+    assert failed.outcome == "answer" and not set(failed.answer) & set(approved.answer)
+    assert answerer.ask("Which engineers also resolved bugs in ActionGenie?").outcome == "uncertain"

@@ -107,6 +107,13 @@ def test_an_events_window_is_no_point_to_read_the_state_at() -> None:
     assert slot is None and text.endswith("before november 2026")  # a bound on the openings, not a point
     slot, _ = find_time("which prs were open before november 2026")
     assert slot is not None and slot.mode == "before"
+    # "during" names the whole period; an event's verb a few words before "in" makes it the events' window
+    slot, _ = find_time("which company had the most unresolved bugs during march 2027")
+    assert slot is None
+    slot, _ = find_time("which engineer resolved the most customer bugs in march 2027")
+    assert slot is None
+    slot, _ = find_time("which engineer resolved the most customer bugs by march 2027")
+    assert slot is not None and slot.instant == "2027-03-31T23:59:59"
 
 
 def test_a_window_of_events_is_read_with_its_first_and_last_instants() -> None:

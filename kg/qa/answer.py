@@ -165,6 +165,11 @@ CHANNEL_NAME = re.compile(r"(?<![\w-])[a-z]+(?:-[a-z]+)*-[A-Za-z]*[A-Z][\w]*(?:-
 FEATURE_WORDS = frozenset({"feature", "functionality", "capability", "initiative", "for"})
 
 
+def as_terms(values: dict[str, Any]) -> dict[str, Literal]:
+    """Plain values of the intent table (a state word, a boolean) as the literals a query binds."""
+    return {k: Literal(v) for k, v in values.items()}
+
+
 @cache
 def kept_among() -> frozenset[str]:
     """The words that say a role or place keeps the people of a list ("which QA Specialists were among the
@@ -369,7 +374,7 @@ class Answerer:
             answer = self._abstain(
                 q,
                 None,
-                f"unsupported question: '{op.shown}' asks why or how, which no intent answers",
+                f"unsupported question: '{op.shown}' asks {op.item}, which no intent answers",
                 outcome="unsupported",
             )
             answer.operator = op.to_json()
@@ -639,10 +644,21 @@ class Answerer:
             )
             return operators.uncertain(core, shown, f"'{op.shown}' needs the ranked rows, and {intent.name} {why}")
         product = str(core.slots.get("product"))
-        rows = self.backend.select(library()[name].text, bindings, product_dataset(product, org=intent.org))
+        dataset = product_dataset(product, org=intent.org)
+        rows = self.backend.select(library()[name].text, bindings, dataset)
         counted = [(term_text(r["answer"]), int(term_text(r["n"]))) for r in rows if "answer" in r and "n" in r]
+        everyone = op.fewest and not op.among_any and bool(intent.universe)
+        if everyone:  # those with none are in the universe's rows, not the asked ones: at 0, last
+            whole = {
+                term_text(r["answer"])
+                for extra in intent.universe
+                for r in self.backend.select(library()[name].text, {**bindings, **as_terms(extra)}, dataset)
+                if "answer" in r
+            }
+            counted += [(a, 0) for a in sorted(whole - {a for a, _ in counted})]
+            op = replace(op, shown=f"{op.shown}, among all {len(whole)} in the product (those with none included)")
         opener = operators.opens_yes_no(core.question)
-        answer = operators.ranked(op, core, counted, opener)
+        answer = operators.ranked(op, core, counted, opener, everyone=everyone)
         answer.queries = [*answer.queries, library()[name].text]
         if answer.outcome == "answer" and isinstance(answer.answer, list):
             answer.people = self.people_named(answer.answer)

@@ -26,8 +26,10 @@ GAP_WORDS = 3
 #: The words a `~*` gap spans: "more … than any other", where the words between say what is counted, negated
 #: or not ("more PRs that never got approved than any other engineer").
 LONG_GAP_WORDS = 12
-#: "not sure how approvals work": the asker's doubt, which negates nothing the question asks.
-HEDGE = re.compile(r"(?<!\w)not (?:quite |really |entirely |totally )?(?:sure|certain)(?!\w)")
+#: "not sure how approvals work", "I have no idea who …": the asker's doubt, which negates nothing the question asks.
+HEDGE = re.compile(
+    r"(?<!\w)(?:not (?:quite |really |entirely |totally )?(?:sure|certain)|(?:have|has|had) no (?:idea|clue))(?!\w)"
+)
 #: "Don't leave any out", "without missing any": the asker wants every item, which every listing gives; no
 #: negation of what is asked.
 EVERY_ONE = re.compile(
@@ -36,25 +38,36 @@ EVERY_ONE = re.compile(
     r"(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit) the \w+ (?:out|off)(?: the list)?|"
     r"without (?:missing|leaving out|skipping|dropping|omitting) (?:any|anything|anyone|anybody)(?: of them)?|"
     r"(?:leave|leaving) (?:nothing|none|nobody|no one|noone) (?:out|off)(?: the list)?|no exceptions|"
-    r"(?:excluding|omitting|leaving out|skipping|missing) (?:no one|nobody|none))(?!\w)"
+    r"(?:excluding|omitting|leaving out|skipping|missing) (?:no one|nobody|none)|"
+    r"(?:with |and )?(?:nobody|no one|noone|nothing|none|not (?:a single|one)) ?(?:\S+ ){0,4}?"
+    r"(?:(?:should|must|can|may|will|is|are) (?:not )?(?:be |go )?)?(?:missing|left out|left off|omitted|skipped)|"
+    r"without (?:an )?exceptions?|not just a (?:sample|few|subset))(?!\w)"
 )
 #: A negated "un-" state is the state itself ("PRs that weren't left unapproved": approved), for the states whose
 #: "un-" form the lexicon reads as their negation.
 LITOTES = re.compile(
     r"(?<!\w)(?:not|never) (?:(?:be|been|left|remained|stayed|gone|go|went|get|got) ){0,2}"
-    r"un(approved|resolved|merged|fixed|reviewed|implemented|addressed|solved|affected)(?!\w)"
+    r"un(approved|resolved|merged|fixed|reviewed|implemented|addressed|solved|affected|mentioned|noticed|"
+    r"reported|highlighted|discussed|shared)(?!\w)"
+)
+#: "Companies that didn't stay quiet about issues", "were not silent about the strengths": they raised them.
+SPOKE_UP = re.compile(
+    r"(?<!\w)(?:did|do|does|were|was|are|is|have|has|had) not (?:(?:stay|stayed|remain|remained|keep|kept|be|been)"
+    r" )?(?:quiet|silent) (?:about|on)(?!\w)"
 )
 #: "… did not go without interruptions": it had them.
 NOT_WITHOUT = re.compile(
     r"(?<!\w)(?:did|does|do|could|would)? ?(?:not|never) (?:go|goes|went|gone|pass|passed) without(?!\w)"
 )
-#: "Exclude any that weren't approved", "leaving out those that never got merged": the items not in the state
+#: "Exclude any that weren't approved", "leaving out those that never got merged", "leave out the ones not
+#: approved": the items not in the state
 #: dropped, so only those in it kept (a double negation: the state itself).
 KEPT_BY_EXCLUSION = re.compile(
     r"(?<!\w)(?:exclude|excluding|leave out|leaving out|drop|dropping|skip|skipping|omit|omitting|ignore|ignoring|"
     r"filter out|filtering out|remove|removing|minus|not including|without|none of|not any of|not one of)"
-    r"(?: (?:any|all|those|the ones|ones|anything|the \w+))? (?:that|which|who)"
-    r"(?: (?:were|was|are|is|have|has|had|got|did|do|does))? (?:not|never)(?: (?:been|get|got|yet|ever))? (\w+)(?!\w)"
+    r"(?: (?:any|all|those|the ones|ones|anything|the \w+))? (?:(?:that|which|who)"
+    r"(?: (?:were|was|are|is|have|has|had|got|did|do|does))? |(?<=ones |hose ))(?:not|never)"
+    r"(?: (?:been|get|got|yet|ever))? (\w+)(?!\w)"
 )
 #: "Leaving aside the ones that were turned down", "excluding any that got rejected": the items in a negative
 #: state dropped, so only those in its opposite kept (a double negation, as KEPT_BY_EXCLUSION reads).
@@ -67,6 +80,11 @@ DROPPED_NEGATIVE = re.compile(
 #: "The authors and key reviewers both, …": "both" just after the plural pair it joins says again that both are
 #: asked (a "both" before its pair may ask for the items in both, and stays).
 BOTH_AFTER = re.compile(r"(\band\s+(?:[\w-]+\s+){0,3}[\w-]+s)\s+both(?!\w)")
+#: "The authors and also the key reviewers", "I also need the reviewers": an item added to those asked, which
+#: the question names itself ("… and also reported issues" joins two conditions: left as said).
+ALSO_ADDING = re.compile(
+    r"(?<!\w)(?:(and) also(?= (?:the|their|its|his|her) )|(i|we) also(?= (?:need|want|would like)(?!\w)))"
+)
 #: "Did eid_… open …": the act of opening (authorship), said with "did" and a named employee; never the state.
 OPENED_BY = re.compile(r"(?<!\w)(did|does|do) (eid_[0-9a-f]+) open(?!\w)")
 #: "closed rather than merged", "demos of the last version, as distinct from competitor demos": the second
@@ -212,6 +230,7 @@ def cue_words_of(norm: str) -> tuple[str, ...]:
     text = HEDGE.sub("unsure", text)  # the asker's doubt, no negation of what is asked
     text = EVERY_ONE.sub("all", text)  # "don't leave any out": every item
     text = LITOTES.sub(r"\1", text)  # "not left unapproved": approved
+    text = SPOKE_UP.sub("raised", text)  # "didn't stay quiet about the issues": raised them
     text = NOT_WITHOUT.sub("had", text)  # "did not go without interruptions": had them
     text = KEPT_BY_EXCLUSION.sub(r"only \1", text)  # "exclude any that were not approved": only approved
     text = DROPPED_NEGATIVE.sub("only approved", text)  # "leaving aside the ones turned down": only approved
@@ -219,6 +238,7 @@ def cue_words_of(norm: str) -> tuple[str, ...]:
     text = re.sub(r"(?<!\w)not not ", "", text)  # "approved, rather than not approved": approved, approved
     text = OPENED_BY.sub(r"\1 \2 opened", text)  # "did eid_… open more PRs": opened them
     text = BOTH_AFTER.sub(r"\1", text)  # "authors and key reviewers both": the two asked
+    text = ALSO_ADDING.sub(lambda m: m.group(1) or m.group(2), text)  # "the authors and also the reviewers"
     text = NOT_ONLY.sub(lambda m: "" if m.group(1) else "and", text)  # "not just X but also Y": X and Y
     text = REQUEST.sub("find", text)  # "how do I find X": find X
     text = re.sub(r"(?<=\w)'re\b", " are", text)  # "we're" is no "were": a statement, not a yes/no question
@@ -398,19 +418,24 @@ LINKING = frozenset({"go", "gone", "went", "stay", "stayed", "remain", "remained
 
 
 def flip_double_negations(tagged: Tagged) -> None:
-    """A one-word negative ("unapproved") said negated ("did not go unapproved") is its opposite's cue, the
-    negation with it (the lexicon's [contrasts] double_negations)."""
+    """A one-word negative ("unapproved") or one said with a verb of failing ("fail to get approved") said
+    negated ("did not go unapproved", "didn't fail to get approved") is its opposite's cue, the negation with it
+    (the lexicon's [contrasts] double_negations and failing)."""
     tokens = tagged.tokens
+    failing = set(lexicon_data()["contrasts"]["failing"])
     for negative, opposite in lexicon_data()["contrasts"]["double_negations"]:
         for s, e in list(tagged.spans.get(negative, [])):
             at = s - 1
             while at >= 0 and tokens[at] in LINKING and s - at <= 2:
                 at -= 1
-            if e - s != 1 or not tokens[s].startswith(("un", "non")) or at < 0 or tokens[at] not in NEGATING:
+            if tokens[s] in NEGATING and s + 1 < e and tokens[s + 1] in failing:  # "not fail to get approved"
+                at = s
+            worded = (e - s == 1 and tokens[s].startswith(("un", "non"))) or tokens[at + 1] in failing
+            if not worded or at < 0 or tokens[at] not in NEGATING:
                 continue
             tagged.spans[negative] = [x for x in tagged.spans[negative] if x != (s, e)]
             kept = [x for x in tagged.spans.get(opposite, []) if x != (s, e)]
-            tagged.spans[opposite] = sorted([*kept, (at, e)])
+            tagged.spans[opposite] = sorted({*kept, (at, e)})
     tagged.spans = {c: spans for c, spans in tagged.spans.items() if spans}
 
 

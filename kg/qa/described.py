@@ -150,19 +150,25 @@ def meeting(q: Question, text: str, backend: Backend, graphs: list | None, data:
     if not anchors:
         return None
     dates = date_words(tokens)
-    allowed = {*table["meeting_words"], *table["edges"], *kinds, *normalise(str(q.product)).split(), *dates}
+    ordinals = {*table["first"], *table["latest"]}
+    allowed = {*table["meeting_words"], *table["edges"], *kinds, *normalise(str(q.product)).split(), *dates, *ordinals}
     start, end = run_around(tokens, anchors[0], allowed, set(table["edges"]))
     words = " ".join(tokens[start:end])
     kind, day = said_kind(q, words), day_of(q) or day_in(tokens[start:end])
+    said = set(tokens[start:end])
     if kind is None and day is None and plural(q.norm.split(), set(table["meeting_anchors"])):
         return None  # "the meeting transcripts of X": a set to list, not one meeting described
+    planning = kind is None and bool(said & set(table["planning_words"]))  # "the product planning meeting"
     rows = backend.select(named_query("onto_meetings").text, graphs=graphs)
     fits = tuple(
         Entity(r["meeting"].value, frozenset({MEETING}), term_text(r["id"]))
         for r in rows
         if (kind is None or term_text(r.get("type", Literal(""))).casefold() == kind.casefold())
+        and (not planning or term_text(r.get("type", Literal(""))) == table["planning_type"])
         and (day is None or term_text(r["created"]).startswith(day))
     )
+    if fits and said & ordinals:  # "the first planning meeting": the earliest of those that fit (rows by time)
+        fits = fits[:1] if said & set(table["first"]) else fits[-1:]
     dated = day is not None
     if fits:
         return Described(words, fits, dated=dated)
@@ -200,9 +206,12 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
         if t in latest | first and next((w for w in tokens[i + 1 :] if w not in product), "") in said
     ]
     anchor = next((i for i, t in enumerate(tokens) if t in anchors | dated), before[0] if before else None)
+    revised = set(table["revised"])  # "when was X's PRD last revised": its latest version
+    if anchor is None and any(t in latest and tokens[i + 1] in revised for i, t in enumerate(tokens[:-1])):
+        anchor = next((i for i, t in enumerate(tokens) if t in said), None)
     if anchor is None:
         return None
-    allowed = {*table["version_words"], *table["edges"], *latest, *first, *said, *dated}
+    allowed = {*table["version_words"], *table["edges"], *latest, *first, *said, *dated, *revised}
     allowed |= set(normalise(str(q.product)).split()) | date_words(tokens)
     pairs = frozenset((a, b) for a, b in table["version_pairs"])
     start, end = run_around(tokens, anchor, allowed, set(table["edges"]), pairs)

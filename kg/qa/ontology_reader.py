@@ -103,6 +103,11 @@ HOLE = "⟦entity⟧"
 #: "The same manager as eid_…", "share a manager with eid_…": the entity's own value, said of another (read as
 #: "eid_…'s manager").
 SAME_AS = re.compile(rf" (?:the same ((?:\w+ )?\w+) as|share[sd]? (?:a |the same |their )?((?:\w+ )?\w+) with) {HOLE} ")
+#: "do eid_A and eid_B have the same manager", "are eid_A and eid_B under one manager": the same, said of both.
+BOTH_SAME = re.compile(
+    rf" and {HOLE} (?:(?:on|in|from|at) \S+ )?(?:have|has|had|share|shares|shared|are under|were under|report to|"
+    rf"reports to|work under|sit under|under) (?:the same|a common|one|a shared) ((?:\w+ )?\w+) "
+)
 #: "share eid_…'s manager", "eid_…'s peers": the same, said of the entity's own value (peers share a manager).
 SHARE_OWN = re.compile(rf" (?:share[sd]? {HOLE} ((?:\w+ )?\w+)|{HOLE} (peer)s?) ")
 #: Nouns after an employee's id that name a property's values ("eid_…'s team": its direct reports), from the
@@ -712,6 +717,9 @@ class Reader:
     apposed: list[str] = field(default_factory=list)
     #: the verb after "did <entity>" read as its participle, whatever else it may name (`participle`)
     acts: bool = False
+    #: a role said as an employee's own ("eid_…'s engineering lead"): read up the reporting line, where nobody
+    #: with the role is no proof (the words may name another relation)
+    upward: bool = False
 
     def answer(self) -> Answer | None:
         """The reading of the question; where none is found and a verb stands after "did <entity>", the reading
@@ -740,7 +748,7 @@ class Reader:
         if self.desc is not None:
             return self.of_described(self.desc, placed, asked, left, asks_property)
         if not asks_property and one is not None and not left and (people := self.people_at(one, asked)) is not None:
-            return people  # "who was at <meeting id>", "who was in the room for it"
+            return self.by_role(people)  # "who was at <meeting id>", "who was in the room for it"
         if not asks_property and one is not None and (held := self.held_by(one, asked, left)) is not None:
             return held  # "which meetings was eid_… in", "… part of", "has eid_… been in"
         if (member := self.member_of(one, placed, left, asks_property)) is not None:
@@ -858,6 +866,11 @@ class Reader:
         read = read if self.slot_values(readings[0]) and self.q.roles else self.by_role(read)
         if read.outcome == "absent" and (chain := self.chained(readings[0])) is not None:
             read = self.by_role(self.run(entity, chain, asked))  # "which VP does eid_… report to": at any distance
+        if read.outcome == "absent" and self.upward:
+            return self.uncertain(
+                f"nobody up {entity.label}'s reporting line has the role {', '.join(self.q.roles)}: the role said as "
+                "theirs may name another relation"
+            )
         if opens_yes_no(self.q.text) and self.offered(readings[0], placed):
             read.slots["offered"] = True  # "is <bug> resolved, open, or reopened?": which one, not yes or no
             return read
@@ -1177,7 +1190,7 @@ class Reader:
             proof = {**desc.proof, "graphs": [g.value for g in self.graphs or []], "result": True}
             return self.abstention(desc.missing, "absent", intent="ontology:described", proof=proof)
         if not asks_property and (people := self.people_of(desc, asked)) is not None:
-            return people
+            return self.by_role(people)
         if not asks_property:
             if asked is not None and not any(
                 e.classes & schema().below.get(asked, frozenset({asked})) for e in desc.entities
@@ -1204,7 +1217,7 @@ class Reader:
                 read = self.run(entity, readings[0], asked)
             else:
                 return None
-            answers.append(read)
+            answers.append(self.by_role(read))  # "which QA specialists attended the meeting on <date>"
         if len(answers) == 1:
             return answers[0]
         found = [a for a in answers if a.outcome == "answer"]
@@ -1458,9 +1471,7 @@ class Reader:
         left unplaced."""
         placed = self.placed(named)
         asked = self.match(placed)
-        scope = [*normalise(self.q.product).split(), *reader_data()["collective"]] if self.q.product else []
-        quiet = [*reader_data()["function_words"], *scope, *frame_words()]
-        return placed, asked, placed.left(frozenset([*quiet, *map(singular_text, quiet)]))  # "analysis": "analysi"
+        return placed, asked, placed.left(placing_nothing(self.q.product))
 
     def placed(self, named: list[Mention]) -> Placed:
         text, same = f" {self.text} ", False
@@ -1469,10 +1480,13 @@ class Reader:
                 text = text.replace(f" {word} {m.words} ", f" {m.words} ")
             for word in class_nouns_of(m):  # "customer CUST-0026": its class's noun names it too
                 text = text.replace(f" {word} {m.words} ", f" {m.words} ")
+            text = self.meeting_restated(m, text)  # "the first X planning meeting (product_dev_X_1)"
             text = text.replace(f" {m.words} ", f" {HOLE} ")
-            same = same or bool(SAME_AS.search(text)) or bool(SHARE_OWN.search(text))
+            same = same or bool(SAME_AS.search(text)) or bool(SHARE_OWN.search(text)) or bool(BOTH_SAME.search(text))
+            text = BOTH_SAME.sub(lambda m: f" of {HOLE} {m.group(1)} ", text)  # "do A and B have the same manager"
             text = SHARE_OWN.sub(lambda m: f" of {HOLE} {m.group(1) or reader_data()['peers_share']} ", text)
             text = self.possessed(m, text, len(named) == 1)  # "eid_…'s team": its direct reports
+            text = self.possessed_role(m, text)  # "eid_…'s engineering lead": the lead up its reporting line
             text = SAME_AS.sub(lambda m: f" of {HOLE} {m.group(1) or m.group(2)} ", text)  # "the same manager as
             # eid_…", "share a manager with eid_…": eid_…'s manager's others
             for words in m.also:  # the entity said again: its words place nothing more
@@ -1490,6 +1504,29 @@ class Reader:
         end = "" if alone else r"\s*$"
         for noun, words in reader_data()["possessed"].items():  # the words said after it too: said once
             text = re.sub(rf" {HOLE} {noun}s?(?: {re.escape(words)}s?)? {end}", f" {HOLE} {words} ", text)
+        return text
+
+    def meeting_restated(self, m: Mention, text: str) -> str:
+        """The text less the words before a meeting's id that describe it as the id names it ("the first X
+        product planning meeting product_dev_X_1"): a description said beside the id restates it."""
+        if len(m.candidates) != 1 or MEETING not in m.candidates[0].classes:
+            return text
+        table = reader_data()["described"]
+        words = {*table["meeting_words"], *table["first"], *table["latest"]}
+        words |= set(normalise(str(self.q.product)).split())
+        describing = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+        return re.sub(rf"(?: the)?(?: (?:{describing}))+ {re.escape(m.words)} ", f" {m.words} ", text)
+
+    def possessed_role(self, m: Mention, text: str) -> str:
+        """The text with a role said just after an employee ("who is eid_…'s engineering lead") read as the manager
+        with that role, at any distance up the reporting line (the data file's `possessed` lead)."""
+        if len(m.candidates) != 1 or not m.candidates[0].classes & schema().below.get(PERSON, frozenset({PERSON})):
+            return text
+        for role in self.q.roles:
+            said = re.compile(rf" {HOLE} ({re.escape(normalise(role))})s? ")
+            if said.search(text):
+                text = said.sub(lambda r: f" {HOLE} {reader_data()['possessed']['lead']} {r.group(1)} ", text)
+                self.upward = True
         return text
 
     def match(self, placed: Placed) -> str | None:
@@ -2598,6 +2635,14 @@ def scoped_lemma_phrases(records: bool) -> dict[str, str]:
 
 
 @cache
+def placing_nothing(product: str | None) -> frozenset[str]:
+    """The words that place nothing in a question about the product: function and frame words, the product's own
+    words and the collective words said of it, each as said and singularised ("analysis": "analysi")."""
+    scope = [*normalise(product).split(), *reader_data()["collective"]] if product else []
+    quiet = [*reader_data()["function_words"], *scope, *frame_words()]
+    return frozenset([*quiet, *map(singular_text, quiet)])
+
+
 @cache
 def frame_words() -> frozenset[str]:
     """The words of a request's frame the whole reader knows carry no meaning (the lexicon's [function] words,

@@ -73,6 +73,10 @@ class Operator:
     #: a fewest read among everyone of a kind the question names ("of the engineers who opened PRs"), which
     #: holds those with none
     universe: bool = False
+    #: a fewest read among those with at least one, as the question says ("among engineers who resolved any")
+    among_any: bool = False
+    #: how many items a ranking passes over first ("after the top two")
+    skip: int = 0
     other: str | None = None
     #: for a count, the noun said just after it ("how many versions"): what the items counted must be
     counted: str | None = None
@@ -202,10 +206,23 @@ def tokens_of(q: Question) -> list[str]:
     return [singular_text(w) for w in cue_words(q.norm)]
 
 
+@cache
+def phrases_by_first(kind: str) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
+    """The positions in `phrases()[kind]` of the phrases each first word begins, and of those that begin with a
+    gap or the question's start: a position need only try the phrases its own word can begin."""
+    by_first: dict[str, list[int]] = {}
+    other: list[int] = []
+    for n, seq in enumerate(phrases()[kind]):
+        (other if seq[0] in ("~", "^") else by_first.setdefault(seq[0], [])).append(n)
+    return {w: tuple(ns) for w, ns in by_first.items()}, tuple(other)
+
+
 def find(tokens: list[str], kind: str, start: int = 0) -> tuple[int, int] | None:
     """The first span of the tokens (from `start` on) saying one of the kind's phrases."""
+    seqs, (by_first, other) = phrases()[kind], phrases_by_first(kind)
     for i in range(start, len(tokens)):
-        for seq in phrases()[kind]:
+        for n in sorted((*by_first.get(tokens[i], ()), *other)):
+            seq = seqs[n]
             if seq[0] == "^":
                 if i == 0 and (end := matched(tokens, 0, seq[1:])) is not None:
                     return 0, end
@@ -351,7 +368,9 @@ def detect(q: Question) -> Operator | None:
     tokens = tokens_of(q)
     items = named_items(q, tokens)
     if (span := find(tokens, "unsupported")) is not None and opens_clause(q, span[0]):
-        return Operator("unsupported", frozenset(range(*span)), " ".join(tokens[span[0] : span[1]]))
+        return Operator("unsupported", frozenset(range(*span)), " ".join(tokens[span[0] : span[1]]), "why or how")
+    if (span := find(tokens, "ratio")) is not None:
+        return Operator("unsupported", frozenset(range(*span)), " ".join(tokens[span[0] : span[1]]), "a share or ratio")
     inside = {i for _, _, _, at in items for i in at}  # "bar" in the title 'Progress Bar Stuck' excludes nothing
     span = find(tokens, "exclude")
     while span is not None and set(range(*span)) <= inside:
@@ -514,9 +533,19 @@ def restated(tokens: list[str], kind: str) -> set[int]:
     return out
 
 
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
 @cache
 def places() -> dict[str, int]:
     return {singular_text(k): v for k, v in lexicon_data()["places"].items()}
+
+
+def number_of(token: str) -> int | None:
+    """A small count said as digits or as a word ("3", "two")."""
+    if token.isdigit() and int(token) < 100:
+        return int(token)
+    return NUMBER_WORDS.get(token)
 
 
 def ranking(tokens: list[str]) -> Operator | None:
@@ -526,17 +555,21 @@ def ranking(tokens: list[str]) -> Operator | None:
     while fewest and fewest[0] > 0 and tokens[fewest[0] - 1] == "at":  # "at least one": no ranking
         fewest = find(tokens, "fewest", fewest[1])
     words = set(range(*fewest)) if fewest else set()
-    universe = False
+    universe = among_any = False
     if fewest and (scope := find(tokens, "with_any")) is not None:
         words |= set(range(*scope))  # "among engineers who resolved at least one": the fewest's own scope
+        among_any = True
     elif fewest and (scope := find(tokens, "fewest_universe")) is not None:
         words |= set(range(*scope))
         universe = True
-    place, top = 1, 1
+    place, top, skip = 1, 1, 0
     said_most = False  # the place said with no ranking word: "second for resolved bugs", "the runner-up in"
     if behind := find(tokens, "behind_first"):
         place = 2
         words |= set(range(*behind))
+        skip = (behind[1] < len(tokens) and tokens[behind[1] - 1] == "top" and number_of(tokens[behind[1]])) or 0
+        if skip:  # "after the top two": the first after those two
+            words.add(behind[1])
     for i, token in enumerate(tokens):
         pair = " ".join(tokens[i : i + 2])
         number = places().get(pair) or places().get(token)
@@ -546,7 +579,7 @@ def ranking(tokens: list[str]) -> Operator | None:
             continue
         if i > 0 and tokens[i - 1] == "top":
             top = number
-        elif token.isdigit() or token in ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"):
+        elif token.isdigit() or token in NUMBER_WORDS:
             continue  # a number that is no place ("3 bugs")
         elif RANK_WORDS & set(tokens[i + 1 : i + 4]):
             place = number
@@ -557,15 +590,30 @@ def ranking(tokens: list[str]) -> Operator | None:
         words |= span
     if not words:
         return None
+    if skip:  # "after the top two, the next highest": the first place after them, said again
+        place = 1
     order = "fewest" if fewest else "most"
     shown = (
-        f"top {top}"
+        f"the first after the top {skip}"
+        if skip
+        else f"top {top}"
         if top > 1
-        else ("fewest, of those with any" if place == 1 and fewest else f"place {place} by {order}")
+        else ("fewest, of those with any" if among_any else "fewest")
+        if place == 1 and fewest
+        else f"place {place} by {order}"
     )
     implied = frozenset({"most"}) if fewest or said_most else frozenset()
     return Operator(
-        "rank", frozenset(words), shown, cues=implied, place=place, top=top, fewest=bool(fewest), universe=universe
+        "rank",
+        frozenset(words),
+        shown,
+        cues=implied,
+        place=place,
+        top=top,
+        fewest=bool(fewest),
+        universe=universe,
+        among_any=among_any,
+        skip=skip,
     )
 
 
@@ -685,12 +733,16 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
             return uncertain(core, shown, f"excluding {op.item} from the most needs the ranked list, which it has not")
         if core.outcome == "absent":
             return replace(core, operator=shown)
+        written = listed(core.answer) if core.type not in ITEM_TYPES else None  # bug titles, one a line
+        if core.type not in ITEM_TYPES and written is None:
+            return uncertain(core, shown, f"the answer is prose, not items {op.item} could be left out of")
+        items = items if written is None else written
         kept = [x for x in items if not names(x, op)]
         shown = {**shown, "excluded": len(items) - len(kept)}
         if items and not kept:  # "apart from X, who attended …": X was the only one
             why = f"nobody but {op.item}: the reading's only answer is the one excluded"
             return emptied(core, shown, f"the only answer is {op.item}", why)
-        return replace(core, answer=kept, operator=shown)
+        return replace(core, answer=kept if written is None else "\n".join(f"- {x}" for x in kept), operator=shown)
     if op.kind == "count":
         kind = counted_kinds().get(op.counted or "")
         if kind is not None and core.type in counted_kinds().values() and core.type != kind:
@@ -766,10 +818,11 @@ def names(item: str, op: Operator) -> bool:
     return any(n in item for n in named)
 
 
-def ranked(op: Operator, core: Answer, rows: list[tuple[str, int]], opener: bool) -> Answer:
+def ranked(op: Operator, core: Answer, rows: list[tuple[str, int]], opener: bool, everyone: bool = False) -> Answer:
     """A ranking operator over the core's ranked rows (answer, count), most first: the place or top N asked for
     (ties share a place), the most but an excluded item, or two items compared. `opener`: the question is a
-    yes/no one ("Did BlueWave report more ...?")."""
+    yes/no one ("Did BlueWave report more ...?"); `everyone`: the rows hold everyone a fewest is read among,
+    those with none at 0 (else a fewest is read only where the question keeps it to those with any)."""
     reading = core.choice.winner.reading if core.choice and core.choice.winner else ""
     shown = {**op.to_json(reading), "ranked": [[a, n] for a, n in rows]}
     if core.outcome != "answer":
@@ -789,10 +842,17 @@ def ranked(op: Operator, core: Answer, rows: list[tuple[str, int]], opener: bool
             said = f"{pick}: {max(mine, theirs) if not op.fewest else min(mine, theirs)} against {other}'s "
             said += f"{min(mine, theirs) if not op.fewest else max(mine, theirs)}"
         return replace(core, answer=said, type="compare", operator=shown)
-    if op.universe:
-        why = "the fewest among all of them may be none, and the ranked rows hold only those with at least one"
+    if op.kind == "rank" and op.fewest and not op.among_any and not everyone:
+        why = "the fewest may be none, and the ranked rows hold only those with at least one"
         return uncertain(core, shown, why)
     rows = [(a, n) for a, n in rows if op.item is None or not names(a, op)]
+    if op.skip:
+        ordered = sorted((n for _, n in rows), reverse=not op.fewest)
+        if len(ordered) <= op.skip or ordered[op.skip - 1] == ordered[op.skip]:
+            why = f"the top {op.skip} are not {op.skip} items apart from the rest ({len(ordered)} ranked)"
+            return uncertain(core, shown, why)
+        passed = ordered[op.skip - 1]
+        rows = [(a, n) for a, n in rows if (n > passed if op.fewest else n < passed)]
     levels = sorted({n for _, n in rows}, reverse=not op.fewest)
     if op.top > 1:
         cut = sorted((n for _, n in rows), reverse=not op.fewest)[: op.top]

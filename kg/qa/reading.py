@@ -36,6 +36,7 @@ ASKED_BY: dict[str, tuple[str, ...]] = {
     "pr": ("pr", "link"),
     "name": ("competitor_asked",),  # "which competitor products have demo links": names, not the links
     "customer": ("customer_id",),  # "which customer IDs …": the customer records, not their companies
+    "time": ("time_asked",),  # "when was X's PRD created": a time, which no row of the table gives
 }
 #: The cues that ask for an answer type: checked against the row's type, not as words.
 TYPE_CUES = frozenset(c for cues in ASKED_BY.values() for c in cues)

@@ -118,18 +118,28 @@ def slots_of(q: Question, bindings: dict[str, Term]) -> Slots:
 
 
 @lru_cache(maxsize=65536)
-def cues_in(text: str) -> frozenset[str]:
-    """The lexicon's cues a sentence carries, matched as a question's words are (kept per sentence: the same
-    search hits come back for many questions of a product)."""
-    plain = " ".join(singular_text(w) for w in cue_words(normalise(text)))
-    return frozenset(name for name, phrase in lexicon().candidates(plain) if phrase.pattern.search(plain))
+def cue_text(sentence: str) -> str:
+    """A sentence's words as a question's are read for cues (kept per sentence: the same search hits come back
+    for many questions of a product)."""
+    return " ".join(singular_text(w) for w in cue_words(normalise(sentence)))
+
+
+def carries(sentence: str, cues: frozenset[str]) -> bool:
+    """The sentence carries every one of the cues, matched as a question's words are: only those cues' phrases
+    are tried, each only where its literal stands."""
+    plain = cue_text(sentence)
+    phrases = lexicon().cues
+    return all(
+        any((p.needs is None or any(lit in plain for lit in p.needs)) and p.pattern.search(plain) for p in phrases[c])
+        for c in cues
+    )
 
 
 def speaks_of(text: str, slots: Slots) -> bool:
     """One sentence of the text carries every evidence cue, and it with its neighbours every slot word."""
     sentences = [s for s in SENTENCE.split(text) if s.strip()]
     for i, sentence in enumerate(sentences):
-        if slots.cues and not slots.cues <= cues_in(sentence):
+        if slots.cues and not carries(sentence, slots.cues):
             continue
         near = " ".join(sentences[max(0, i - WINDOW) : i + WINDOW + 1])
         words = set(feature_tokens(near))

@@ -55,6 +55,8 @@ WINDOW_CUES = frozenset({"in", "during"})
 #: Cues that after an event's verb bound the events ("opened before November 2026"): a window too, not the state
 #: read just before that point.
 BOUND_CUES = frozenset({"before", "prior", "ahead"})
+#: How many words before "in <month>" an event's verb may stand and still make it a window of those events.
+EVENT_REACH = 8
 EVENT_VERBS = frozenset(
     {
         "opened",
@@ -158,11 +160,16 @@ def find_time(norm: str) -> tuple[TimeSlot | None, str]:
 
 
 def _event_window(norm: str, found: re.Match[str]) -> bool:
-    """ "Opened in October 2026", "opened before November 2026": a window the events fall in, not a point to
-    read the state at. Left in the text, the words are placed by nothing, so the reading says so."""
+    """ "Opened in October 2026", "resolved the most bugs in March 2027", "during 2026", "opened before November
+    2026": a window the events fall in, not a point to read the state at. Left in the text, the words are placed
+    by nothing (or by the window operator), so the reading says so."""
     cue = found.group(0).split()[0]
-    before = norm[: found.start()].split()[-1:]
-    return cue in WINDOW_CUES | BOUND_CUES and bool(before) and before[0] in EVENT_VERBS
+    before = norm[: found.start()].split()
+    if cue == "during":  # "during March 2027": the whole month, never the state at its end
+        return True
+    if cue in WINDOW_CUES:  # "resolved the most customer bugs in March 2027": the events of that month
+        return bool(set(before[-EVENT_REACH:]) & EVENT_VERBS)
+    return cue in BOUND_CUES and bool(before) and before[-1] in EVENT_VERBS
 
 
 def _date_slot(found: re.Match[str], mode: str) -> TimeSlot:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -286,6 +286,11 @@ def reading(
         narrowing=narrowing(),
         phrase=frozenset(phrase_words),
     )
+    if not intent.residue and (part := named_component(tagged, labels)) is not None:
+        # "in the Access Control Module of X, which companies have the most active bugs": a part of the product
+        # a row with no free phrase does not read, whatever clause it stands in (a feature's phrase may hold a
+        # component's words: "PRs for enhancing the user interface")
+        candidate.account = replace(candidate.account, unread=(*candidate.account.unread, part))
     return candidate
 
 
@@ -423,10 +428,16 @@ def names_component(tagged: Tagged, labels: Labels | None) -> set[str]:
     """{"component"} when the question names one of its product's components whole ("the API Gateway in
     SupportForce", "Database & Data Synchronization Module"): an issue with a named part of the product, even said
     without a bug word ("API Gateway fix engineers"). A component named in part is left to the free phrase."""
+    return set(DERIVED_CUES) if named_component(tagged, labels) else set()
+
+
+def named_component(tagged: Tagged, labels: Labels | None) -> str | None:
+    """The component of the product the question names whole, if any."""
     if labels is None or not labels.components:
-        return set()
+        return None
     stems = " " + " ".join(stem(w) for w in tagged.words if w.isalnum()) + " "
-    return set(DERIVED_CUES) if any(key in stems for key in component_stems(labels.components)) else set()
+    keys = [k for k in labels.components if " " in k]
+    return next((k for k, s in zip(keys, component_stems(labels.components), strict=True) if s in stems), None)
 
 
 @cache

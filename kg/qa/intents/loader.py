@@ -63,6 +63,7 @@ def _row(name: str, row: dict[str, Any], order: list[str]) -> Intent:
         empty=row.get("empty", "absent"),
         filters=tuple(row.get("filters", ())),
         every=row.get("every"),
+        universe=tuple(row.get("universe", ())),
     )
 
 

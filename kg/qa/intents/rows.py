@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from kg.qa.question import Question
 from kg.query.sparql import Row, Term, library
@@ -60,6 +61,9 @@ class Intent:
     #: The query read where the question names no topic and no feature word: the whole product's (table.toml's
     #: `every`).
     every: str | None = None
+    #: The bindings of the ranked query (`<query>_ranked.rq`) whose rows, together, are everyone a fewest is read
+    #: among (table.toml's `universe`: "any" state, approved or not): those not in the asked rows have none.
+    universe: tuple[dict[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         if self.answer_type not in ANSWER_TYPES:
