@@ -1569,3 +1569,51 @@ def test_a_role_narrows_the_people_of_a_meeting_named_by_its_date(answerer: Answ
     everyone = answerer.ask("Who attended the PitchForce planning meeting on 2026-09-16?")
     assert leads.outcome == everyone.outcome == "answer"
     assert set(leads.answer) < set(everyone.answer)
+
+
+def test_a_role_said_as_an_employees_own_is_read_up_the_reporting_line(answerer: Answerer) -> None:
+    """ "Who is eid_…'s engineering lead" is the manager with that role, at any distance up the line; nobody
+    there with the role is no proof (the words may name another relation: a product manager)."""
+    lead = answerer.ask("who is eid_9307fe85's engineering lead on AutoTuneForce?")
+    manager = answerer.ask("which engineering lead does eid_9307fe85 report to in AutoTuneForce?")
+    assert lead.outcome == "answer" and lead.answer == manager.answer
+    vp = answerer.ask("who is eid_9307fe85's VP of engineering on AutoTuneForce?")
+    assert vp.outcome == "answer" and vp.answer != lead.answer
+    other = answerer.ask("who is eid_9307fe85's product manager on AutoTuneForce?")
+    assert other.outcome == "uncertain" and other.proof is None
+
+
+def test_two_employees_said_to_have_the_same_manager(answerer: Answerer) -> None:
+    """ "Do A and B have the same manager", "are A and B under the same manager": as "does A share a manager
+    with B"."""
+    shared = "Does eid_036b54bf share a manager with eid_e01a396c on SearchFlow?"
+    for question in (
+        "Do eid_036b54bf and eid_e01a396c on SearchFlow have the same manager?",
+        "Are eid_036b54bf and eid_e01a396c under the same manager in SearchFlow?",
+    ):
+        assert answerer.ask(question).answer == answerer.ask(shared).answer == "yes", question
+    assert answerer.ask("Do eid_036b54bf and eid_9e9883de have the same manager?").answer == "no"
+
+
+def test_the_first_planning_meeting_is_the_earliest_product_planning_one(answerer: Answerer) -> None:
+    """ "The first ContentForce planning meeting": the earliest of the product-planning meetings (not a document
+    review), also when its id is said beside it."""
+    first = answerer.ask("who was in the first ContentForce planning meeting?")
+    by_id = answerer.ask("who was in product_dev_ContentForce_1?")
+    assert first.outcome == "answer" and first.answer == by_id.answer
+    count = answerer.ask(
+        "How many people were in the first AutoTuneForce product planning meeting (product_dev_ATF_AIX_1)?"
+    )
+    assert count.outcome == "answer" and count.answer == str(
+        len(answerer.ask("who was in product_dev_ATF_AIX_1?").answer)
+    )
+
+
+def test_when_asks_for_a_time_and_last_revised_is_the_latest_version(answerer: Answerer) -> None:
+    """A "when" question is never answered with people; "when was X last revised" is the latest version's
+    time."""
+    created = answerer.ask("When was the SearchFlow System Design Document created?")
+    assert created.outcome != "answer" or created.type not in ("person", "name")
+    revised = answerer.ask("When was the SearchFlow System Design Document last revised?")
+    latest = answerer.ask("When was the latest SearchFlow System Design Document created?")
+    assert revised.outcome == "answer" and revised.answer == latest.answer

@@ -1027,3 +1027,17 @@ def test_a_component_a_ranking_does_not_read_is_never_dropped(answerer: Answerer
         "to be closed?"
     )
     assert feature.outcome == "answer"  # a feature's phrase may hold a component's words
+
+
+def test_the_author_of_the_most_prs_in_a_state(answerer: Answerer) -> None:
+    """ "Who authored the most merged PRs": PRs counted in the state asked, by their author; its place and
+    fewest are read from the same counts (every PR's author is everyone a fewest is read among)."""
+    got = answerer.ask("Who authored the most merged pull requests in CollaborateForce?")
+    assert got.intent == "pr_author_max_state" and got.answer == ["eid_76d9cb07"]
+    second = answerer.ask("Who authored the second most merged PRs in CollaborateForce?")
+    ranked = second.operator["ranked"]
+    assert second.outcome == "answer" and "eid_76d9cb07" not in second.answer
+    assert all(n < ranked[0][1] for a, n in ranked if a in second.answer)
+    fewest = answerer.ask("Which engineer has the fewest merged PRs on FeedbackForce?")
+    assert fewest.outcome == "answer" and all(n == 0 for a, n in fewest.operator["ranked"] if a in fewest.answer)
+    assert answerer.ask("Who opened the most PRs in TrendForce?").intent == "pr_author_max"

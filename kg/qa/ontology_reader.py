@@ -448,6 +448,13 @@ class Placed:
         return [w for w in self.text.replace("\x00", " ").split() if w != HOLE and w not in function_words]
 
 
+#: "Reopened after it was fixed", "reopened after the fix went in": what reopening is, said again.
+REOPENED_AFTER_FIX = re.compile(
+    r"(?<!\S)(reopen\w*)((?: \S+){0,8}?) after (?:it was |it got |being |the |its )?(?:fix|fixed|fixing|resolved|"
+    r"resolution|closed|closing)(?: went in| landed| was merged| shipped)?(?!\S)"
+)
+
+
 def question_text(q: Question) -> str:
     """The question's normalised text without possessive endings, quotes and the adverbs that may stand inside
     a property's words and change nothing ("reports directly to")."""
@@ -461,6 +468,7 @@ def question_text(q: Question) -> str:
         text = re.sub(rf"(?<!\S){re.escape(plain_words(normalise(aside)))}(?!\S)", " ", text, count=1)
     text = said_records().sub(" ", text)  # "according to its review records": where, not what
     text = FRONTED.sub(r"\2 \3 \1", text)  # "to whom was X assigned": who was X assigned to
+    text = REOPENED_AFTER_FIX.sub(r"\1\2", text)  # "reopened after it was fixed": a reopened bug had been
     for frame in reader_data()["frames"]:  # "… in the org chart": where the answer is read, no property
         text = re.sub(rf"(?<!\S){re.escape(frame)}(?!\S)", " ", text)
     text = NAME_ASKED.sub("find", text)  # "Name the QA specialists on X": a request, not X's name
@@ -668,7 +676,7 @@ def without_links(placed: Placed) -> Placed:
 TOP_WORDS = frozenset({"most", "top", "busiest"})
 #: Words for the people of a team that a property may read ("members": member of), said as who spoke ("what
 #: have the team members written up in Slack").
-SPEAKER_WORDS = frozenset({"member", "team member"})
+SPEAKER_WORDS = frozenset({"member", "team member", "folk", "folks"})
 
 
 def in_repository(mention: Mention, repo: str) -> Mention:
@@ -1189,7 +1197,8 @@ class Reader:
         if not desc.entities:
             proof = {**desc.proof, "graphs": [g.value for g in self.graphs or []], "result": True}
             return self.abstention(desc.missing, "absent", intent="ontology:described", proof=proof)
-        if not asks_property and (people := self.people_of(desc, asked)) is not None:
+        role_asked = PERSON if asked is None and self.q.roles else asked  # "which UX researchers were in <it>"
+        if not asks_property and (people := self.people_of(desc, role_asked)) is not None:
             return self.by_role(people)
         if not asks_property:
             if asked is not None and not any(

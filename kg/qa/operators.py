@@ -131,7 +131,11 @@ TIME_REACH = 3
 def in_time(tokens: list[str]) -> Operator | None:
     """The newest or oldest of the items asked for ("the latest approved PR", "which bug channel was created
     first"): a time word said of an item kind that has a creation time, just before it or as its verb's adverb
-    after it. A time word of anything else ("the last month", "first-week hire") is no such operator."""
+    after it. A time word of anything else ("the last month", "first-week hire") is no such operator, nor one
+    said where people are asked ("who was in the first planning meeting": the meeting is described, the people
+    are the answer)."""
+    if tokens[:1] in (["who"], ["whom"]):
+        return None
     kinds = phrases()["time_kinds"]
 
     def kind_at(at: int) -> bool:
@@ -425,6 +429,8 @@ def superlative_count(q: Question, span: tuple[int, int]) -> bool:
     ("how many bugs did the engineer with the most … resolve") leaves the count asked."""
     tagged = tag(q)
     at = span[0]
+    if tagged.tokens[span[1] - 1 : span[1]] == ["count"] and tagged.spans.get("most"):
+        return True  # "resolved customer bugs count, nobody resolved more": the measure of the most
     return any(
         s <= at < e or (s > at and tagged.clauses[s] == tagged.clauses[at] and tagged.tokens[s] in NEGATED_MOST)
         for s, e in tagged.spans.get("most", ())
