@@ -1617,3 +1617,27 @@ def test_when_asks_for_a_time_and_last_revised_is_the_latest_version(answerer: A
     revised = answerer.ask("When was the SearchFlow System Design Document last revised?")
     latest = answerer.ask("When was the latest SearchFlow System Design Document created?")
     assert revised.outcome == "answer" and revised.answer == latest.answer
+
+
+def test_a_role_stated_of_a_named_employee_describes_it(answerer: Answerer) -> None:
+    """ "eid_… is an engineering lead on X. Who is his manager?": the role says who the employee is (as
+    "engineering lead eid_…" does), it filters nothing; a role the employee does not hold is uncertain. "Is eid_…
+    a QA specialist?" still asks it."""
+    got = answerer.ask("Bob Davis (eid_e0273792) is an engineering lead on ExplainabilityForce. Who is his manager?")
+    plain = answerer.ask("Who is the manager of eid_e0273792?")
+    assert got.outcome == "answer" and got.answer == plain.answer
+    wrong = answerer.ask("eid_e0273792 is a QA specialist on ExplainabilityForce. Who is his manager?")
+    assert wrong.outcome == "uncertain" and wrong.proof is None
+    assert answerer.ask("Is eid_e0273792 a QA specialist?").answer == "no"
+
+
+def test_the_people_of_a_document_review_meeting_are_its_participants(answerer: Answerer) -> None:
+    """ "Which QA specialists were in the X review meeting" asks the meeting's participants with that role, not
+    the document's reviewers."""
+    got = answerer.ask("Which QA specialists were in the CoachForce System Design Document review meeting?")
+    reviewers = answerer.ask(
+        "Find employee IDs of QA Specialists who reviewed the System Design Document for CoachForce?"
+    )
+    assert got.outcome == reviewers.outcome == "answer" and got.answer != reviewers.answer
+    everyone = answerer.ask("Who was in the CoachForce System Design Document review meeting?")
+    assert set(got.answer) < set(everyone.answer)

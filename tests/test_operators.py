@@ -55,9 +55,15 @@ def test_second_most_is_the_second_count_not_the_top(answerer: Answerer) -> None
 
 
 def test_fewest_is_the_lowest_count(answerer: Answerer) -> None:
-    got = not_the_plain_answer(answerer, "Which company has the fewest unresolved bugs in ActionGenie?", PLAIN_MOST)
+    """Among those with any, the lowest count; said of no set where some have none, both readings differ and the
+    reading names them (never the plain question's answer)."""
+    got = not_the_plain_answer(
+        answerer, "Which company has the fewest unresolved bugs in ActionGenie, among those with any?", PLAIN_MOST
+    )
     counts = ranked(got)
     assert got.answer == sorted(c for c, n in counts.items() if n == min(counts.values()))
+    unsaid = answerer.ask("Which company has the fewest unresolved bugs in ActionGenie?")
+    assert unsaid.outcome == "uncertain" and "have none" in (unsaid.reason or "")
 
 
 def test_how_many_counts_the_core_answer_with_its_items_as_evidence(answerer: Answerer) -> None:
@@ -347,13 +353,18 @@ def test_a_fewest_is_read_among_everyone_only_where_the_row_knows_everyone(answe
 
 
 def test_a_fewest_of_companies_counts_those_with_none(answerer: Answerer) -> None:
-    """A company with bugs in the product and none unresolved has the fewest unresolved: 0, not the least of
-    those with some."""
+    """Among the companies reporting bugs, one with none unresolved has the fewest unresolved: 0, not the least
+    of those with some; "only those that still have some open" reads the least of those with any."""
     got = answerer.ask("Which company reporting bugs in ActionGenie has the least unresolved bugs?")
     assert got.outcome == "answer"
     ranked = dict(got.operator["ranked"])
     assert got.answer and all(ranked[a] == 0 for a in got.answer)
     assert min(ranked.values()) == 0 and sorted(a for a, n in ranked.items() if n == 0) == got.answer
+    some = answerer.ask(
+        "Which company has the minimum number of unresolved bugs in EdgeForce? only companies that still have "
+        "something open"
+    )
+    assert some.outcome == "answer" and all(n > 0 for a, n in some.operator["ranked"] if a in some.answer)
 
 
 def test_a_negation_the_reading_does_not_use_is_never_dropped(answerer: Answerer) -> None:
@@ -1038,6 +1049,9 @@ def test_the_author_of_the_most_prs_in_a_state(answerer: Answerer) -> None:
     ranked = second.operator["ranked"]
     assert second.outcome == "answer" and "eid_76d9cb07" not in second.answer
     assert all(n < ranked[0][1] for a, n in ranked if a in second.answer)
-    fewest = answerer.ask("Which engineer has the fewest merged PRs on FeedbackForce?")
+    fewest = answerer.ask("Of the engineers who opened PRs in FeedbackForce, who has the fewest merged PRs?")
     assert fewest.outcome == "answer" and all(n == 0 for a, n in fewest.operator["ranked"] if a in fewest.answer)
+    # said with no set it is read among: of everyone (none) and of those with any differ, so it is not read
+    unsaid = answerer.ask("Which engineer has the fewest merged PRs on FeedbackForce?")
+    assert unsaid.outcome == "uncertain" and "have none" in (unsaid.reason or "")
     assert answerer.ask("Who opened the most PRs in TrendForce?").intent == "pr_author_max"

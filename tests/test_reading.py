@@ -434,3 +434,22 @@ def test_negations_that_ask_for_every_item_or_restate_a_state(answerer: Answerer
     approved = answerer.ask("Find the links to the approved PRs for integrating predictive analytics in AnomalyForce.")
     assert failed.outcome == "answer" and not set(failed.answer) & set(approved.answer)
     assert answerer.ask("Which engineers also resolved bugs in ActionGenie?").outcome == "uncertain"
+
+
+def test_a_measure_said_before_its_superlative_and_filler_phrases(answerer: Answerer) -> None:
+    """ "Whose count of X is highest" is the most of X; "in order to" is "to"; "end up not getting" is not
+    added."""
+    same = {
+        "For the status update: employee ID of the engineer whose count of unapproved feature-development PRs in "
+        "AnomalyForce is highest.": "Find the employee ID of the engineer with the most unapproved feature "
+        "development PRs in AnomalyForce.",
+        "Please document the revisions the QA Specialist recommended in order to improve the Product Requirements "
+        "Document for KnowledgeForce.": "What changes did the QA Specialist suggest for the Product Requirements "
+        "Document for KnowledgeForce?",
+        "Retro: what features did KnowledgeForce end up not getting because the product direction changed?": "What "
+        "features could not be added to KnowledgeForce due to a change in product direction?",
+    }
+    for said, plain in same.items():
+        got, base = answerer.ask(said), answerer.ask(plain)
+        assert base.outcome == "answer", plain
+        assert got.outcome == "answer" and got.answer == base.answer, said

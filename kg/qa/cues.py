@@ -228,6 +228,7 @@ def cue_words_of(norm: str) -> tuple[str, ...]:
         text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", long, text)
     text = BARE_NOT.sub(r"\1 not", text.replace("ca not", "can not").replace("wo not", "will not"))
     text = HEDGE.sub("unsure", text)  # the asker's doubt, no negation of what is asked
+    text = re.sub(r"(?<!\w)in order to(?!\w)", "to", text)  # "the revisions recommended in order to improve X"
     text = EVERY_ONE.sub("all", text)  # "don't leave any out": every item
     text = LITOTES.sub(r"\1", text)  # "not left unapproved": approved
     text = SPOKE_UP.sub("raised", text)  # "didn't stay quiet about the issues": raised them

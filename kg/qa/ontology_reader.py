@@ -676,6 +676,8 @@ def without_links(placed: Placed) -> Placed:
 TOP_WORDS = frozenset({"most", "top", "busiest"})
 #: Words for the people of a team that a property may read ("members": member of), said as who spoke ("what
 #: have the team members written up in Slack").
+#: Words between a named employee and a role said of it ("eid_… is an engineering lead", "eid_…, our VP").
+PREDICATE_LEAD = frozenset({"is", "was", "a", "an", "the", "our", "their", "as"})
 SPEAKER_WORDS = frozenset({"member", "team member", "folk", "folks"})
 
 
@@ -1389,6 +1391,15 @@ class Reader:
                 run.append(before.pop())
             else:
                 break
+        after = raw[raw.find(HOLE) + len(HOLE) :].split()
+        lead = 0
+        while lead < len(after) and after[lead] in PREDICATE_LEAD:
+            lead += 1
+        role = next((k for k in roles if after[lead : lead + len(k.split())] == k.split()), None)
+        if role is not None and after[:1] in (["is"], ["was"]):  # "eid_… is an engineering lead. Who …": said
+            # of the employee, as before its id ("is eid_… a QA specialist?" asks it)
+            said.append(roles[role])
+            run += after[: lead + len(role.split())]
         if not run:
             return None, left
         self.apposed += said

@@ -431,6 +431,10 @@ def superlative_count(q: Question, span: tuple[int, int]) -> bool:
     at = span[0]
     if tagged.tokens[span[1] - 1 : span[1]] == ["count"] and tagged.spans.get("most"):
         return True  # "resolved customer bugs count, nobody resolved more": the measure of the most
+    if tagged.tokens[span[1] - 1 : span[1]] == ["of"] and any(
+        s >= span[1] and tagged.clauses[s] == tagged.clauses[at] for s, _ in tagged.spans.get("most", ())
+    ):
+        return True  # "the engineer whose count of unapproved PRs is highest": the measure of the most
     return any(
         s <= at < e or (s > at and tagged.clauses[s] == tagged.clauses[at] and tagged.tokens[s] in NEGATED_MOST)
         for s, e in tagged.spans.get("most", ())
