@@ -325,6 +325,27 @@ def lexicon() -> Lexicon:
     return Lexicon(cues, stop)
 
 
+#: Words opening the asker's condition or purpose before the clause that asks ("If the customer asks what we held
+#: back: which …", "So I don't tell a customer we fixed something we didn't: which …").
+CONDITION_OPENERS = frozenset({"if", "so", "unless"})
+#: Words that open the clause that asks.
+ASKING_OPENERS = frozenset({"which", "what", "who", "whom", "whose", "how"})
+
+
+def condition_clause(tagged: Tagged) -> set[int]:
+    """The positions of a first clause the asker's condition or purpose opens, when a later clause is opened by a
+    question word and the first names nothing (no slot): it sets the scene, its words carry no cue."""
+    tokens, clauses = tagged.tokens, tagged.clauses
+    if not tokens or tokens[0] not in CONDITION_OPENERS or tokens[1:2] == ["which"]:
+        return set()
+    first = {i for i, c in enumerate(clauses) if c == clauses[0]}
+    asks = any(
+        tokens[i] in ASKING_OPENERS and clauses[i] != clauses[0] and clauses[i - 1] != clauses[i]
+        for i in range(1, len(tokens))
+    )
+    return first if asks and not first & tagged.slots else set()
+
+
 def tag(q: Question) -> Tagged:
     """The cues the question's words carry, each with the token spans it covers."""
     words = cue_words(q.norm)
@@ -335,11 +356,13 @@ def tag(q: Question) -> Tagged:
     kinds = list(DOC_KINDS[q.doc_kind]) if q.doc_kind else []
     slots = names | occupied([*q.roles, *kinds, *q.repo_words], tokens)
     tagged = Tagged(tokens, words, clauses=clause_ids(q.text, words), slots=slots, contrasts=contrast_clauses(q.text))
+    conditions = condition_clause(tagged)
     found: dict[str, set[tuple[int, int]]] = {}
     for name, phrase in lexicon().candidates(text):
         for m in phrase.pattern.finditer(text):
             span = (_token_at(starts, m.start()), _token_at(starts, max(m.end() - 1, m.start())) + 1)
-            if not set(range(*span)) <= names:  # a cue inside a name ("DemoForce") is no cue
+            if not set(range(*span)) <= names and not set(range(*span)) <= conditions:  # a cue inside a name
+                # ("DemoForce") or the asker's condition ("If the customer asks what we held back: …") is no cue
                 found.setdefault(name, set()).add(span)
     found["person"] = {s for s in found.get("person", ()) if not subject_of_auxiliary(tokens, s)}
     subjects = {s for s in found["person"] if relative_subject(tokens, s)}  # described by, placed, never asked
