@@ -655,17 +655,9 @@ class Answerer:
                 for r in self.backend.select(library()[name].text, {**bindings, **as_terms(extra)}, dataset)
                 if "answer" in r
             }
-            none = sorted(whole - {a for a, _ in counted})
-            if none and not op.universe:  # "which company has the least active bugs": of all, or of those with any?
-                least = [a for a, n in counted if counted and n == min(n for _, n in counted)]
-                why = (
-                    f"'{op.shown}' of everyone is none ({', '.join(none)} have none), of those with any it is "
-                    f"{', '.join(sorted(least))}: the question does not say which"
-                )
-                return operators.uncertain(
-                    core, op.to_json(core.choice.winner.reading if core.choice and core.choice.winner else ""), why
-                )
-            counted += [(a, 0) for a in none]
+            if (unsaid := operators.fewest_unsaid(op, counted, whole)) is not None:
+                return operators.uncertain(core, shown, unsaid)
+            counted += [(a, 0) for a in sorted(whole - {a for a, _ in counted})]
             op = replace(op, shown=f"{op.shown}, among all {len(whole)} in the product (those with none included)")
         opener = operators.opens_yes_no(core.question)
         answer = operators.ranked(op, core, counted, opener, everyone=everyone)

@@ -1531,11 +1531,9 @@ class Reader:
         product planning meeting product_dev_X_1"): a description said beside the id restates it."""
         if len(m.candidates) != 1 or MEETING not in m.candidates[0].classes:
             return text
-        table = reader_data()["described"]
-        words = {*table["meeting_words"], *table["first"], *table["latest"]}
-        words |= set(normalise(str(self.q.product)).split())
-        describing = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-        return re.sub(rf"(?: the)?(?: (?:{describing}))+ {re.escape(m.words)} ", f" {m.words} ", text)
+        return re.sub(
+            rf"(?: the)?(?: (?:{meeting_describing(self.q.product)}))+ {re.escape(m.words)} ", f" {m.words} ", text
+        )
 
     def possessed_role(self, m: Mention, text: str) -> str:
         """The text with a role said just after an employee ("who is eid_…'s engineering lead") read as the manager
@@ -2652,6 +2650,15 @@ def scoped_lemma_phrases(records: bool) -> dict[str, str]:
             for lemma in lemmas(phrase) - {phrase}:  # "open" is its own lemma, no participle of it
                 found.setdefault(lemma, set()).add(phrase)
     return {lemma: next(iter(ps)) for lemma, ps in found.items() if len(ps) == 1}
+
+
+@cache
+def meeting_describing(product: str | None) -> str:
+    """The words that may describe a meeting of the product ("the first X product planning"), as a pattern's
+    alternatives, longest first."""
+    table = reader_data()["described"]
+    words = {*table["meeting_words"], *table["first"], *table["latest"], *normalise(str(product)).split()}
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
 @cache

@@ -828,6 +828,19 @@ def names(item: str, op: Operator) -> bool:
     return any(n in item for n in named)
 
 
+def fewest_unsaid(op: Operator, rows: list[tuple[str, int]], whole: set[str]) -> str | None:
+    """Why a fewest said of no set is not read ("which company has the least active bugs"): of everyone it is
+    none, of those with any the least of the rows, and the two differ; None when they agree or the set is said."""
+    none = sorted(whole - {a for a, _ in rows})
+    if not none or op.universe:
+        return None
+    least = sorted(a for a, n in rows if n == min(n for _, n in rows)) if rows else ["nobody"]
+    return (
+        f"'{op.shown}' of everyone is none ({', '.join(none)} have none), of those with any it is "
+        f"{', '.join(least)}: the question does not say which"
+    )
+
+
 def ranked(op: Operator, core: Answer, rows: list[tuple[str, int]], opener: bool, everyone: bool = False) -> Answer:
     """A ranking operator over the core's ranked rows (answer, count), most first: the place or top N asked for
     (ties share a place), the most but an excluded item, or two items compared. `opener`: the question is a

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from kg.qa.cues import Tagged, occupied, residue_positions, tag
@@ -435,9 +435,15 @@ def named_component(tagged: Tagged, labels: Labels | None) -> str | None:
     """The component of the product the question names whole, if any."""
     if labels is None or not labels.components:
         return None
-    stems = " " + " ".join(stem(w) for w in tagged.words if w.isalnum()) + " "
-    keys = [k for k in labels.components if " " in k]
-    return next((k for k, s in zip(keys, component_stems(labels.components), strict=True) if s in stems), None)
+    return component_said(tuple(tagged.words), labels.components)
+
+
+@lru_cache(maxsize=4096)
+def component_said(words: tuple[str, ...], components: tuple[str, ...]) -> str | None:
+    """`named_component`, kept per question's words: every row the chooser judges asks it again."""
+    stems = " " + " ".join(stem(w) for w in words if w.isalnum()) + " "
+    keys = [k for k in components if " " in k]
+    return next((k for k, s in zip(keys, component_stems(components), strict=True) if s in stems), None)
 
 
 @cache
