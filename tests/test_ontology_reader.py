@@ -1641,3 +1641,41 @@ def test_the_people_of_a_document_review_meeting_are_its_participants(answerer: 
     assert got.outcome == reviewers.outcome == "answer" and got.answer != reviewers.answer
     everyone = answerer.ask("Who was in the CoachForce System Design Document review meeting?")
     assert set(got.answer) < set(everyone.answer)
+
+
+def test_reverts_listed_and_counted(answerer: Answerer) -> None:
+    """ "Which X pull requests are reverts?" lists the revert PRs (a kind of PR), "how many … were reverts"
+    counts them; "what did PR #33 revert" still reads the verb, not the kind."""
+    reverts = answerer.ask("Which SummarizeForce pull requests are reverts?")
+    listed = answerer.ask("List the revert PRs in SummarizeForce")
+    assert reverts.outcome == listed.outcome == "answer" and sorted(reverts.answer) == sorted(listed.answer)
+    counted = answerer.ask("How many SummarizeForce pull requests are reverts?")
+    assert counted.outcome == "answer" and str(counted.answer) == str(len(listed.answer))
+    undone = answerer.ask("In LeadForce, what did PR #33 revert?")
+    assert undone.outcome == "answer" and undone.answer == ["https://github.com/salesforce/AIX/pull/32"]
+
+
+def test_acts_said_in_the_passive_or_with_a_customer_bug(answerer: Answerer) -> None:
+    """ "which bugs were resolved by eid_…" reads as "which bugs did eid_… resolve"; "customer bugs" are bugs."""
+    active = answerer.ask("Which bugs did eid_a94d726f resolve in ContentForce?")
+    assert active.outcome == "answer"
+    for question in (
+        "Which ContentForce bugs were resolved by eid_a94d726f?",
+        "Which ContentForce customer bugs did eid_a94d726f resolve?",
+    ):
+        got = answerer.ask(question)
+        assert got.outcome == "answer" and sorted(got.answer) == sorted(active.answer), question
+
+
+def test_a_role_joined_to_other_people_is_uncertain(answerer: Answerer) -> None:
+    """ "Which engineers and QA folks report to X" asks for both kinds; the role would filter to one."""
+    got = answerer.ask("Which engineers and QA folks report to eid_95f6d01c?")
+    assert got.outcome == "uncertain" and "joins a role" in (got.reason or "")
+    assert answerer.ask("Which QA folks report to eid_95f6d01c?").outcome == "answer"
+
+
+def test_a_product_named_with_its_code_name(answerer: Answerer) -> None:
+    """ "WorkFlowGenie/flowAIX": the product and its code name, one scope."""
+    both = answerer.ask("Who approved the most WorkFlowGenie/flowAIX pull requests?")
+    one = answerer.ask("Who approved the most WorkFlowGenie pull requests?")
+    assert both.outcome == one.outcome == "answer" and both.answer == one.answer

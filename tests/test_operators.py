@@ -1055,3 +1055,84 @@ def test_the_author_of_the_most_prs_in_a_state(answerer: Answerer) -> None:
     unsaid = answerer.ask("Which engineer has the fewest merged PRs on FeedbackForce?")
     assert unsaid.outcome == "uncertain" and "have none" in (unsaid.reason or "")
     assert answerer.ask("Who opened the most PRs in TrendForce?").intent == "pr_author_max"
+
+
+def test_when_asks_a_time_no_list_answers(answerer: Answerer) -> None:
+    """ "When was the first … PR opened?" asks a time: a row answering PR links is uncertain, never the links."""
+    for question in (
+        "When was the first automated scaling PR in TrendForce that didn't get approved opened?",
+        "When was the ConnectForce anomaly detection PR that was reverted for introducing bugs opened?",
+    ):
+        got = answerer.ask(question)
+        assert got.outcome == "uncertain" and "asks for a time" in (got.reason or ""), question
+
+
+def test_reasons_asked_are_why(answerer: Answerer) -> None:
+    got = answerer.ask("what were the reviewers' reasons for rejecting the security-measures PRs in AnomalyForce?")
+    assert got.outcome == "unsupported" and "why or how" in (got.reason or "")
+
+
+def test_the_number_of_the_kind_a_ranking_answers_is_a_count(answerer: Answerer) -> None:
+    """ "Number of companies tied for the most …": how many top the ranking, not their names; the count of a
+    measure ("whose count of unapproved PRs is highest") stays the most."""
+    tied = answerer.ask("Number of companies tied for the most unresolved bugs in ActionGenie?")
+    most = answerer.ask("Which companies have the most unresolved bugs in ActionGenie?")
+    assert most.outcome == "answer" and tied.outcome == "answer"
+    assert str(tied.answer) == str(len(most.answer))
+    measure = answerer.ask("the engineer whose count of unapproved PRs is highest in AnomalyForce")
+    assert measure.outcome == "answer" and isinstance(measure.answer, list)
+
+
+def test_a_negated_state_inside_a_describing_clause_is_read(answerer: Answerer) -> None:
+    """ "approved … PRs that are not merged" narrows the approved ones: no row reads it, so uncertain, never the
+    approved PRs; a negated state the question says again plainly ("not merged so far and still need to be
+    merged") is read."""
+    got = answerer.ask("approved database optimization PRs in ContextForce that are not merged")
+    assert got.outcome == "uncertain" and "'not'" in (got.reason or "")
+    again = answerer.ask(
+        "links to the ConnectForce AI-driven data anomaly detection PRs that are not merged so far and still need "
+        "to be merged"
+    )
+    assert again.outcome == "answer" and again.intent == "pr_to_merge"
+
+
+def test_two_components_named_are_not_one(answerer: Answerer) -> None:
+    """ "Who fixed the X issue and also the Y freeze": the row reads one component; the other is named whole, so
+    the reading is uncertain, naming it. An effect clause naming no component whole stays one reading."""
+    got = answerer.ask(
+        "Who fixed the API Security & Access Control issue in ActionGenie and also the User Interface & Frontend "
+        "Performance freeze?"
+    )
+    assert got.outcome == "uncertain" and "user interface frontend performance" in (got.reason or "")
+    one = answerer.ask(
+        "What is the employee ID of engineers who resolved the database performance issues in AnomalyForce that "
+        "were causing delays in anomaly detection results and reducing system effectiveness?"
+    )
+    assert one.outcome == "answer"
+
+
+def test_exclusions_of_the_negative_state_keep_the_positive(answerer: Answerer) -> None:
+    """ "exclude any PR that was not approved", "Not the ones that weren't - just the approved links": the
+    approved PRs, as the plain question answers."""
+    plain = answerer.ask("Can you provide links to the approved PRs for expanding security measures in AnomalyForce?")
+    for question in (
+        "Provide links to the approved PRs for expanding security measures in AnomalyForce; exclude any PR that was "
+        "not approved.",
+        "Which AnomalyForce PRs for expanding security measures did get approved? Not the ones that weren't - just "
+        "the approved links.",
+    ):
+        got = answerer.ask(question)
+        assert got.outcome == "answer" and sorted(got.answer) == sorted(plain.answer), question
+
+
+def test_not_added_then_made_it_in_is_delayed(answerer: Answerer) -> None:
+    """ "weren't added because …, but did eventually make it in" is the delayed-then-added question, never the
+    features that could not be added."""
+    dropped = answerer.ask("What features could not be added to FlowForce due to change in product direction?")
+    for question in (
+        "Which FlowForce features weren't added on time because the product direction changed, but did eventually "
+        "make it in?",
+        "Which FlowForce features weren't added because the product direction changed, but did eventually make it in?",
+    ):
+        got = answerer.ask(question)
+        assert got.intent == "feature_delayed" and got.answer != dropped.answer, question

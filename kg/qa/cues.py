@@ -65,16 +65,22 @@ NOT_WITHOUT = re.compile(
 KEPT_BY_EXCLUSION = re.compile(
     r"(?<!\w)(?:exclude|excluding|leave out|leaving out|drop|dropping|skip|skipping|omit|omitting|ignore|ignoring|"
     r"filter out|filtering out|remove|removing|minus|not including|without|none of|not any of|not one of)"
-    r"(?: (?:any|all|those|the ones|ones|anything|the \w+))? (?:(?:that|which|who)"
+    r"(?: (?:any|all|every|each|those|the)(?: \w+)?| ones| anything)? (?:(?:that|which|who)"
     r"(?: (?:were|was|are|is|have|has|had|got|did|do|does))? |(?<=ones |hose ))(?:not|never)"
     r"(?: (?:been|get|got|yet|ever))? (\w+)(?!\w)"
+)
+#: "Not the ones that weren't - just the approved links": the items asked set against the others with the state
+#: left unsaid, which adds nothing the question does not say outright.
+ELLIPTIC_CONTRAST = re.compile(
+    r"(?<!\w)not (?:the ones|those|the \w+|any) (?:that|which|who) (?:were|was|are|is|did|do|does|have|has|had) not"
+    r"(?=\s*(?:[-—,;]|$)|\s+(?:just|only|but)\b)"
 )
 #: "Leaving aside the ones that were turned down", "excluding any that got rejected": the items in a negative
 #: state dropped, so only those in its opposite kept (a double negation, as KEPT_BY_EXCLUSION reads).
 DROPPED_NEGATIVE = re.compile(
     r"(?<!\w)(?:exclude|excluding|leave out|leaving out|leave aside|leaving aside|set aside|setting aside|"
     r"put aside|putting aside|drop|dropping|skip|skipping|omit|omitting|ignore|ignoring|filter out|filtering out|"
-    r"minus|not counting|without)(?: (?:any|all|those|the ones|ones|the \w+))? (?:that|which)"
+    r"minus|not counting|without)(?: (?:any|all|every|each|those|the)(?: \w+)?| ones)? (?:that|which)"
     r"(?: (?:were|was|got|have been|had been|been))? (?:turned down|rejected|declined|disapproved|unapproved)(?!\w)"
 )
 #: "The authors and key reviewers both, …": "both" just after the plural pair it joins says again that both are
@@ -233,6 +239,7 @@ def cue_words_of(norm: str) -> tuple[str, ...]:
     text = LITOTES.sub(r"\1", text)  # "not left unapproved": approved
     text = SPOKE_UP.sub("raised", text)  # "didn't stay quiet about the issues": raised them
     text = NOT_WITHOUT.sub("had", text)  # "did not go without interruptions": had them
+    text = ELLIPTIC_CONTRAST.sub("", text)
     text = KEPT_BY_EXCLUSION.sub(r"only \1", text)  # "exclude any that were not approved": only approved
     text = DROPPED_NEGATIVE.sub("only approved", text)  # "leaving aside the ones turned down": only approved
     text = CONTRASTING.sub("not", text)  # "closed rather than merged": closed, not merged
@@ -517,6 +524,8 @@ def owner_not_asked(tokens: list[str], owners: set[int], span: tuple[int, int]) 
 CLAUSE_VERBS = frozenset({"built", "made", "wrote", "said", "brought", "took", "gave", "put", "ran", "saw", "sent"})
 #: Nouns of the items a question may ask for, which a person word right after begins a relative clause of.
 ITEM_NOUNS = frozenset({"feature", "bug", "issue", "pr", "prs", "document", "doc", "competitor", "product", "demo"})
+#: How many words before a "that" or "which" the item noun of its clause may stand ("features for X that …").
+RELATIVE_REACH = 5
 
 
 def subject_of_auxiliary(tokens: list[str], span: tuple[int, int]) -> bool:
@@ -533,6 +542,8 @@ def relative_subject(tokens: list[str], span: tuple[int, int]) -> bool:
     posted"): the subject of a clause describing the items, not what is asked."""
     before, after = tokens[span[0] - 1 : span[0]], tokens[span[1] : span[1] + 1]
     verb = bool(after) and (after[0].endswith("ed") or after[0] in CLAUSE_VERBS)
+    if before[:1] in (["that"], ["which"]):  # "features for X that people discussed"
+        before = [w for w in tokens[max(0, span[0] - RELATIVE_REACH) : span[0] - 1] if w in ITEM_NOUNS][-1:]
     return bool(before) and before[0] in ITEM_NOUNS and verb
 
 

@@ -85,8 +85,8 @@ QUOTED = re.compile(r"'[^']{3,}'|\"[^\"]+\"|‘[^’]+’|“[^”]+”")
 TITLE_QUOTED = re.compile(r"(?<![\w'])'[^']{3,}'(?!\w)|\"[^\"]+\"|‘[^’]+’|“[^”]+”")
 #: Words by which the asker speaks of themselves.
 ASKER = frozenset({"i", "im", "ive", "id", "ill", "we", "my", "our", "me", "us"})
-#: Words this short are not placed by their lemma ("was", "is").
-MIN_LEMMA_WORD = 3
+#: Words this short are not placed by their lemma ("is", "do"); "fix" is.
+MIN_LEMMA_WORD = 2
 #: Content words a run must hold to name an entity by part of its title ("the scan cancellation button bug").
 MIN_NEAR_WORDS = 2
 #: The endings of the participles placed by their lemma.
@@ -117,6 +117,9 @@ OTHERS = frozenset({"else", "other", "others"})
 #: "Did eid_… open …": the verb after a named subject and "did" says the act, as its participle does ("opened"),
 #: never a state ("open").
 DO_SUPPORT = re.compile(rf"(?<!\S)(did|does|doe|do) (?:the )?{HOLE} (\w+)(?!\S)(?= (\w+)|)")
+#: An act said in the passive with its agent named ("which bugs were resolved by eid_…"): read as "did eid_…
+#: resolve", where the participle names a value of records the entity is the agent of.
+PASSIVE_AGENT = re.compile(rf"(?<!\S)(?:was|were|is|are|got|get|gets|been|be) (\w+(?:ed|en)) by {HOLE}(?!\S)")
 #: Conditions a class listing takes at most (eid_…'s, "closed", "not merged"): sparql/onto_list.rq binds three.
 MAX_CONDITIONS = 3
 #: How far before a yes/no property's phrase a negation still reads it ("never got merged", "without being
@@ -735,11 +738,17 @@ class Reader:
         """The reading of the question; where none is found and a verb stands after "did <entity>", the reading
         with that verb as the act it says ("which bugs did CUST-… report": "reported")."""
         read = self.read()
-        if read is None and not self.acts and DO_SUPPORT.search(self.placed(self.found).text):
+        text = self.placed(self.found).text
+        if read is None and not self.acts and DO_SUPPORT.search(text):
             return replace(self, acts=True).read()
+        if (read is None or read.outcome == "uncertain") and not self.acts and PASSIVE_AGENT.search(text):
+            active = replace(self, acts=True).read()  # "which bugs were resolved by eid_…": as "did eid_… resolve"
+            return active if active is not None and active.outcome != "uncertain" else read
         return read
 
     def read(self) -> Answer | None:
+        if (joined := self.role_joined()) is not None:
+            return self.uncertain(f"'{joined}' joins a role to another kind of person: ask for each")
         repos = {normalise(r) for r in self.q.repos}  # a repository named as one filters a listing: no entity
         named = [m for m in self.found if m.words not in repos]
         placed, asked, left = self.place(named)
@@ -1512,6 +1521,7 @@ class Reader:
             for words in m.also:  # the entity said again: its words place nothing more
                 text = text.replace(f" {words} ", " ")
         text = verb_forms(singular_text(text.strip()))
+        text = PASSIVE_AGENT.sub(f"did {HOLE} \\1", text) if self.acts else text
         return Placed(DO_SUPPORT.sub(lambda m: participle(m, self.acts), text), same=same)
 
     @staticmethod
@@ -1547,6 +1557,25 @@ class Reader:
                 self.upward = True
         return text
 
+    def role_joined(self) -> str | None:
+        """The words joining a role the question names to another word for people ("engineers and QA folks"):
+        both kinds asked, where a role filters the answer to one."""
+        s = schema()
+        person = s.below.get(PERSON, frozenset({PERSON}))
+        people = sorted((w for w, c in s.class_words.items() if c in person and " " not in w), key=len, reverse=True)
+        nouns = "|".join(re.escape(w) for w in people)
+        for role in self.q.roles:
+            for phrase in filter(None, (singular_text(normalise(role)), initials(role))):
+                said = re.escape(phrase)
+                joined = re.search(
+                    rf"(?<!\S)(?:(?:{nouns}) (?:and|or|plus|&) {said}|{said}(?: \w+)? (?:and|or|plus|&) (?:{nouns}))"
+                    rf"(?!\S)",
+                    singular_text(self.text),
+                )
+                if joined:
+                    return joined.group(0)
+        return None
+
     def match(self, placed: Placed) -> str | None:
         """Place chain words, property phrases and class words, longest first; the asked class (the first class
         word: "which company …", "who …"), if any."""
@@ -1556,6 +1585,7 @@ class Reader:
                     break
         for place in self.q.locations:  # so is a place ("… based in Seattle"), a filter on the people answered
             placed.take(singular_text(normalise(place)), frozenset({"role"}))
+        verbs = {m.start(2) for m in DO_SUPPORT.finditer(placed.text)}  # "what did PR #33 revert": a verb there
         kinds = dict(phrase_kinds())
         if self.q.product:  # the product named as the scope, unless a longer phrase holds it ("demo link")
             kinds[_phrase(self.q.product)] = kinds.get(_phrase(self.q.product), frozenset()) | {"scope"}
@@ -1573,6 +1603,8 @@ class Reader:
             if len(word) > MIN_LEMMA_WORD and (phrase := lemma_phrases().get(next(iter(sorted(lemmas(word))), ""))):
                 placed.take(word, kinds[phrase], phrase)
         self.place_words(placed)
+        verbal = {(p, at) for kind, p, at in placed.phrases if kind != "class" and at in verbs}
+        placed.phrases = [p for p in placed.phrases if not (p[0] == "class" and (p[1], p[2]) in verbal)]
         classes = sorted((at, phrase) for kind, phrase, at in placed.phrases if kind == "class")
         if (
             classes
@@ -1629,8 +1661,12 @@ class Reader:
         are our key competitors"): the first follows "which" or "what", only a form of "be" and words that
         place nothing stand between, and the classes are kin."""
         s = schema()
-        if placed.text[: first[0]].split()[-1:] not in (["which"], ["what"]):
-            return False
+        text = placed.text
+        for kind, phrase, _ in placed.phrases:  # the product as the scope ("which X pull requests are reverts")
+            for at in placed.spots.get(phrase, []) if kind == "scope" else []:
+                text = text[:at] + " " * len(phrase) + text[at + len(phrase) :]
+        if text[: first[0]].split() and text[: first[0]].split()[-1:] not in (["which"], ["what"]):
+            return False  # "which X PRs are reverts"; a count's core opens with the class ("X PRs are reverts")
         between = re.sub("\x00+", " placed ", placed.text[first[0] : second[0]]).split()[1:]
         if not between or between[0] not in BE:
             return False
@@ -1746,7 +1782,9 @@ class Reader:
                     fits = prop.domain if how in ("up", "top", "two") else prop.range
                     if self.fits(entity, fits):
                         out[(how, prop.iri, None)] = Reading(how, prop)
-        for phrase, iri in state_words.items():  # "is <bug> resolved": its state, not whether a PR resolved it
+        # "is <bug> resolved": its state, not whether a PR resolved it; beside a person named, the act ("was it
+        # eid_… who fixed <bug>")
+        for phrase, iri in state_words.items() if placed.text.count(HOLE) == 1 else ():
             out = {k: r for k, r in out.items() if k[1] == iri or phrase not in r.prop.forward}
         for iri in self.read_twice(placed, hole):  # "who does eid_…'s manager report to": two steps, or none
             out = {k: r for k, r in out.items() if r.prop.iri != iri}
@@ -2347,7 +2385,9 @@ class Reader:
         above = {c for c, below in s.below.items() if asked and asked in below and c != asked}
         classes = {s.class_words.get(p) for kind, p, _ in placed.phrases if kind == "class"} - said - above
         allowed = ("class", "forward", "scope", "value")
-        return len(classes) > 1 or any(kind not in allowed for kind, _, _ in placed.phrases)
+        # a word that names the listed class is no other word ("which PRs are reverts": the class, not "revert")
+        listed = {(p, at) for kind, p, at in placed.phrases if kind == "class" and s.class_words.get(p) == asked}
+        return len(classes) > 1 or any(k not in allowed and (p, at) not in listed for k, p, at in placed.phrases)
 
     def reaches(self, reading: Reading, asked: str, strictly: bool = False) -> bool:
         """Whether the reading's values are of the asked kind (or, unless `strictly`, a kin of it), or lead to it
@@ -2587,11 +2627,14 @@ def participle(said: re.Match[str], acts: bool) -> str:
     verb, after = said.group(2), said.group(3)
     if verb in reader_data()["listing_verbs"]:  # "which competitors does <document> name": what it lists
         return f"{said.group(1)} {HOLE}"
-    if not acts and phrase_kinds().get(verb) != frozenset({"value"}):
+    phrase = lemma_phrases().get(next(iter(sorted(lemmas(verb))), ""))
+    # "did eid_… fix": the state "fixed", unless the verb itself reads a relation backwards ("what did PR #33 revert")
+    valued = phrase is not None and "value" in phrase_kinds().get(phrase, frozenset())
+    valued = valued and not phrase_kinds().get(verb, frozenset()) & {"inverse", "class"}
+    if not acts and not valued and phrase_kinds().get(verb) != frozenset({"value"}):
         return said.group(0)
     if after and f"{verb} {after}" in phrase_kinds():
         return said.group(0)
-    phrase = lemma_phrases().get(next(iter(sorted(lemmas(verb))), ""))
     return f"{said.group(1)} {HOLE} {phrase}" if phrase else said.group(0)
 
 

@@ -419,6 +419,9 @@ def detect(q: Question) -> Operator | None:
     return None
 
 
+#: Nouns of the kinds a ranking answers with: counted right after the count's words, they are what is counted
+#: ("the number of companies tied for the most"), never the measure of a superlative.
+COUNTED_ASKED = frozenset({"company", "engineer", "person", "people", "employee", "customer", "developer"})
 #: The words a superlative said by negation opens with ("no other … beats", "nobody tops").
 NEGATED_MOST = frozenset({"no", "nobody", "none", "not", "never", "noone"})
 
@@ -429,6 +432,8 @@ def superlative_count(q: Question, span: tuple[int, int]) -> bool:
     ("how many bugs did the engineer with the most … resolve") leaves the count asked."""
     tagged = tag(q)
     at = span[0]
+    if tagged.tokens[span[1] : span[1] + 1] and tagged.tokens[span[1]] in COUNTED_ASKED:
+        return False  # "number of companies tied for the most …": the answer's own kind is counted
     if tagged.tokens[span[1] - 1 : span[1]] == ["count"] and tagged.spans.get("most"):
         return True  # "resolved customer bugs count, nobody resolved more": the measure of the most
     if tagged.tokens[span[1] - 1 : span[1]] == ["of"] and any(

@@ -263,6 +263,9 @@ def with_names(norm: str, products: dict[str, str]) -> str:
     """The text with a product's former name ("onforcex") written as the product's name ("actiongenie"), so
     every reader reads the product where the question names it either way."""
     for key, name in products.items():
+        if key != normalise(name) and key in norm:  # "workflowgenie/flowaix": the product named both ways
+            norm = re.sub(rf"(?<![\w/.-])(?:{re.escape(normalise(name))}/{re.escape(key)}|{re.escape(key)}/"
+                          rf"{re.escape(normalise(name))})(?![\w/-])", normalise(name), norm)  # fmt: skip
         if key != normalise(name) and key in norm:  # not inside a link or an id ("…/toraix/pull/11")
             # "the shaix repo" names a repository, which is not the whole product: left as said
             norm = re.sub(rf"(?<![\w/.-]){re.escape(key)}(?![\w/-]|\s+repo)", normalise(name), norm)

@@ -385,6 +385,8 @@ def asked_type(tagged: Tagged, covered: set[int], answer_type: str) -> str | Non
         for c in cues
         if any(not set(range(s, e)) <= covered for s, e in tagged.spans.get(c, ()))
     }
+    if "time" in asked and answer_type != "time":  # "when was the first … PR opened": a time, not the PR
+        return "time"
     if "name" in asked and answer_type != "name":  # "which competitor products have demo links": their names
         return "name"
     if "customer" in asked and answer_type in ("company", "person"):  # customer ids are neither

@@ -14,7 +14,7 @@ from kg.qa.cues import Tagged, occupied, residue_positions, tag
 from kg.qa.intents.binders import BINDERS, SAME_MEANING, families
 from kg.qa.intents.loader import constraints, narrowing, table
 from kg.qa.intents.rows import Intent
-from kg.qa.question import Question, quoted_titles
+from kg.qa.question import Question, lexicon_data, quoted_titles
 from kg.qa.reading import (
     ASKED_BY,
     ASKING_WORDS,
@@ -256,6 +256,7 @@ def reading(
     used = (intent.cues() | ignore | {c for b in intent.binders for c in BINDERS.meta[b].get("reads", ())}) - dropped
     explained: set[int] = set()
     phrase_words: set[int] = set()
+    positions: list[int] = []
     if intent.residue:
         positions = residue_positions(tagged, used)
         phrase = " ".join(tagged.words[i] for i in positions)
@@ -286,6 +287,9 @@ def reading(
         narrowing=narrowing(),
         phrase=frozenset(phrase_words),
     )
+    if (second := second_component(intent, tagged, positions, explained, candidate.resolution, labels)) is not None:
+        # "who fixed the X issue and also the Y freeze": both or either asked, and the row reads one component
+        candidate.account = replace(candidate.account, unread=(*candidate.account.unread, second))
     if not intent.residue and (part := named_component(tagged, labels)) is not None:
         # "in the Access Control Module of X, which companies have the most active bugs": a part of the product
         # a row with no free phrase does not read, whatever clause it stands in (a feature's phrase may hold a
@@ -322,6 +326,11 @@ def effect_positions(tagged: Tagged, named: set[int]) -> set[int]:
 DESCRIBING_OPENERS = frozenset({"that", "which", "where"})
 #: Negations a describing clause may hold as part of its description ("optimizations they didn't need").
 NEGATIONS = frozenset({"not", "never", "no"})
+#: States of an item a negation may deny ("PRs … that are not merged"): a constraint, even where no cue reads it.
+NEGATED_STATES = frozenset(
+    {"merged", "approved", "closed", "resolved", "fixed", "reverted", "open", "opened", "reopened", "rejected",
+     "accepted", "implemented", "added", "shipped", "released", "reviewed", "assigned", "deployed"}
+)  # fmt: skip
 
 
 def described_negations(tagged: Tagged, named: set[int]) -> set[int]:
@@ -347,7 +356,15 @@ def described_negations(tagged: Tagged, named: set[int]) -> set[int]:
         if tagged.tokens[j] in NEGATIONS
         and not constrained & set(range(j, j + 4))
         and not asked & set(tagged.tokens[j + 1 : j + 4])
+        and not (NEGATED_STATES & set(tagged.tokens[j + 1 : j + 4]) and not tagged.found & restating_states())
     }
+
+
+@cache
+def restating_states() -> frozenset[str]:
+    """The plain states a negated one may restate (the lexicon's negated_states): "not merged so far and still
+    need to be merged" says the state twice."""
+    return frozenset(plain for _, plain in lexicon_data()["contrasts"]["negated_states"])
 
 
 def text_read(intent: Intent, tagged: Tagged) -> set[int]:
@@ -429,6 +446,32 @@ def names_component(tagged: Tagged, labels: Labels | None) -> set[str]:
     SupportForce", "Database & Data Synchronization Module"): an issue with a named part of the product, even said
     without a bug word ("API Gateway fix engineers"). A component named in part is left to the free phrase."""
     return set(DERIVED_CUES) if named_component(tagged, labels) else set()
+
+
+def second_component(
+    intent: Intent,
+    tagged: Tagged,
+    positions: list[int],
+    explained: set[int],
+    resolution: Resolution | None,
+    labels: Labels | None,
+) -> str | None:
+    """Another component the free phrase names whole besides the one it resolved to, in the words that one's
+    label does not hold, or None (an effect's words, "delays in anomaly detection results", name none whole)."""
+    if intent.residue != "component" or resolution is None or not resolution.resolved or labels is None:
+        return None
+    said = " " + " ".join(stem(tagged.words[i]) for i in positions if tagged.words[i].isalnum()) + " "
+    bound = set(resolution.bound.split())
+    return next(
+        (
+            key
+            for key, stems in zip(
+                [k for k in labels.components if " " in k], component_stems(labels.components), strict=True
+            )
+            if stems in said and not set(key.split()) <= bound
+        ),
+        None,
+    )
 
 
 def named_component(tagged: Tagged, labels: Labels | None) -> str | None:
