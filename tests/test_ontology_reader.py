@@ -1679,3 +1679,14 @@ def test_a_product_named_with_its_code_name(answerer: Answerer) -> None:
     both = answerer.ask("Who approved the most WorkFlowGenie/flowAIX pull requests?")
     one = answerer.ask("Who approved the most WorkFlowGenie pull requests?")
     assert both.outcome == one.outcome == "answer" and both.answer == one.answer
+
+
+def test_a_role_in_brackets_after_an_employee_describes_it(answerer: Answerer) -> None:
+    """ "eid_… (AnomalyForce engineering lead)" says who the employee is, never a filter on the answer (its
+    reports hold no engineering lead: no proof of nobody); a role it does not hold is the question's premise
+    failing: uncertain."""
+    said = answerer.ask("Who reports directly to eid_131494b8 (AnomalyForce engineering lead)?")
+    plain = answerer.ask("Who reports directly to eid_131494b8?")
+    assert said.outcome == plain.outcome == "answer" and said.answer == plain.answer
+    wrong = answerer.ask("Who reports directly to eid_131494b8 (AnomalyForce QA specialist)?")
+    assert wrong.outcome == "uncertain" and "premise" in (wrong.reason or "")

@@ -1378,6 +1378,12 @@ class Reader:
         after = self.q.norm.split(mention.words, 1)[1].split()[:2] if mention.words in self.q.norm else []
         return any(w in HAVE for w in after)  # "does eid_… still have"
 
+    def bracketed_after(self, entity: Entity) -> list[str]:
+        """The words in brackets right after the entity's id as the question writes it, as the reader's text
+        holds them; [] when there are none."""
+        said = re.search(rf"(?<![\w-]){re.escape(local(entity.iri))}\s*\(([^()]*)\)", self.q.text, re.I)
+        return plain_words(normalise(said.group(1))).split() if said else []
+
     def apposition(self, entity: Entity, placed: Placed, left: list[str]) -> tuple[Answer | None, list[str]]:
         """Words that describe the named employee just before its id ("engineering lead eid_…", "engineer
         eid_…"): placed when they are a role the employee holds or a plain word for an employee; a role the
@@ -1409,7 +1415,12 @@ class Reader:
             # of the employee, as before its id ("is eid_… a QA specialist?" asks it)
             said.append(roles[role])
             run += after[: lead + len(role.split())]
-        if not run:
+        inside = self.bracketed_after(entity)  # "eid_… (AnomalyForce engineering lead)": said of it, too, whether
+        # the text still holds the brackets' words or set them aside
+        bracketed = [k for k in roles if re.search(rf"(?<!\S){re.escape(k)}(?!\S)", singular_text(" ".join(inside)))]
+        said += [roles[k] for k in bracketed]
+        run += inside if bracketed and after[: len(inside)] == inside else []
+        if not run and not said:
             return None, left
         self.apposed += said
         if said:
