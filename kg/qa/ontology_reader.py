@@ -447,6 +447,14 @@ class Placed:
         self.text = pattern.sub(lambda m: "\x00" * len(m.group(0)), self.text)
         return kinds
 
+    def without_scope(self) -> str:
+        """The placed text with the product named as the scope blanked: it places nothing of the question's shape."""
+        text = self.text
+        for kind, phrase, _ in self.phrases:
+            for at in self.spots.get(phrase, []) if kind == "scope" else []:
+                text = text[:at] + " " * len(phrase) + text[at + len(phrase) :]
+        return text
+
     def left(self, function_words: frozenset[str]) -> list[str]:
         return [w for w in self.text.replace("\x00", " ").split() if w != HOLE and w not in function_words]
 
@@ -738,10 +746,12 @@ class Reader:
         """The reading of the question; where none is found and a verb stands after "did <entity>", the reading
         with that verb as the act it says ("which bugs did CUST-… report": "reported")."""
         read = self.read()
+        if self.acts or (read is not None and read.outcome != "uncertain"):
+            return read
         text = self.placed(self.found).text
-        if read is None and not self.acts and DO_SUPPORT.search(text):
+        if read is None and DO_SUPPORT.search(text):
             return replace(self, acts=True).read()
-        if (read is None or read.outcome == "uncertain") and not self.acts and PASSIVE_AGENT.search(text):
+        if PASSIVE_AGENT.search(text):
             active = replace(self, acts=True).read()  # "which bugs were resolved by eid_…": as "did eid_… resolve"
             return active if active is not None and active.outcome != "uncertain" else read
         return read
@@ -1571,10 +1581,7 @@ class Reader:
     def role_joined(self) -> str | None:
         """The words joining a role the question names to another word for people ("engineers and QA folks"):
         both kinds asked, where a role filters the answer to one."""
-        s = schema()
-        person = s.below.get(PERSON, frozenset({PERSON}))
-        people = sorted((w for w, c in s.class_words.items() if c in person and " " not in w), key=len, reverse=True)
-        nouns = "|".join(re.escape(w) for w in people)
+        nouns = person_words()
         for role in self.q.roles:
             for phrase in filter(None, (singular_text(normalise(role)), initials(role))):
                 said = re.escape(phrase)
@@ -1672,10 +1679,7 @@ class Reader:
         are our key competitors"): the first follows "which" or "what", only a form of "be" and words that
         place nothing stand between, and the classes are kin."""
         s = schema()
-        text = placed.text
-        for kind, phrase, _ in placed.phrases:  # the product as the scope ("which X pull requests are reverts")
-            for at in placed.spots.get(phrase, []) if kind == "scope" else []:
-                text = text[:at] + " " * len(phrase) + text[at + len(phrase) :]
+        text = placed.without_scope()  # "which X pull requests are reverts"
         if text[: first[0]].split() and text[: first[0]].split()[-1:] not in (["which"], ["what"]):
             return False  # "which X PRs are reverts"; a count's core opens with the class ("X PRs are reverts")
         between = re.sub("\x00+", " placed ", placed.text[first[0] : second[0]]).split()[1:]
@@ -1714,10 +1718,7 @@ class Reader:
     def wh_names(placed: Placed, wh: int, noun: int) -> bool:
         """Whether "who" only opens "who are the <class>" ("who are the competitors …"): the class word comes
         next, past a form of "be" and an article; "who fixed the bug …" asks for a person."""
-        text = placed.text
-        for kind, phrase, _ in placed.phrases:  # the product as the scope ("who are X's …") places nothing
-            for at in placed.spots.get(phrase, []) if kind == "scope" else []:
-                text = text[:at] + " " * len(phrase) + text[at + len(phrase) :]
+        text = placed.without_scope()  # the product as the scope ("who are X's …") places nothing
         between = re.sub("\x00+", " placed ", text[wh:noun]).split()[1:]  # past "who" itself
         between = [w for w in between if w != "s"]  # the possessive's "s"
         quiet = quiet_words()
@@ -2704,6 +2705,15 @@ def scoped_lemma_phrases(records: bool) -> dict[str, str]:
             for lemma in lemmas(phrase) - {phrase}:  # "open" is its own lemma, no participle of it
                 found.setdefault(lemma, set()).add(phrase)
     return {lemma: next(iter(ps)) for lemma, ps in found.items() if len(ps) == 1}
+
+
+@cache
+def person_words() -> str:
+    """The one-word class words for people ("engineer", "folk"), as a pattern's alternatives, longest first."""
+    s = schema()
+    person = s.below.get(PERSON, frozenset({PERSON}))
+    people = sorted((w for w, c in s.class_words.items() if c in person and " " not in w), key=len, reverse=True)
+    return "|".join(re.escape(w) for w in people)
 
 
 @cache

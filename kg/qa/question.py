@@ -263,12 +263,13 @@ def with_names(norm: str, products: dict[str, str]) -> str:
     """The text with a product's former name ("onforcex") written as the product's name ("actiongenie"), so
     every reader reads the product where the question names it either way."""
     for key, name in products.items():
-        if key != normalise(name) and key in norm:  # "workflowgenie/flowaix": the product named both ways
-            norm = re.sub(rf"(?<![\w/.-])(?:{re.escape(normalise(name))}/{re.escape(key)}|{re.escape(key)}/"
-                          rf"{re.escape(normalise(name))})(?![\w/-])", normalise(name), norm)  # fmt: skip
-        if key != normalise(name) and key in norm:  # not inside a link or an id ("…/toraix/pull/11")
-            # "the shaix repo" names a repository, which is not the whole product: left as said
-            norm = re.sub(rf"(?<![\w/.-]){re.escape(key)}(?![\w/-]|\s+repo)", normalise(name), norm)
+        own = normalise(name)
+        if key == own or key not in norm:
+            continue
+        k, n = re.escape(key), re.escape(own)
+        norm = re.sub(rf"(?<![\w/.-])(?:{n}/{k}|{k}/{n})(?![\w/-])", own, norm)  # "workflowgenie/flowaix": both
+        # not inside a link or an id ("…/toraix/pull/11"); "the shaix repo" names a repository, not the product
+        norm = re.sub(rf"(?<![\w/.-]){k}(?![\w/-]|\s+repo)", own, norm)
     return norm
 
 

@@ -460,33 +460,25 @@ def second_component(
     label does not hold, or None (an effect's words, "delays in anomaly detection results", name none whole)."""
     if intent.residue != "component" or resolution is None or not resolution.resolved or labels is None:
         return None
-    said = " " + " ".join(stem(tagged.words[i]) for i in positions if tagged.words[i].isalnum()) + " "
     bound = set(resolution.bound.split())
-    return next(
-        (
-            key
-            for key, stems in zip(
-                [k for k in labels.components if " " in k], component_stems(labels.components), strict=True
-            )
-            if stems in said and not set(key.split()) <= bound
-        ),
-        None,
-    )
+    said = components_said(tuple(tagged.words[i] for i in positions), labels.components)
+    return next((key for key in said if not set(key.split()) <= bound), None)
 
 
 def named_component(tagged: Tagged, labels: Labels | None) -> str | None:
     """The component of the product the question names whole, if any."""
     if labels is None or not labels.components:
         return None
-    return component_said(tuple(tagged.words), labels.components)
+    return next(iter(components_said(tuple(tagged.words), labels.components)), None)
 
 
 @lru_cache(maxsize=4096)
-def component_said(words: tuple[str, ...], components: tuple[str, ...]) -> str | None:
-    """`named_component`, kept per question's words: every row the chooser judges asks it again."""
+def components_said(words: tuple[str, ...], components: tuple[str, ...]) -> tuple[str, ...]:
+    """The components of two words or more the words name whole, kept per question's words: every row the
+    chooser judges asks it again."""
     stems = " " + " ".join(stem(w) for w in words if w.isalnum()) + " "
     keys = [k for k in components if " " in k]
-    return next((k for k, s in zip(keys, component_stems(components), strict=True) if s in stems), None)
+    return tuple(k for k, s in zip(keys, component_stems(components), strict=True) if s in stems)
 
 
 @cache
