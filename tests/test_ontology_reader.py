@@ -1651,6 +1651,8 @@ def test_reverts_listed_and_counted(answerer: Answerer) -> None:
     assert reverts.outcome == listed.outcome == "answer" and sorted(reverts.answer) == sorted(listed.answer)
     counted = answerer.ask("How many SummarizeForce pull requests are reverts?")
     assert counted.outcome == "answer" and str(counted.answer) == str(len(listed.answer))
+    again = answerer.ask("Which ContentForce PRs are reverts of reverts of reverts?")  # more than the kind said
+    assert again.outcome != "answer"
     undone = answerer.ask("In LeadForce, what did PR #33 revert?")
     assert undone.outcome == "answer" and undone.answer == ["https://github.com/salesforce/AIX/pull/32"]
 
@@ -1688,5 +1690,7 @@ def test_a_role_in_brackets_after_an_employee_describes_it(answerer: Answerer) -
     said = answerer.ask("Who reports directly to eid_131494b8 (AnomalyForce engineering lead)?")
     plain = answerer.ask("Who reports directly to eid_131494b8?")
     assert said.outcome == plain.outcome == "answer" and said.answer == plain.answer
+    unclosed = answerer.ask("Who reports directly to eid_131494b8 (AnomalyForce engineering lead")
+    assert unclosed.outcome == "answer" and unclosed.answer == plain.answer
     wrong = answerer.ask("Who reports directly to eid_131494b8 (AnomalyForce QA specialist)?")
     assert wrong.outcome == "uncertain" and "premise" in (wrong.reason or "")

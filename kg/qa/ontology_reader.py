@@ -1391,7 +1391,7 @@ class Reader:
     def bracketed_after(self, entity: Entity) -> list[str]:
         """The words in brackets right after the entity's id as the question writes it, as the reader's text
         holds them; [] when there are none."""
-        said = re.search(rf"(?<![\w-]){re.escape(local(entity.iri))}\s*\(([^()]*)\)", self.q.text, re.I)
+        said = re.search(rf"(?<![\w-]){re.escape(local(entity.iri))}\s*\(([^()]*)(?:\)|$)", self.q.text, re.I)
         return plain_words(normalise(said.group(1))).split() if said else []
 
     def apposition(self, entity: Entity, placed: Placed, left: list[str]) -> tuple[Answer | None, list[str]]:
@@ -2398,7 +2398,12 @@ class Reader:
         classes = {s.class_words.get(p) for kind, p, _ in placed.phrases if kind == "class"} - said - above
         allowed = ("class", "forward", "scope", "value")
         # a word that names the listed class is no other word ("which PRs are reverts": the class, not "revert")
-        listed = {(p, at) for kind, p, at in placed.phrases if kind == "class" and s.class_words.get(p) == asked}
+        # "reverts of reverts": a word said again is more than the listed class
+        listed = {
+            (p, at)
+            for kind, p, at in placed.phrases
+            if kind == "class" and s.class_words.get(p) == asked and len(placed.spots.get(p, [])) == 1
+        }
         return len(classes) > 1 or any(k not in allowed and (p, at) not in listed for k, p, at in placed.phrases)
 
     def reaches(self, reading: Reading, asked: str, strictly: bool = False) -> bool:
