@@ -28,6 +28,13 @@ def test_every_row_names_known_cues_slots_and_queries() -> None:
         assert set(BINDERS.meta[name].get("reads", ())) <= cues, name
 
 
+def test_every_lexicon_phrase_compiles() -> None:
+    """Phrases compile on first use, so a malformed one is caught here rather than by the question that meets it."""
+    for name, phrases in lexicon().cues.items():
+        for phrase in phrases:
+            assert isinstance(phrase.pattern, re.Pattern), f"{name}: {phrase.source}"
+
+
 def test_timed_forms_are_derived_from_the_files() -> None:
     timed = {i.name for i in load_intents() if i.name.startswith("asof_")}
     assert {"asof_bug_titles_by_state", "asof_bug_companies_by_state", "asof_pr_to_merge", "asof_bug_state"} <= timed

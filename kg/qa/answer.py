@@ -977,6 +977,8 @@ def unaccounted(account: Account, tagged: Tagged, intent: str) -> str:
     unexplained, or the words it could not place ("I don't know what 'second' changes here")."""
     if account.asked_type:
         return f"the question asks for a {account.asked_type}, which {intent} does not answer"
+    if account.declined:
+        return f"the question says it does not want the {account.declined}s {intent} answers"
     if account.cues:
         left = ", ".join(f"'{tagged.phrase(c)}' ({c})" for c in account.cues)
         return f"{intent} leaves {left} unexplained"

@@ -21,6 +21,13 @@ from kg.text import DOC_KINDS, normalise, singular_text
 #: Spelled-out negations: "couldn't" -> "could not" (then "ca not" / "wo not" -> "can not" / "will not"), and
 #: the forms without an apostrophe.
 IRREGULAR_NOT = {"cannot": "can not", "cant": "can not", "wont": "will not"}
+IRREGULAR_NOT_WORD = re.compile(rf"(?<!\w)({'|'.join(map(re.escape, IRREGULAR_NOT))})(?!\w)")
+WOULD_SHORT = re.compile(r"(?<=\w)'d(?!\w)")
+IN_ORDER_TO = re.compile(r"(?<!\w)in order to(?!\w)")
+DOUBLE_NOT = re.compile(r"(?<!\w)not not ")
+ARE_SHORT = re.compile(r"(?<=\w)'re\b")
+POSSESSIVE = re.compile(r"'s\b")
+PLAIN_WORD = re.compile(r"[\w@]+")
 BARE_NOT = re.compile(r"\b(do|does|did|could|would|should|is|are|was|were|has|have|had|need|must)nt\b")
 GAP_WORDS = 3
 #: The words a `~*` gap spans: "more … than any other", where the words between say what is counted, negated
@@ -35,6 +42,8 @@ HEDGE = re.compile(
 EVERY_ONE = re.compile(
     r"(?<!\w)(?:(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit) (?:any|anything|anyone|anybody|one)"
     r"(?: of them)?(?: (?:out|off)(?: the list)?)?|"
+    r"(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit)(?: out)? either(?: group| list| one| side)?"
+    r"(?: out)?|"
     r"(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit) the \w+ (?:out|off)(?: the list)?|"
     r"without (?:missing|leaving out|skipping|dropping|omitting) (?:any|anything|anyone|anybody)(?: of them)?|"
     r"(?:leave|leaving) (?:nothing|none|nobody|no one|noone) (?:out|off)(?: the list)?|no exceptions|"
@@ -75,6 +84,30 @@ ELLIPTIC_CONTRAST = re.compile(
     r"(?<!\w)not (?:the ones|those|the \w+|any) (?:that|which|who) (?:were|was|are|is|did|do|does|have|has|had) not"
     r"(?=\s*(?:[-—,;]|$)|\s+(?:just|only|but)\b)"
 )
+#: "Got a min?", "have a sec -": the asker's opener, which asks for no minimum.
+CHAT_OPENER = re.compile(r"(?<!\w)(?:got|have|has) (?:a|one) (?:min|minute|sec|second|moment)(?!\w)")
+#: "I don't have the links to …", "we couldn't find which …": what the asker lacks is what is asked, no negation of
+#: it.
+ASKER_LACKS = re.compile(
+    r"(?<!\w)(?:i|we) (?:do|did|does|could|can|have) not (?:have|know|find|see|locate|remember|recall|get)"
+    r"(?= (?:the|their|its|any|which|who|whom|what|where|how)(?!\w))"
+)
+#: "Still need to be merged and haven't been (yet)": the need said again as not yet done, which it means.
+NEED_NOT_YET_DONE = re.compile(
+    r"(?<!\w)(needs?|needed) to be (\w+) and (?:have|has|had) not(?: been)?(?: \2)?(?: yet)?(?!\w)"
+)
+#: "Not the ones without approval": the items with it, the other side set aside (a double negation).
+NOT_THE_ONES_WITHOUT = re.compile(
+    r"(?<!\w)(?:but )?not (?:the ones|those|the \w+|any|ones)(?: (?:that|which) (?:were|are|was|is|have|has|had))?"
+    r" without(?: (?:an|a|any))?(?!\w)"
+)
+#: "Don't count unapproved ones", "not including the unresolved bugs": the items in the un-state dropped, so only
+#: those in the state itself kept.
+DROPPED_UNSTATE = re.compile(
+    r"(?<!\w)(?:(?:do|did|does) not (?:count|include|list|want|need)|not (?:counting|including)|exclude|excluding|"
+    r"leave out|leaving out|skip|skipping|omit|omitting|ignore|ignoring|minus)"
+    r"(?: (?:any|all|every|the|those))? un(approved|resolved|merged|fixed|reviewed)(?: ones| \w+s?)?(?!\w)"
+)
 #: "Leaving aside the ones that were turned down", "excluding any that got rejected": the items in a negative
 #: state dropped, so only those in its opposite kept (a double negation, as KEPT_BY_EXCLUSION reads).
 DROPPED_NEGATIVE = re.compile(
@@ -85,6 +118,9 @@ DROPPED_NEGATIVE = re.compile(
 )
 #: "The authors and key reviewers both, …": "both" just after the plural pair it joins says again that both are
 #: asked (a "both" before its pair may ask for the items in both, and stays).
+#: "IDs for both the authors and the key reviewers": "both" opening a listed pair after what it is for, which
+#: asks for each ("who are both authors and reviewers" asks for those in both, and stays).
+BOTH_LISTED = re.compile(r"(?<!\w)(for|of) both (?=(?:the|their|its) \w+(?: \w+)? and )")
 BOTH_AFTER = re.compile(r"(\band\s+(?:[\w-]+\s+){0,3}[\w-]+s)\s+both(?!\w)")
 #: "The authors and also the key reviewers", "I also need the reviewers": an item added to those asked, which
 #: the question names itself ("… and also reported issues" joins two conditions: left as said).
@@ -133,13 +169,18 @@ DETERMINERS = frozenset({"the", "our", "my", "your", "their", "any", "some"})
 CLAUSE_END = re.compile(r"[.?!;:()\[\]]+(?=\s|$)|[()\[\]]|\s[-–—]+\s|[—–]|,\s")
 
 
-@dataclass(frozen=True)
 class Phrase:
-    """A compiled phrase, and the literal texts one of which any match must contain (None: no such text), so
-    the regex runs only on questions that hold one: a question meets a few dozen of the lexicon's 400+."""
+    """A lexicon phrase, compiled on its first use, and the literal texts one of which any match must contain
+    (None: no such text), so the regex runs only on questions that hold one: a question meets a few dozen of
+    the lexicon's 400+, and a process asked one question compiles those alone."""
 
-    pattern: re.Pattern[str]
-    needs: frozenset[str] | None
+    def __init__(self, source: str, filler: str) -> None:
+        self.source, self.filler = source, filler
+        self.needs = needed_literals(source)
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return compile_phrase(self.source, self.filler)
 
 
 @dataclass(frozen=True)
@@ -197,6 +238,9 @@ class Tagged:
     #: Token positions of a contrast the question negates with its "not" ("the weaknesses, not the strengths"):
     #: they say again what the other side of the contrast says, so every row counts them as read.
     negated: set[int] = field(default_factory=set)
+    #: Cues that ask for an answer type, said declined ("not the links", "I don't need their names"): the
+    #: question says which answer it does not want.
+    declined: set[str] = field(default_factory=set)
 
     @property
     def found(self) -> set[str]:
@@ -229,29 +273,33 @@ def cue_words(norm: str) -> list[str]:
 def cue_words_of(norm: str) -> tuple[str, ...]:
     """`cue_words`, kept per text: the same text is read by every layer of one question."""
     text = STATUS_ASKED.sub("what is the status of", OR_NOT.sub("", norm)).replace("n't", " not")
-    text = re.sub(r"(?<=\w)'d(?!\w)", " would", text)  # "we'd shipped": no word "wed"
-    for short, long in IRREGULAR_NOT.items():
-        text = re.sub(rf"(?<!\w){re.escape(short)}(?!\w)", long, text)
+    text = WOULD_SHORT.sub(" would", text)  # "we'd shipped": no word "wed"
+    text = IRREGULAR_NOT_WORD.sub(lambda m: IRREGULAR_NOT[m.group(1)], text)
     text = BARE_NOT.sub(r"\1 not", text.replace("ca not", "can not").replace("wo not", "will not"))
+    text = CHAT_OPENER.sub("", text)
+    text = ASKER_LACKS.sub("find", text)  # "I don't have the links to X": find them
     text = HEDGE.sub("unsure", text)  # the asker's doubt, no negation of what is asked
-    text = re.sub(r"(?<!\w)in order to(?!\w)", "to", text)  # "the revisions recommended in order to improve X"
+    text = IN_ORDER_TO.sub("to", text)  # "the revisions recommended in order to improve X"
     text = EVERY_ONE.sub("all", text)  # "don't leave any out": every item
     text = LITOTES.sub(r"\1", text)  # "not left unapproved": approved
     text = SPOKE_UP.sub("raised", text)  # "didn't stay quiet about the issues": raised them
     text = NOT_WITHOUT.sub("had", text)  # "did not go without interruptions": had them
     text = ELLIPTIC_CONTRAST.sub("", text)
+    text = NEED_NOT_YET_DONE.sub(r"\1 to be \2", text)  # "need to be merged and haven't been": to merge
+    text = NOT_THE_ONES_WITHOUT.sub("only with", text)  # "not the ones without approval": only with approval
+    text = DROPPED_UNSTATE.sub(r"only \1", text)  # "don't count unapproved ones": only approved
     text = KEPT_BY_EXCLUSION.sub(r"only \1", text)  # "exclude any that were not approved": only approved
     text = DROPPED_NEGATIVE.sub("only approved", text)  # "leaving aside the ones turned down": only approved
     text = CONTRASTING.sub("not", text)  # "closed rather than merged": closed, not merged
-    text = re.sub(r"(?<!\w)not not ", "", text)  # "approved, rather than not approved": approved, approved
+    text = DOUBLE_NOT.sub("", text)  # "approved, rather than not approved": approved, approved
     text = OPENED_BY.sub(r"\1 \2 opened", text)  # "did eid_… open more PRs": opened them
-    text = BOTH_AFTER.sub(r"\1", text)  # "authors and key reviewers both": the two asked
+    text = BOTH_LISTED.sub(r"\1 ", BOTH_AFTER.sub(r"\1", text))  # "authors and key reviewers both": the two asked
     text = ALSO_ADDING.sub(lambda m: m.group(1) or m.group(2), text)  # "the authors and also the reviewers"
     text = NOT_ONLY.sub(lambda m: "" if m.group(1) else "and", text)  # "not just X but also Y": X and Y
     text = REQUEST.sub("find", text)  # "how do I find X": find X
-    text = re.sub(r"(?<=\w)'re\b", " are", text)  # "we're" is no "were": a statement, not a yes/no question
-    text = re.sub(r"'s\b", "", text).replace("'", "")
-    return tuple(re.findall(r"[\w@]+", text))
+    text = ARE_SHORT.sub(" are", text)  # "we're" is no "were": a statement, not a yes/no question
+    text = POSSESSIVE.sub("", text).replace("'", "")
+    return tuple(PLAIN_WORD.findall(text))
 
 
 def phrase_words(phrase: str) -> tuple[set[str], set[str]]:
@@ -324,10 +372,7 @@ def compile_phrase(phrase: str, filler: str) -> re.Pattern[str]:
 def lexicon() -> Lexicon:
     data = lexicon_data()
     filler = "|".join(re.escape(singular_text(w)) for w in data["filler"]["words"])
-    cues = {
-        name: tuple(Phrase(compile_phrase(p, filler), needed_literals(p)) for p in ps)
-        for name, ps in data["cues"].items()
-    }
+    cues = {name: tuple(Phrase(p, filler) for p in ps) for name, ps in data["cues"].items()}
     stop = frozenset(singular_text(w) for w in data["stop"]["words"])
     return Lexicon(cues, stop)
 
@@ -383,6 +428,13 @@ def tag(q: Question) -> Tagged:
     tagged.spans = {name: sorted(spans) for name, spans in found.items() if spans}
     flip_double_negations(tagged)
     tagged.negated = negated_contrast(tagged)
+    cued = {s for spans in tagged.spans.values() for s, _ in spans}  # where a cue's words begin ("demo")
+    for cue in DECLINABLE:  # "I don't need the demo links, just their IDs": the links are not asked
+        for span in list(tagged.spans.get(cue, ())):
+            if at := declined_at(tokens, tagged.clauses, span, cued):
+                tagged.spans[cue].remove(span)
+                tagged.negated |= at
+                tagged.declined.add(cue)
     tagged.spans = {
         c: spans for c, spans in tagged.spans.items() if not all(set(range(*x)) <= tagged.negated for x in spans)
     }
@@ -442,6 +494,50 @@ def negated_span(tokens: list[str], span: tuple[int, int]) -> set[int]:
         while at >= 0 and tokens[at] in ARTICLES:
             at -= 1
     return set(range(at, span[1])) if at >= 0 and tokens[at] in NEGATING else set()
+
+
+#: The cues that name an answer the asker may decline ("not the demo links", "no need for names").
+DECLINABLE = ("link", "person", "company", "pr", "customer_id")
+#: Words that decline what follows them: "not", "don't need|want", "no need for".
+DECLINING = (("not",), ("not", "need"), ("not", "want"), ("not", "require"), ("no", "need", "for"))
+#: Words that never stand between a declining phrase and the noun it declines: a clause of its own follows.
+NOT_MODIFIERS = frozenset({"that", "which", "who", "whose", "be", "is", "are", "was", "were", "been", "and", "or"})
+#: Words after a noun that qualify it ("people in other roles", "members who only discussed"): a restriction.
+QUALIFYING = frozenset(
+    {"in", "on", "at", "from", "with", "who", "whom", "that", "which", "of", "outside", "under", "by"}
+)
+#: The determiners a declined noun may have ("not *their* employee ids").
+DETERMINING = frozenset({"the", "a", "an", "any", "their", "its", "our", "his", "her", "those", "these", "my"})
+#: Words for a person that stand for something already said ("not the current one", "teams who …"): never a
+#: declined answer.
+STAND_INS = frozenset({"one", "ones", "who", "whom", "whoever", "someone", "somebody", "anyone", "anybody"})
+
+
+def declined_at(tokens: list[str], clauses: list[int], span: tuple[int, int], cued: set[int]) -> set[int]:
+    """The span with the words that decline it as an answer ("not the demo links", "I do not need their
+    employee ids", "no need for the names"): the noun, with at most one word before it that opens a cue ("demo"),
+    right after the declining words, in one clause; empty when it is not declined. A verb form ("not linked to a
+    bug", "not approved employee") is a condition, never declined."""
+    said = tokens[span[0] : span[1]]
+    if (
+        any(t.endswith(("ed", "ing")) for t in said)
+        or set(said) <= STAND_INS
+        or tokens[span[1] : span[1] + 1] in ([w] for w in QUALIFYING)
+    ):
+        return set()  # "not people in other roles": a restriction of those asked, no answer type declined
+    at = span[0]
+    for _ in range(2):
+        while at > 0 and tokens[at - 1] in DETERMINING:
+            at -= 1
+        found = [d for d in DECLINING if tuple(tokens[max(0, at - len(d)) : at]) == d]
+        if found:
+            words = set(range(at - max(map(len, found)), span[1]))
+            return words if len({clauses[i] for i in words if i < len(clauses)}) == 1 else set()
+        modifier = tokens[at - 1] if at > 0 else ""
+        if at != span[0] or at - 1 not in cued or modifier.endswith(("ed", "ing")) or modifier in NEGATING:
+            return set()  # only one word, which opens a cue, may stand between ("not the demo links")
+        at -= 1
+    return set()
 
 
 #: Words that may stand between a negation and the negative word it negates ("did not go unapproved").

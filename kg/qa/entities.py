@@ -165,8 +165,27 @@ def number_mentions(text: str, backend: Backend, graphs: list | None) -> list[Me
             entities.setdefault(row["entity"].value, (set(), term_text(row["url"])))[0].add(row["class"].value)
         if entities:
             shown = tuple(Entity(iri, frozenset(c), url) for iri, (c, url) in sorted(entities.items()))
-            found.append(Mention(normalise(match.group(0)), shown, by_id=True))
+            titles = {term_text(r["title"]) for r in rows if "title" in r}
+            said = described(text[match.end() :], titles) if len(entities) == 1 else ()
+            found.append(Mention(normalise(match.group(0)), shown, by_id=True, also=said))
     return found
+
+
+#: A description in brackets just after a pull request's number ("PR #2 (React frontend for the dashboard)").
+BRACKETED = re.compile(r"\s*\(([^()]{1,200})\)")
+
+
+def described(after: str, titles: set[str]) -> tuple[str, ...]:
+    """The words of a bracketed description just after a PR's number, when half or more of its words stand in
+    the PR's title (as word starts: "docs" for "Documentation"): another way the question names it. A
+    description the title does not bear out is left to be read, and unplaced."""
+    said = BRACKETED.match(after)
+    if not said or not titles:
+        return ()
+    words = [w for w in re.findall(r"[a-z0-9]+", normalise(said.group(1))) if len(w) > 2]
+    title = {w for t in titles for w in re.findall(r"[a-z0-9]+", normalise(t))}
+    fits = [w for w in words if any(t.startswith(w[:4]) for t in title)]
+    return (normalise(said.group(1)),) if words and 2 * len(fits) >= len(words) else ()
 
 
 def title_scope(names: list[str], backend: Backend, readable: frozenset[str] | None = None) -> str | None:

@@ -438,6 +438,8 @@ class Placed:
     def take(self, phrase: str, kinds: frozenset[str], as_phrase: str | None = None) -> frozenset[str]:
         """Place every whole-word occurrence of the phrase, as each of its kinds (recorded as `as_phrase`, the
         phrase a word's lemma matched); the kinds, or none if absent."""
+        if phrase not in self.text:  # the literal test first: most of the reader's phrases are not there
+            return frozenset()
         pattern = whole_words(phrase)
         match = pattern.search(self.text)
         if not match:
@@ -1180,6 +1182,10 @@ class Reader:
             readings, (entity, other) = self.people_reading(pairs, placed)
             if not readings:
                 return None
+        said = self.unchecked(entity, readings[0], placed)
+        if said:  # "was <bug> that <company> reported fixed with a PR": the reading checks the report only
+            shown = " and ".join(repr(p) for p in said)
+            return self.uncertain(f"the question also says {shown}, which the yes or no it reads does not check")
         # the values are compared with the other entity: read as its kind, never followed on to the asked one
         # ("is A part of B's team": A's manager, not the manager's team, may be B)
         kind = asked if asked is not None and self.fits(other, schema().below.get(asked, frozenset({asked}))) else None
@@ -1187,6 +1193,31 @@ class Reader:
         return self.checked(
             self.run(entity, readings[0], kind), other.label, {other.label.casefold(), local(other.iri).casefold()}
         )
+
+    @staticmethod
+    def unchecked(entity: Entity, reading: Reading, placed: Placed) -> list[str]:
+        """The words of another property of the entity read, placed in the question, that a yes or no about two
+        entities would not check, when the property it reads is said in a clause describing the entity ("was
+        <bug> that <company> reported *fixed with* a PR": the report would be checked); a word that is also a
+        value the reading filters on ("who reverted PR #13") is read."""
+        s = schema()
+        used = {*reading.prop.forward, *reading.prop.inverse}
+        described = any(
+            re.search(rf"(?:that|which|whom) {re.escape(HOLE)} $", placed.text[:at])
+            for k, p, at in placed.phrases
+            if p in used
+        )
+        if not described:
+            return []
+        values = {p for k, p, _ in placed.phrases if k == "value"}
+        kinds = entity.classes
+
+        def of_entity(phrase: str) -> bool:
+            props = (p for p in s.properties.values() if phrase in p.forward or phrase in p.inverse)
+            return any(s.kin(c, d) for p in props for d in (*p.domain, *p.range) for c in kinds)
+
+        said = {p for k, p, _ in placed.phrases if k in ("forward", "inverse") and p not in used | values}
+        return sorted(p for p in said if of_entity(p))
 
     def checked(self, read: Answer, shown: str, forms: set[str]) -> Answer:
         """A reading's answer turned into yes (the expected item is among its values) or no (it is not: the
@@ -1624,6 +1655,9 @@ class Reader:
         verbal = {(p, at) for kind, p, at in placed.phrases if kind != "class" and at in verbs}
         placed.phrases = [p for p in placed.phrases if not (p[0] == "class" and (p[1], p[2]) in verbal)]
         classes = sorted((at, phrase) for kind, phrase, at in placed.phrases if kind == "class")
+        agents = [c for c in classes[1:] if self.agent_restated(placed, c)]  # "PRs reverted by a revert PR"
+        placed.phrases = [p for p in placed.phrases if (p[2], p[1]) not in agents]
+        classes = [c for c in classes if c not in agents]
         if (
             classes
             and classes[0][1] in WH_WORDS
@@ -1687,6 +1721,22 @@ class Reader:
             return False
         quiet = quiet_words()
         return all(w in quiet for w in between) and s.kin(s.class_words[first[1]], s.class_words[second[1]])
+
+    @staticmethod
+    def agent_restated(placed: Placed, cls: tuple[int, str]) -> bool:
+        """Whether a class word is said as the agent of a property placed before it ("PRs reverted by a revert
+        PR"): the kind of the property's values said again, which narrows nothing."""
+        at, word = cls
+        s = schema()
+        for kind, phrase, where in placed.phrases:
+            if kind != "forward" or where >= at:
+                continue
+            gap = [w for w in placed.text[where + len(phrase) : at].split() if w not in ("a", "an", "the", "some")]
+            if gap == ["by"] or (not gap and phrase.endswith(" by")):
+                ranges = (r for p in s.properties.values() if phrase in p.forward for r in p.range)
+                if any(s.kin(s.class_words[word], r) for r in ranges):
+                    return True
+        return False
 
     def wh_opens(self, placed: Placed, wh: int, classes: list[tuple[int, str]]) -> bool:
         """Whether "who" only opens the question: "who are the <class>", or "who are <entity>'s <property>"
@@ -1986,6 +2036,10 @@ class Reader:
         if reading.how == "subject" and typed and overlaps and not reading.prop.domain <= below:
             bindings["class"] = NamedNode(str(asked))  # "which pull requests has eid_… authored": those only
             absent = f"no {s_label(str(asked))} has {reading.prop.label} {entity.label}"
+            if not self.said_of_class(str(asked), reading.prop.iri):  # "which competitor product did eid_… write
+                # about": none is attributed to anyone, so a "none" would prove nothing of the question
+                kind = s_label(str(asked))
+                return self.uncertain(f"no {kind} in the graph has '{reading.prop.label}' at all: it is not recorded")
         query = reading.query()
         if reading.how == "value" and typed and not reading.prop.datatype and reading.prop.range > below:
             bindings["class"] = NamedNode(str(asked))  # "which PRs does ENG-… link": its links that are PRs
@@ -2177,6 +2231,11 @@ class Reader:
         cites = sorted({c for v in winners for c in counts[v]})
         slots["operator"] = f"{best} {noun}s each" if len(winners) > 1 else f"{best} {noun}s"
         return self.answered(winners, cites, intent, slots, queries)
+
+    def said_of_class(self, asked: str, prop: str) -> bool:
+        """Some instance of the class has the property at all (`sparql/onto_class_said.rq`)."""
+        check = named_query("onto_class_said").text
+        return self.backend.ask(check, {"class": NamedNode(asked), "property": NamedNode(prop)}, self.graphs)
 
     def typed_as(self, asked: str) -> bool:
         """Every instance of a class below the asked one is typed the asked class too (a revert PR is a PR), so
@@ -2526,8 +2585,13 @@ class Reader:
 
     def agreed(self, entity: Entity, readings: list[Reading], asked: str | None) -> Answer | None:
         """The answer of several readings when they all answer alike (two paths through the records to the
-        same resolver), citing what each rests on; None when they differ or one finds nothing."""
+        same resolver), citing what each rests on; the first one's proof when they read one property and its
+        sub-property and every one proves that nothing fits; None when they differ or one is neither."""
         answers = [self.run(entity, r, asked) for r in readings[:MAX_AGREEING]]
+        supers = {r.prop.iri: r.prop.supers for r in readings}
+        family = any(all(p == top or top in above for p, above in supers.items()) for top in supers)
+        if family and len(readings) <= MAX_AGREEING and all(a.outcome == "absent" for a in answers):
+            return answers[0]  # one relation and its narrower form, and no path finds one: each proof holds
         if len(readings) > MAX_AGREEING or any(a.outcome != "answer" for a in answers):
             return None
         if any(a.answer != answers[0].answer for a in answers[1:]):

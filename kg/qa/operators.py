@@ -12,6 +12,7 @@ reading is uncertain and names them, never answered as the plain question.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
@@ -89,6 +90,8 @@ class Operator:
     created: bool = False
     #: a count asked with its items too ("how many …, and what are they?")
     listed: bool = False
+    #: a count asked for each item of a kind ("how many bugs does each company have"): a breakdown
+    per: str | None = None
 
     @property
     def ranks(self) -> bool:
@@ -107,12 +110,13 @@ class Operator:
 @cache
 def phrases() -> dict[str, tuple[tuple[str, ...], ...]]:
     """Each operator kind's word sequences, as cue-text tokens (singularised), longest first; a phrase written
-    with a leading "^" starts with the token "^": it is said only at the start of the question."""
+    with a leading "^" starts with the token "^": it is said only at the start of the question. A word written
+    "a|b" is either word: the phrase stands for one sequence per choice."""
     table = lexicon_data()["operators"]
     return {
         kind: tuple(
             sorted(
-                (("^",) * p.startswith("^") + phrase_tokens(p) for p in ps),
+                (("^",) * p.startswith("^") + phrase_tokens(one) for p in ps for one in alternatives(p)),
                 key=len,
                 reverse=True,
             )
@@ -147,11 +151,26 @@ def in_time(tokens: list[str]) -> Operator | None:
                 end = matched(tokens, i, seq)
                 if end is not None and any(kind_at(j) for j in range(end, min(end + TIME_REACH, len(tokens)))):
                     return Operator(kind, frozenset(range(i, end)), shown)
+                if end is not None and predicative(tokens, i) and any(kind_at(j) for j in range(i)):
+                    return Operator(kind, frozenset(range(i - 2, end)), shown)  # "which X PR is the newest"
             for seq in phrases()[after]:
                 end = matched(tokens, i, seq)
-                if end is not None and any(kind_at(j) for j in range(max(0, i - TIME_REACH - 1), i)):
+                near = range(max(0, i - TIME_REACH - 1), i)
+                if end is not None and any(kind_at(j) for j in (near if not asks_which(tokens, i) else range(i))):
                     return Operator(kind, frozenset(range(i, end)) - {i}, shown)  # the verb stays the core's
     return None
+
+
+def predicative(tokens: list[str], at: int) -> bool:
+    """The time word said of the item asked as its predicate: "… is the newest", "… was the first"."""
+    return at >= 2 and tokens[at - 1] == "the" and tokens[at - 2] in ("is", "was", "are", "were")
+
+
+def asks_which(tokens: list[str], at: int) -> bool:
+    """The verb of the time word follows "which (one) was|is" ("Of the approved PRs …, which was opened most
+    recently"): the items named anywhere before are those asked."""
+    before = [t for t in tokens[max(0, at - 3) : at] if t != "one"]
+    return before[-2:] in (["which", "was"], ["which", "is"], ["which", "were"], ["which", "are"])
 
 
 def in_window(q: Question, tokens: list[str]) -> Operator | None:
@@ -193,11 +212,36 @@ def kept_in_window(op: Operator, core: Answer, times: dict[str, str]) -> Answer:
 COUNT_FILLER = frozenset({"different", "distinct", "unique", "separate", "total", "of", "the"})
 
 
+#: The items of an answer type, in words.
+KIND_WORDS = {"person": "people", "company": "companies", "pr": "PRs", "url": "links", "content": "bugs or lines"}
+#: Words that ask a count for every item of a kind ("each company", "per engineer", "for every reviewer").
+PER_WORDS = frozenset({"each", "every", "per"})
+
+
+def per_item(tokens: list[str], start: int) -> str | None:
+    """The noun a count is asked for each of, after the count's words ("how many bugs does each company
+    have"): a count per item, which is no one number."""
+    return next(
+        (
+            tokens[i + 1]
+            for i in range(start, len(tokens) - 1)
+            if tokens[i] in PER_WORDS and tokens[i + 1] in counted_kinds()
+        ),
+        None,
+    )
+
+
 @cache
 def counted_kinds() -> dict[str, str]:
     """The nouns a count may name, each with the answer type its items must have (lexicon `count_kinds`)."""
     table = lexicon_data()["count_kinds"]
     return {singular_text(noun): kind for kind, nouns in table.items() for noun in nouns}
+
+
+def alternatives(phrase: str) -> list[str]:
+    """The phrases a phrase with "a|b" words stands for, one per choice of each such word."""
+    words = [w.split("|") for w in phrase.lstrip("^").split()]
+    return [" ".join(choice) for choice in itertools.product(*words)]
 
 
 def phrase_tokens(phrase: str) -> tuple[str, ...]:
@@ -397,10 +441,11 @@ def detect(q: Question) -> Operator | None:
         said = frozenset(range(*span)) | restated(tokens, "count_restated")
         while (again := find(tokens, "count", max(said) + 1)) is not None:  # "just the number: how many …"
             said |= set(range(*again))
-        noun = next((t for t in tokens[span[1] : span[1] + 3] if t not in COUNT_FILLER), None)
+        near = [t for t in tokens[span[1] : span[1] + 3] if t not in COUNT_FILLER]
+        noun = next((t for t in near if t in counted_kinds()), near[0] if near else None)  # "how many open bugs"
         if (items_too := find(tokens, "count_and_list")) is not None:  # "…, and what are they?"
             return Operator("count", said | set(range(*items_too)), "how many, and which", counted=noun, listed=True)
-        return Operator("count", said, "how many", counted=noun)
+        return Operator("count", said, "how many", counted=noun, per=per_item(tokens, span[1]))
     if (timed := in_time(tokens)) is not None:
         return timed
     if (windowed := in_window(q, tokens)) is not None:
@@ -759,10 +804,13 @@ def apply(op: Operator, core: Answer, superlative: bool, reads_item: bool) -> An
             return emptied(core, shown, f"the only answer is {op.item}", why)
         return replace(core, answer=kept if written is None else "\n".join(f"- {x}" for x in kept), operator=shown)
     if op.kind == "count":
+        if op.per is not None:  # one number for all would answer another question
+            return uncertain(core, shown, f"a count for each {op.per} is a breakdown, not one number")
         kind = counted_kinds().get(op.counted or "")
         if kind is not None and core.type in counted_kinds().values() and core.type != kind:
             # "how many versions …, and who wrote it" read as its authors: the items are not what is counted
-            return uncertain(core, shown, f"'how many {op.counted}' counts {kind}s, and the reading lists {core.type}s")
+            said, listing = (KIND_WORDS.get(k, f"{k}s") for k in (kind, core.type))
+            return uncertain(core, shown, f"'how many {op.counted}' counts {said}, and the reading lists {listing}")
         written = listed(core.answer) if core.type not in ITEM_TYPES else None  # bug titles, one a line
         # a proof that nothing fits counts 0 of anything the reading would list, prose or items
         if core.type not in ITEM_TYPES and written is None and core.outcome != "absent":

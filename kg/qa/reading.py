@@ -76,10 +76,14 @@ class Account:
     unread: tuple[str, ...] = ()
     #: The words of the reading written out, for the lemma check (by_lemma).
     wording: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    #: The row's answer type, when the question declines it ("the demo URLs …, not the links").
+    declined: str | None = None
 
     @property
     def complete(self) -> bool:
-        return not self.cues and self.asked_type is None and not self.words and not self.unread
+        return (
+            not self.cues and self.asked_type is None and not self.words and not self.unread and self.declined is None
+        )
 
     def by_lemma(self) -> Account:
         """The account with the unplaced words whose lemma is a function word or a word of the reading placed
@@ -96,6 +100,7 @@ class Account:
         return {
             "unexplained cues": list(self.cues),
             **({"asks for": self.asked_type} if self.asked_type else {}),
+            **({"declines": self.declined} if self.declined else {}),
             **({"unplaced words": list(self.words)} if self.words else {}),
             **({"unread names": list(self.unread)} if self.unread else {}),
         }
@@ -143,6 +148,7 @@ def account(
     typed = tagged.covered(used & TYPE_CUES)  # "who" covers a cue's span only whole: "who assigned" is asked
     stop = lexicon().stop
     aside = asides(tagged, (slots - product_tokens(q, tagged)) | explained)  # "I'm planning X's release - …"
+    aside |= purpose_tail(tagged.tokens)  # "… for the competitive landscape slide"
     held = explained | aside
     left = sorted(c for c in contested or () if not all(set(range(s, e)) <= held for s, e in tagged.spans.get(c, ())))
     for cue, spans in sorted(tagged.spans.items()):
@@ -160,7 +166,8 @@ def account(
     scenery = (scene | aside) - explained - placed
     loose = unplaced(tagged, firm | set(dropped), wording, phrase, colour, scenery, effect)
     unread = tuple(dict.fromkeys(tagged.words[i] for i in dropped))
-    return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type), loose, unread, wording)
+    declined = answer_type if set(ASKED_BY.get(answer_type, ("-",))) <= tagged.declined else None
+    return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type), loose, unread, wording, declined)
 
 
 @cache
@@ -363,6 +370,23 @@ def asides(tagged: Tagged, named: set[int]) -> set[int]:
     }
     own -= {tagged.clauses[i] for i in named}
     return {i for i, clause in enumerate(tagged.clauses) if clause in own}
+
+
+#: What an answer may be wanted for, said last ("… for the competitive landscape slide").
+PURPOSES = frozenset({"slide", "deck", "presentation", "standup", "retro", "sync", "update", "recap", "writeup"})
+#: Words that may open such a purpose.
+PURPOSE_OPENERS = frozenset({"the", "my", "our", "a", "an", "this", "next", "tomorrow", "today"})
+
+
+def purpose_tail(tokens: list[str]) -> set[int]:
+    """The words of a purpose said as the question's last words ("for the competitive landscape slide"): what
+    the asker wants the answer for, which narrows nothing."""
+    if not tokens or tokens[-1] not in PURPOSES:
+        return set()
+    for start in range(len(tokens) - 2, max(-1, len(tokens) - 7), -1):
+        if tokens[start] == "for" and tokens[start + 1 : start + 2] and tokens[start + 1] in PURPOSE_OPENERS:
+            return set(range(start, len(tokens)))
+    return set()
 
 
 def other_kinds(q: Question, tagged: Tagged) -> set[int]:

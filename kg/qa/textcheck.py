@@ -124,9 +124,11 @@ def cue_text(sentence: str) -> str:
     return " ".join(singular_text(w) for w in cue_words(normalise(sentence)))
 
 
+@lru_cache(maxsize=65536)
 def carries(sentence: str, cues: frozenset[str]) -> bool:
     """The sentence carries every one of the cues, matched as a question's words are: only those cues' phrases
-    are tried, each only where its literal stands."""
+    are tried, each only where its literal stands (kept per sentence and cues: a product's questions asking
+    for the same state meet the same sentences)."""
     plain = cue_text(sentence)
     phrases = lexicon().cues
     return all(
