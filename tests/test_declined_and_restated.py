@@ -180,9 +180,11 @@ def test_no_proof_on_a_property_the_asked_kind_never_has(answerer: Answerer) -> 
     assert authored.outcome in ("answer", "absent")
 
 
-def test_readings_that_all_prove_nothing_keep_the_proof(answerer: Answerer) -> None:
-    got = answerer.ask("Which VizForce bugs did eid_a7dd9c52 resolve?")
-    assert got.outcome == "absent" and got.proof is not None
+def test_readings_that_all_prove_nothing_are_no_proof(answerer: Answerer) -> None:
+    """Two paths through the records that each find nothing are not an agreed reading: the customer who reopened a
+    bug is recorded through its contact, so a proof along either path would deny what the artifacts say."""
+    got = answerer.ask("Which SecurityForce bugs has CUST-0098 reopened?")
+    assert got.outcome != "absent"
 
 
 def test_a_yes_no_about_two_entities_reads_every_property_said(answerer: Answerer) -> None:

@@ -2585,13 +2585,10 @@ class Reader:
 
     def agreed(self, entity: Entity, readings: list[Reading], asked: str | None) -> Answer | None:
         """The answer of several readings when they all answer alike (two paths through the records to the
-        same resolver), citing what each rests on; the first one's proof when they read one property and its
-        sub-property and every one proves that nothing fits; None when they differ or one is neither."""
+        same resolver), citing what each rests on; None when they differ or one finds nothing (paths that all
+        prove nothing are still no agreed reading: "which bugs has CUST-… reopened" proves nothing of the
+        customer's contact who reopened it)."""
         answers = [self.run(entity, r, asked) for r in readings[:MAX_AGREEING]]
-        supers = {r.prop.iri: r.prop.supers for r in readings}
-        family = any(all(p == top or top in above for p, above in supers.items()) for top in supers)
-        if family and len(readings) <= MAX_AGREEING and all(a.outcome == "absent" for a in answers):
-            return answers[0]  # one relation and its narrower form, and no path finds one: each proof holds
         if len(readings) > MAX_AGREEING or any(a.outcome != "answer" for a in answers):
             return None
         if any(a.answer != answers[0].answer for a in answers[1:]):
