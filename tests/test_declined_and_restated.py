@@ -195,3 +195,15 @@ def test_a_yes_no_about_two_entities_reads_every_property_said(answerer: Answere
     assert got.outcome == "uncertain" and "fixed with" in str(got.reason)  # never the report's yes
     reported = answerer.ask("Did AITransformers report 'Security Vulnerability in Data Transmission' in ConnectForce?")
     assert reported.outcome == "answer" and reported.answer == "yes"
+
+
+def test_the_bugs_a_person_fixed_are_those_they_resolved(answerer: Answerer) -> None:
+    resolved = answerer.ask("Which SearchFlow bugs did eid_e01a396c resolve?")
+    assert resolved.outcome == "answer" and resolved.answer
+    for text in ("Which SearchFlow bugs did eid_e01a396c fix?", "Which SearchFlow bugs were fixed by eid_e01a396c?"):
+        got = answerer.ask(text)
+        assert got.outcome == "answer" and got.answer == resolved.answer, text
+    counted = answerer.ask("How many SearchFlow customer bugs did eid_e01a396c fix?")
+    assert counted.outcome == "answer" and counted.answer == str(len(resolved.answer))
+    named = answerer.ask("Did eid_399e4119 fix the 'Security Vulnerability in Data Transmission' bug in ConnectForce?")
+    assert named.outcome == "answer" and named.answer == "no"  # dismissed as no fix needed: read through its fix

@@ -468,6 +468,16 @@ REOPENED_AFTER_FIX = re.compile(
 )
 
 
+#: "Which bugs did eid_… fix", "how many customer bugs has eid_… fixed", "bugs fixed by eid_…": the bugs a person
+#: resolved (a bug named by its title, "did eid_… fix <bug>", is read through its fix's author, and stays).
+PERSON_FIXED = re.compile(
+    r"(?<!\S)((?:bug|issue|defect|ticket)s?(?: \S+){0,8}? (?:did|has|have|had) eid_[0-9a-f]{8}) (?:fix|fixed)(?!\S)"
+)
+FIXED_BY_PERSON = re.compile(
+    r"(?<!\S)((?:bug|issue|defect|ticket)s?(?: \S+){0,3}? (?:were|was|got|have been|has been) )fixed by(?= eid_)"
+)
+
+
 def question_text(q: Question) -> str:
     """The question's normalised text without possessive endings, quotes and the adverbs that may stand inside
     a property's words and change nothing ("reports directly to")."""
@@ -482,6 +492,7 @@ def question_text(q: Question) -> str:
     text = said_records().sub(" ", text)  # "according to its review records": where, not what
     text = FRONTED.sub(r"\2 \3 \1", text)  # "to whom was X assigned": who was X assigned to
     text = REOPENED_AFTER_FIX.sub(r"\1\2", text)  # "reopened after it was fixed": a reopened bug had been
+    text = FIXED_BY_PERSON.sub(r"\1resolved by", PERSON_FIXED.sub(r"\1 resolve", text))  # a person's fixes
     for frame in reader_data()["frames"]:  # "… in the org chart": where the answer is read, no property
         text = re.sub(rf"(?<!\S){re.escape(frame)}(?!\S)", " ", text)
     text = NAME_ASKED.sub("find", text)  # "Name the QA specialists on X": a request, not X's name
