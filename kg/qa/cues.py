@@ -116,11 +116,11 @@ DROPPED_NEGATIVE = re.compile(
     r"minus|not counting|without)(?: (?:any|all|every|each|those|the)(?: \w+)?| ones)? (?:that|which)"
     r"(?: (?:were|was|got|have been|had been|been))? (?:turned down|rejected|declined|disapproved|unapproved)(?!\w)"
 )
-#: "The authors and key reviewers both, …": "both" just after the plural pair it joins says again that both are
-#: asked (a "both" before its pair may ask for the items in both, and stays).
 #: "IDs for both the authors and the key reviewers": "both" opening a listed pair after what it is for, which
 #: asks for each ("who are both authors and reviewers" asks for those in both, and stays).
 BOTH_LISTED = re.compile(r"(?<!\w)(for|of) both (?=(?:the|their|its) \w+(?: \w+)? and )")
+#: "The authors and key reviewers both, …": "both" just after the plural pair it joins says again that both are
+#: asked (a "both" before its pair may ask for the items in both, and stays).
 BOTH_AFTER = re.compile(r"(\band\s+(?:[\w-]+\s+){0,3}[\w-]+s)\s+both(?!\w)")
 #: "The authors and also the key reviewers", "I also need the reviewers": an item added to those asked, which
 #: the question names itself ("… and also reported issues" joins two conditions: left as said).
@@ -500,14 +500,12 @@ def negated_span(tokens: list[str], span: tuple[int, int]) -> set[int]:
 DECLINABLE = ("link", "person", "company", "pr", "customer_id")
 #: Words that decline what follows them: "not", "don't need|want", "no need for".
 DECLINING = (("not",), ("not", "need"), ("not", "want"), ("not", "require"), ("no", "need", "for"))
-#: Words that never stand between a declining phrase and the noun it declines: a clause of its own follows.
-NOT_MODIFIERS = frozenset({"that", "which", "who", "whose", "be", "is", "are", "was", "were", "been", "and", "or"})
 #: Words after a noun that qualify it ("people in other roles", "members who only discussed"): a restriction.
 QUALIFYING = frozenset(
     {"in", "on", "at", "from", "with", "who", "whom", "that", "which", "of", "outside", "under", "by"}
 )
 #: The determiners a declined noun may have ("not *their* employee ids").
-DETERMINING = frozenset({"the", "a", "an", "any", "their", "its", "our", "his", "her", "those", "these", "my"})
+DETERMINING = DETERMINERS | {"a", "an", "its", "his", "her", "those", "these"}
 #: Words for a person that stand for something already said ("not the current one", "teams who …"): never a
 #: declined answer.
 STAND_INS = frozenset({"one", "ones", "who", "whom", "whoever", "someone", "somebody", "anyone", "anybody"})
@@ -517,27 +515,33 @@ def declined_at(tokens: list[str], clauses: list[int], span: tuple[int, int], cu
     """The span with the words that decline it as an answer ("not the demo links", "I do not need their
     employee ids", "no need for the names"): the noun, with at most one word before it that opens a cue ("demo"),
     right after the declining words, in one clause; empty when it is not declined. A verb form ("not linked to a
-    bug", "not approved employee") is a condition, never declined."""
+    bug", "not approved employee") is a condition, and a noun something qualifies ("not people in other roles") a
+    restriction: neither is declined."""
     said = tokens[span[0] : span[1]]
-    if (
-        any(t.endswith(("ed", "ing")) for t in said)
-        or set(said) <= STAND_INS
-        or tokens[span[1] : span[1] + 1] in ([w] for w in QUALIFYING)
-    ):
-        return set()  # "not people in other roles": a restriction of those asked, no answer type declined
-    at = span[0]
-    for _ in range(2):
-        while at > 0 and tokens[at - 1] in DETERMINING:
-            at -= 1
-        found = [d for d in DECLINING if tuple(tokens[max(0, at - len(d)) : at]) == d]
-        if found:
-            words = set(range(at - max(map(len, found)), span[1]))
-            return words if len({clauses[i] for i in words if i < len(clauses)}) == 1 else set()
-        modifier = tokens[at - 1] if at > 0 else ""
-        if at != span[0] or at - 1 not in cued or modifier.endswith(("ed", "ing")) or modifier in NEGATING:
-            return set()  # only one word, which opens a cue, may stand between ("not the demo links")
+    qualified = span[1] < len(tokens) and tokens[span[1]] in QUALIFYING
+    if any(t.endswith(("ed", "ing")) for t in said) or set(said) <= STAND_INS or qualified:
+        return set()
+    at = past_determiners(tokens, span[0])
+    opening = declining_before(tokens, at)
+    if opening is None and at == span[0] and at - 1 in cued:  # one word that opens a cue between: "demo"
+        modifier = tokens[at - 1]
+        if not modifier.endswith(("ed", "ing")) and modifier not in NEGATING:
+            opening = declining_before(tokens, past_determiners(tokens, at - 1))
+    words = set(range(opening, span[1])) if opening is not None else set()
+    return words if len({clauses[i] for i in words if i < len(clauses)}) == 1 else set()
+
+
+def past_determiners(tokens: list[str], at: int) -> int:
+    """Where the determiners just before `at` begin ("not *the* links")."""
+    while at > 0 and tokens[at - 1] in DETERMINING:
         at -= 1
-    return set()
+    return at
+
+
+def declining_before(tokens: list[str], at: int) -> int | None:
+    """Where the longest declining phrase ending just before `at` begins; None when none does."""
+    found = [len(d) for d in DECLINING if tuple(tokens[max(0, at - len(d)) : at]) == d]
+    return at - max(found) if found else None
 
 
 #: Words that may stand between a negation and the negative word it negates ("did not go unapproved").

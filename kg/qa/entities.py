@@ -166,7 +166,7 @@ def number_mentions(text: str, backend: Backend, graphs: list | None) -> list[Me
         if entities:
             shown = tuple(Entity(iri, frozenset(c), url) for iri, (c, url) in sorted(entities.items()))
             titles = {term_text(r["title"]) for r in rows if "title" in r}
-            said = described(text[match.end() :], titles) if len(entities) == 1 else ()
+            said = title_in_brackets(text[match.end() :], titles) if len(entities) == 1 else ()
             found.append(Mention(normalise(match.group(0)), shown, by_id=True, also=said))
     return found
 
@@ -175,7 +175,7 @@ def number_mentions(text: str, backend: Backend, graphs: list | None) -> list[Me
 BRACKETED = re.compile(r"\s*\(([^()]{1,200})\)")
 
 
-def described(after: str, titles: set[str]) -> tuple[str, ...]:
+def title_in_brackets(after: str, titles: set[str]) -> tuple[str, ...]:
     """The words of a bracketed description just after a PR's number, when half or more of its words stand in
     the PR's title (as word starts: "docs" for "Documentation"): another way the question names it. A
     description the title does not bear out is left to be read, and unplaced."""

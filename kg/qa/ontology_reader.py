@@ -198,6 +198,10 @@ class Schema:
     #: class -> its label ("Slack message")
     class_labels: dict[str, str] = field(default_factory=dict)
 
+    def named_by(self, phrase: str) -> list[Prop]:
+        """The properties one of whose labels, in their own direction, is the phrase."""
+        return [p for p in self.properties.values() if phrase in p.forward]
+
     def kin(self, a: str, b: str) -> bool:
         """Whether one class is below the other, or both stand directly under one class (a product and a
         competitor's product, both product offerings)."""
@@ -1701,7 +1705,7 @@ class Reader:
         competing tools", "what rivals"): the property's one subject class (a competitor product)."""
         for kind, phrase, at in sorted(placed.phrases, key=lambda p: p[2]):
             if kind == "forward" and placed.text[:at].split()[-1:] in (["which"], ["what"]):
-                domains = {d for p in schema().properties.values() if phrase in p.forward for d in p.domain}
+                domains = {d for p in schema().named_by(phrase) for d in p.domain}
                 return next(iter(domains)) if len(domains) == 1 else None
         return None
 
@@ -1713,7 +1717,7 @@ class Reader:
         cls = s.class_words[word]
         for kind, phrase, where in placed.phrases:
             if kind == "forward" and where + len(phrase) + 1 == at:
-                subjects = {d for p in s.properties.values() if phrase in p.forward for d in p.domain}
+                subjects = {d for p in s.named_by(phrase) for d in p.domain}
                 if len(subjects) == 1 and s.kin(cls, kin := next(iter(subjects))):
                     return kin
         return cls
@@ -1744,7 +1748,7 @@ class Reader:
                 continue
             gap = [w for w in placed.text[where + len(phrase) : at].split() if w not in ("a", "an", "the", "some")]
             if gap == ["by"] or (not gap and phrase.endswith(" by")):
-                ranges = (r for p in s.properties.values() if phrase in p.forward for r in p.range)
+                ranges = (r for p in s.named_by(phrase) for r in p.range)
                 if any(s.kin(s.class_words[word], r) for r in ranges):
                     return True
         return False
@@ -1760,7 +1764,7 @@ class Reader:
         after = [(at, phrase) for kind, phrase, at in placed.phrases if kind == "forward" and at > wh]
         if not after or not self.wh_names(placed, wh, min(after)[0]):
             return False
-        said = [p for p in schema().properties.values() if min(after)[1] in p.forward]
+        said = schema().named_by(min(after)[1])
         kinds = self.who_also()  # of either end: "X's competitors" reads one way, "competitors of X" the other
         return any((bool(p.range) and p.range <= kinds) or (bool(p.domain) and p.domain <= kinds) for p in said)
 
@@ -2044,19 +2048,22 @@ class Reader:
             return self.uncertain(f"no {s_label(asked)} can have {reading.prop.label}: it is said of another kind")
         overlaps = any(asked in s.below.get(d, ()) or d in below for d in reading.prop.domain)
         typed = asked is not None and reading.how in ("subject", "value") and self.typed_as(asked)
+        listed: str | None = None  # the class a subject listing is kept to
         if reading.how == "subject" and typed and overlaps and not reading.prop.domain <= below:
-            bindings["class"] = NamedNode(str(asked))  # "which pull requests has eid_… authored": those only
+            listed = str(asked)
+            bindings["class"] = NamedNode(listed)  # "which pull requests has eid_… authored": those only
             absent = f"no {s_label(str(asked))} has {reading.prop.label} {entity.label}"
-            if not self.said_of_class(str(asked), reading.prop.iri):  # "which competitor product did eid_… write
-                # about": none is attributed to anyone, so a "none" would prove nothing of the question
-                kind = s_label(str(asked))
-                return self.uncertain(f"no {kind} in the graph has '{reading.prop.label}' at all: it is not recorded")
         query = reading.query()
         if reading.how == "value" and typed and not reading.prop.datatype and reading.prop.range > below:
             bindings["class"] = NamedNode(str(asked))  # "which PRs does ENG-… link": its links that are PRs
             query = "onto_value_of"
             absent = f"{entity.label} has no {reading.prop.label} that is a {s_label(str(asked))}"
         done = self.execute(query, bindings, intent, slots, absent)
+        if isinstance(done, Answer) and listed is not None and not self.said_of_class(listed, reading.prop.iri):
+            # "which competitor product did eid_… write about": none is attributed to anyone, so the proof that
+            # none is attributed to eid_… says nothing of the question (checked only when a proof holds)
+            label = reading.prop.label
+            return self.uncertain(f"no {s_label(listed)} in the graph has '{label}' at all: it is not recorded")
         if isinstance(done, Answer):
             return done
         rows, queries = done
@@ -2212,7 +2219,7 @@ class Reader:
             return None
         counted = str(next(iter(classes)))
         kinds, wanted = s.below.get(counted, frozenset({counted})), s.below.get(asked, frozenset({asked}))
-        props = [p for p in s.properties.values() if forward[0] in p.forward and p.domain & kinds and p.range & wanted]
+        props = [p for p in s.named_by(forward[0]) if p.domain & kinds and p.range & wanted]
         if len(props) != 1:
             return None
         prop = props[0]
@@ -2300,7 +2307,7 @@ class Reader:
             if kind == "forward" and sources and phrase in reader_data()["source_verbs"]:
                 continue  # "which competitors does X's report name": the verb says the source
             if kind == "forward":
-                props = [p for p in s.properties.values() if phrase in p.forward and p.domain & kinds]
+                props = [p for p in s.named_by(phrase) if p.domain & kinds]
                 if len(props) != 1:
                     return None
                 prop = props[0]

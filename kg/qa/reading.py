@@ -166,7 +166,7 @@ def account(
     scenery = (scene | aside) - explained - placed
     loose = unplaced(tagged, firm | set(dropped), wording, phrase, colour, scenery, effect)
     unread = tuple(dict.fromkeys(tagged.words[i] for i in dropped))
-    declined = answer_type if set(ASKED_BY.get(answer_type, ("-",))) <= tagged.declined else None
+    declined = answer_type if answer_type in ASKED_BY and set(ASKED_BY[answer_type]) <= tagged.declined else None
     return Account(tuple(left), asked_type(tagged, claimed | scene, answer_type), loose, unread, wording, declined)
 
 
@@ -384,7 +384,7 @@ def purpose_tail(tokens: list[str]) -> set[int]:
     if not tokens or tokens[-1] not in PURPOSES:
         return set()
     for start in range(len(tokens) - 2, max(-1, len(tokens) - 7), -1):
-        if tokens[start] == "for" and tokens[start + 1 : start + 2] and tokens[start + 1] in PURPOSE_OPENERS:
+        if tokens[start] == "for" and tokens[start + 1] in PURPOSE_OPENERS:
             return set(range(start, len(tokens)))
     return set()
 
