@@ -90,7 +90,7 @@ def test_html_documentation_reads_well() -> None:
     assert ">Agent (prov)<" in page and ">Agent (foaf)<" in page and '<a href="#Agent">Agent</a>' not in page
     individuals = set(Graph().parse(ROOT / "ontology" / "ekg.ttl").subjects(RDF.type, OWL.NamedIndividual))
     shown = re.findall(r'id="ni-ekg-([A-Za-z]+)"', page)
-    assert len(individuals) == 49 and sorted(shown) == sorted(str(i).rsplit("#", 1)[1] for i in individuals)
+    assert len(individuals) == 50 and sorted(shown) == sorted(str(i).rsplit("#", 1)[1] for i in individuals)
     assert '<a href="#namedindividuals">Named Individuals</a>' in page
 
 

@@ -45,6 +45,7 @@ EVERY_ONE = re.compile(
     r"(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit)(?: out)? either(?: group| list| one| side)?"
     r"(?: out)?|"
     r"(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit) the \w+ (?:out|off)(?: the list)?|"
+    r"(?:do|did|will|can) not (?:leave|miss|skip|drop|forget|omit|rule) out (?:any|anyone|anybody|anything)|"
     r"without (?:missing|leaving out|skipping|dropping|omitting) (?:any|anything|anyone|anybody)(?: of them)?|"
     r"(?:leave|leaving) (?:nothing|none|nobody|no one|noone) (?:out|off)(?: the list)?|no exceptions|"
     r"(?:excluding|omitting|leaving out|skipping|missing) (?:no one|nobody|none)|"
@@ -69,11 +70,12 @@ NOT_WITHOUT = re.compile(
     r"(?<!\w)(?:did|does|do|could|would)? ?(?:not|never) (?:go|goes|went|gone|pass|passed) without(?!\w)"
 )
 #: "Exclude any that weren't approved", "leaving out those that never got merged", "leave out the ones not
-#: approved": the items not in the state
-#: dropped, so only those in it kept (a double negation: the state itself).
+#: approved", "I don't need the ones that weren't approved": the items not in the state dropped, so only those in
+#: it kept (a double negation: the state itself).
 KEPT_BY_EXCLUSION = re.compile(
     r"(?<!\w)(?:exclude|excluding|leave out|leaving out|drop|dropping|skip|skipping|omit|omitting|ignore|ignoring|"
-    r"filter out|filtering out|remove|removing|minus|not including|without|none of|not any of|not one of)"
+    r"filter out|filtering out|remove|removing|minus|not including|without|none of|not any of|not one of|"
+    r"(?:i|we) (?:do|did) not (?:need|want|care about))"
     r"(?: (?:any|all|every|each|those|the)(?: \w+)?| ones| anything)? (?:(?:that|which|who)"
     r"(?: (?:were|was|are|is|have|has|had|got|did|do|does))? |(?<=ones |hose ))(?:not|never)"
     r"(?: (?:been|get|got|yet|ever))? (\w+)(?!\w)"

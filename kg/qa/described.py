@@ -137,9 +137,15 @@ def plural(typed: list[str], anchors: set[str]) -> bool:
     )
 
 
+def singular_anchor(token: str, anchors: list[str]) -> str:
+    """A meeting anchor said in the plural, as its singular: which meetings the run describes, the plural
+    (`plural`) telling one from each."""
+    return token[:-1] if token.endswith("s") and token[:-1] in anchors else token
+
+
 def meeting(q: Question, text: str, backend: Backend, graphs: list | None, data: dict[str, Any]) -> Described | None:
     table = data["described"]
-    tokens = text.split()
+    tokens = [singular_anchor(t, table["meeting_anchors"]) for t in text.split()]  # "the product dev meetings"
     kinds = kind_words(q)
     anchors = [
         i
@@ -153,12 +159,13 @@ def meeting(q: Question, text: str, backend: Backend, graphs: list | None, data:
     ordinals = {*table["first"], *table["latest"]}
     allowed = {*table["meeting_words"], *table["edges"], *kinds, *normalise(str(q.product)).split(), *dates, *ordinals}
     start, end = run_around(tokens, anchors[0], allowed, set(table["edges"]))
-    words = " ".join(tokens[start:end])
+    words = " ".join(text.split()[start:end])  # as said, to be found in the question
     kind, day = said_kind(q, words), day_of(q) or day_in(tokens[start:end])
     said = set(tokens[start:end])
-    if kind is None and day is None and plural(q.norm.split(), set(table["meeting_anchors"])):
-        return None  # "the meeting transcripts of X": a set to list, not one meeting described
     planning = kind is None and bool(said & set(table["planning_words"]))  # "the product planning meeting"
+    every = plural(q.norm.split(), set(table["meeting_anchors"]))  # "the product dev meetings": each of them
+    if kind is None and day is None and every and not planning:
+        return None  # "the meeting transcripts of X": a set to list, not one meeting described
     rows = backend.select(named_query("onto_meetings").text, graphs=graphs)
     fits = tuple(
         Entity(r["meeting"].value, frozenset({MEETING}), term_text(r["id"]))
@@ -171,7 +178,7 @@ def meeting(q: Question, text: str, backend: Backend, graphs: list | None, data:
         fits = fits[:1] if said & set(table["first"]) else fits[-1:]
     dated = day is not None
     if fits:
-        return Described(words, fits, dated=dated)
+        return Described(words, fits, every=every and not said & ordinals, dated=dated)
     if kind is None and day is None:
         return None
     bindings = {"day": Literal(day or ""), **({"type": Literal(kind)} if kind else {})}

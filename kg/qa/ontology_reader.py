@@ -481,11 +481,24 @@ FIXED_BY_PERSON = re.compile(
     r"(?<!\S)((?:bug|issue|defect|ticket)s?(?: \S+){0,3}? (?:were|was|got|have been|has been) )fixed by(?= eid_)"
 )
 
+#: "Does eid_… have any PRs": a person's own pull requests are those they authored.
+PERSON_HAS_PRS = re.compile(
+    r"(?<!\S)((?:do|does|did|has|have|had) eid_[0-9a-f]{8}) (?:have|has|had|own)(?= (?:any |some )?(?:\w+ )?"
+    r"(?:prs?|pull requests?)(?!\S))"
+)
+
+
+#: "On what date", "which day", "what date was it reopened": a time asked, as "when" asks it.
+WHEN_ASKED = re.compile(
+    r"(?<!\S)(?:(?:on|at) (?:what|which) (?:day|date)|(?:what|which) day|"
+    r"(?:what|which) date(?= (?:was|were|did)\b))(?!\S)"  # "what date is <doc> from": its date property
+)
+
 
 def question_text(q: Question) -> str:
     """The question's normalised text without possessive endings, quotes and the adverbs that may stand inside
     a property's words and change nothing ("reports directly to")."""
-    norm = referred(q.text) or q.norm
+    norm = WHEN_ASKED.sub("when", referred(q.text) or q.norm)
     text = plain_words(STATUS_ASKED.sub("what is the status of", OR_NOT.sub("", norm)))  # "fixed or not?"
     text = OPENING_REQUEST.sub("find", REQUEST.sub("find", text))  # "how do I find X", "I need X"
     for sentence in re.split(r"[.?!]+\s+", q.text.strip())[1:]:  # "… ? I need the full list": a request too
@@ -497,6 +510,7 @@ def question_text(q: Question) -> str:
     text = FRONTED.sub(r"\2 \3 \1", text)  # "to whom was X assigned": who was X assigned to
     text = REOPENED_AFTER_FIX.sub(r"\1\2", text)  # "reopened after it was fixed": a reopened bug had been
     text = FIXED_BY_PERSON.sub(r"\1resolved by", PERSON_FIXED.sub(r"\1 resolve", text))  # a person's fixes
+    text = PERSON_HAS_PRS.sub(r"\1 author", text)  # "does eid_… have any PRs": authored
     for frame in reader_data()["frames"]:  # "… in the org chart": where the answer is read, no property
         text = re.sub(rf"(?<!\S){re.escape(frame)}(?!\S)", " ", text)
     text = NAME_ASKED.sub("find", text)  # "Name the QA specialists on X": a request, not X's name
@@ -519,6 +533,7 @@ ANAPHORA = (
     ),
     (re.compile(r"\bthere\b(?! (?:is|are|was|were|been|be)\b)"), "at {id}"),
     (re.compile(r"\b(?:it|them)\b"), "{id}"),
+    (re.compile(r"\b(?:their|his|her|its)\b"), "{id}'s"),  # "eid_… - who's their lead?"
 )
 
 
@@ -534,11 +549,19 @@ def referred(text: str) -> str | None:
         return None  # "… ? need it for a slide": a last clause that asks nothing points back to nothing asked
     tokens = (t.rstrip(".,;:?!)'\"") for p in parts[:-1] for t in ID_TOKEN.findall(p))
     ids = list(dict.fromkeys(t for t in tokens if re.search(r"[a-z]", t, re.I)))  # a date is no item
+    asking = normalise(parts[-1])
+    if (
+        not ids
+        and re.match(r"(?:who|whom|what|which|when)\b", asking)
+        and re.search(r"\b(?!(?:is|was|were|are|be|been)\b)[a-z]+ (?:it|them)\b", asking)  # "which one was it": no
+        and not any(ASKS.search(normalise(p)) for p in parts[:-1])
+    ):  # "X had a bug called 'Cache Invalidation Issue' - who fixed it?": the one title said before, asked of
+        ids = list(dict.fromkeys(normalise(m.group(0)) for p in parts[:-1] for m in TITLE_QUOTED.finditer(p)))
     if len(ids) != 1:
         return None
-    asking = normalise(parts[-1])
+    alone = not re.sub(re.escape(ids[0].casefold()), "", " ".join(normalise(p) for p in parts[:-1])).strip(" -:,;")
     for pointer, said in ANAPHORA:
-        if pointer.search(asking):
+        if pointer.search(asking) and (alone or not said.endswith("'s")):  # "eid_… - who's their lead?"
             return pointer.sub(said.format(id=ids[0].casefold()), asking, count=1)
     return None
 
@@ -675,7 +698,7 @@ def read_in_scope(q: Question, backend: Backend, graphs: list[NamedNode] | None)
     by_name = graphs if graphs is not None else [NamedNode(ORG_GRAPH)]
     found = [
         m
-        for m in mentions(q.text, text, backend, graphs, by_name)
+        for m in mentions(q.text, fenced(q.text, text), backend, graphs, by_name)
         if not _is_product(m, q.product) and not _inside_phrase(m, singular_text(text))
     ]
     if len(q.repos) == 1:  # "PR #26 in the SummarizeForce repo": that repository's PR of the number
@@ -685,6 +708,15 @@ def read_in_scope(q: Question, backend: Backend, graphs: list[NamedNode] | None)
     if (not found or asks_one) and (desc := described(q, text, backend, graphs, reader_data())) is not None:
         return Reader(q, backend, graphs, text, [*found, Mention(desc.words, desc.entities)], desc).answer()
     return Reader(q, backend, graphs, text, found).answer()
+
+
+def fenced(typed: str, text: str) -> str:
+    """The text with each quoted title fenced off, so that no name runs across its quotes ("did eid_… fix
+    'Inconsistent Highlighting …'" names the bug, not a PR titled "Fix Inconsistent Highlighting …")."""
+    for quote in dict.fromkeys(plain_words(normalise(m.group(0)[1:-1])) for m in TITLE_QUOTED.finditer(typed)):
+        if quote:
+            text = re.sub(rf"(?<!\S){re.escape(quote)}(?!\S)", f"| {quote} |", text)
+    return text
 
 
 def names_meeting(mention: Mention) -> bool:
@@ -793,7 +825,8 @@ class Reader:
             return self.related(named, placed, asked, left)
         if self.desc is not None:
             return self.of_described(self.desc, placed, asked, left, asks_property)
-        if not asks_property and one is not None and not left and (people := self.people_at(one, asked)) is not None:
+        role_asked = PERSON if asked is None and self.q.roles else asked  # "which product managers were in <it>"
+        if not asks_property and one is not None and not left and (people := self.people_at(one, role_asked)):
             return self.by_role(people)  # "who was at <meeting id>", "who was in the room for it"
         if not asks_property and one is not None and (held := self.held_by(one, asked, left)) is not None:
             return held  # "which meetings was eid_… in", "… part of", "has eid_… been in"
@@ -819,6 +852,8 @@ class Reader:
                 return untitled
             if (top := self.most(placed, asked, left)) is not None:
                 return top
+            if (doers := self.doers(placed, asked, left)) is not None:
+                return doers
             placed, source = self.source_class(placed, asked)  # "competitors discussed on Slack"
             placed = self.without_speakers(placed, asked) if source is not None else placed
             placed = without_links(placed) if asked is not None else placed  # "open PRs in X, links please"
@@ -855,6 +890,12 @@ class Reader:
         if asked is not None and readings and not any(self.reaches(r, asked) for r in readings):
             readings = self.where_readings(entity, placed, asked) or readings  # "which bugs has eid_… resolved"
         readings = readings or self.where_readings(entity, placed, asked)
+        restated = asked is None or self.fits(entity, schema().below.get(asked, frozenset({asked})))  # "<it> bug"
+        timed = set(reader_data()["time_words"])
+        times = {expand(p) for p in reader_data()["time_properties"]}
+        asks_time = restated and timed & set(self.text.split()) and not any(r.prop.iri in times for r in readings)
+        if asks_time and (when := self.when_where(entity, placed)):  # "when was <bug> reopened": that event's time
+            readings, left = when, [w for w in left if w not in timed]
         if (kept := self.subjects_with(entity, readings, placed, asked, left)) is not None:
             return kept
         if not readings and (read := self.read_from(Described(mention.words, (entity,)), placed, asked, left)):
@@ -1032,6 +1073,7 @@ class Reader:
             and w not in own
             and not all(lemmas(x) & said for x in w.split())
             and not any(kinds.get(i, frozenset()) & reading.prop.range for i in individuals(w))  # "resolved"
+            and reading.value not in individuals(w)  # the value a "where" reading's records hold
         ]
 
     def lists(self, placed: Placed, asked: str | None) -> bool:
@@ -1133,7 +1175,8 @@ class Reader:
             listed = [v for iri, v in literal_values().get(phrase, ()) if iri == reading.prop.iri]
             if len(named) != 1 and len(listed) == 1:
                 out.setdefault(listed[0], {listed[0].casefold()})
-        return list(out.items())
+        # "closed as not a bug": the broader state said with a narrower one is that one, said twice
+        return [(v, forms) for v, forms in out.items() if not any(o != v and o.casefold() in forms for o in out)]
 
     @staticmethod
     def products_part(classes: frozenset[str]) -> bool:
@@ -1160,6 +1203,8 @@ class Reader:
     def related(self, named: list[Mention], placed: Placed, asked: str | None, left: list[str]) -> Answer | None:
         """A yes/no question naming two entities ("Does eid_A report to eid_B?"): the one reading of the first
         entity whose values may hold the second, yes when they do, else no with the values it has."""
+        if self.desc is not None and self.desc.every and any(m.words == self.desc.words and m.ambiguous for m in named):
+            return self.related_any(named, placed, asked, left)
         if any(m.ambiguous for m in named):
             return None
         first, second = sorted(named, key=lambda m: placed_at(self.text, m.words))
@@ -1209,6 +1254,24 @@ class Reader:
             self.run(entity, readings[0], kind), other.label, {other.label.casefold(), local(other.iri).casefold()}
         )
 
+    def related_any(self, named: list[Mention], placed: Placed, asked: str | None, left: list[str]) -> Answer | None:
+        """A yes/no about an entity and a set of described ones ("was eid_… in any of the X product dev
+        meetings"): yes when one of them relates, citing those that do; no when each says no, with each one's
+        evidence; None when one of them reads otherwise."""
+        assert self.desc is not None
+        others = [m for m in named if m.words != self.desc.words]
+        answers = [
+            self.related([*others, Mention(self.desc.words, (e,))], placed, asked, left) for e in self.desc.entities
+        ]
+        if not answers or any(a is None or a.outcome != "answer" or a.answer not in ("yes", "no") for a in answers):
+            return None
+        done = [a for a in answers if a is not None]
+        yes = [a for a in done if a.answer == "yes"]
+        read = yes[0] if yes else done[0]
+        read.citations = list(dict.fromkeys(c for a in (yes or done) for c in a.citations))
+        read.slots = {**read.slots, "reading": f"any of {self.desc.words} → {read.slots.get('reading', '')}"}
+        return read
+
     @staticmethod
     def unchecked(entity: Entity, reading: Reading, placed: Placed) -> list[str]:
         """The words of another property of the entity read, placed in the question, that a yes or no about two
@@ -1222,7 +1285,7 @@ class Reader:
             for k, p, at in placed.phrases
             if p in used
         )
-        if not described:
+        if not described and reading.how != "where":  # a "where" reading says only its value ("reopened")
             return []
         values = {p for k, p, _ in placed.phrases if k == "value"}
         kinds = entity.classes
@@ -1608,6 +1671,8 @@ class Reader:
         product planning meeting product_dev_X_1"): a description said beside the id restates it."""
         if len(m.candidates) != 1 or MEETING not in m.candidates[0].classes:
             return text
+        anchors = "|".join(reader_data()["described"]["meeting_anchors"])  # "the <id> meeting": its kind again
+        text = re.sub(rf" {re.escape(m.words)} (?:{anchors})s?(?= )", f" {m.words}", text)
         return re.sub(
             rf"(?: the)?(?: (?:{meeting_describing(self.q.product)}))+ {re.escape(m.words)} ", f" {m.words} ", text
         )
@@ -1884,8 +1949,21 @@ class Reader:
         return [
             r
             for r in found
-            if r.how in CHAIN_KINDS or not any((r.prop.iri, how) in chained for how in ways.get(r.how, CHAIN_KINDS))
+            if (r.how in CHAIN_KINDS or not any((r.prop.iri, how) in chained for how in ways.get(r.how, CHAIN_KINDS)))
+            and not any(self.narrower_reading(o, r) for o in found)
         ]
+
+    @staticmethod
+    def narrower_reading(one: Reading, other: Reading) -> bool:
+        """The same path through a sub-property of the other's property (ekg:eventOf ⊑ ekg:stateEventOf, both
+        stated on a bug's events): one reading, read by the narrower property, not two."""
+        if (one.how, one.filter, one.value) != (other.how, other.filter, other.value):
+            return False
+        props = schema().properties
+        link = props.get(one.link or "")
+        if one.prop.iri == other.prop.iri and link is not None and one.link != other.link:
+            return other.link in link.supers  # through records linked by ekg:eventOf, as by ekg:stateEventOf
+        return one.link == other.link and other.prop.iri in one.prop.supers
 
     def offered(self, reading: Reading, placed: Placed) -> bool:
         """Whether the question offers several values of the property to choose from ("resolved, open, or
@@ -1958,6 +2036,7 @@ class Reader:
             )
         ]
         values = own_kind or values
+        values = [v for v in values if not set(narrower(v)) & set(values)]  # "closed as not a bug": the narrower
         wanted = s.below.get(asked, frozenset({asked}))
         out: list[Reading] = []
         for value in values:
@@ -1979,7 +2058,24 @@ class Reader:
         # where two kinds of record hold the value (a review's state "approved", a PR lifecycle event's), the
         # answer follows the record made for it: the property whose range is narrowest
         narrowest = min((len(s.properties[r.filter or ""].range) for r in out), default=0)
-        return [r for r in out if len(s.properties[r.filter or ""].range) == narrowest]
+        kept = [r for r in out if len(s.properties[r.filter or ""].range) == narrowest]
+        return [r for r in kept if not any(self.narrower_reading(o, r) for o in kept)]
+
+    def when_where(self, entity: Entity, placed: Placed) -> list[Reading]:
+        """ "When was <bug> reopened", "on what date was it resolved": the time (dct:created) of the records that
+        link to the entity and hold the state the question names (its lifecycle event's)."""
+        s = schema()
+        created = s.properties.get(DCT + "created")
+        values = [i for kind, phrase, _ in placed.phrases if kind == "value" for i in individuals(phrase)]
+        if created is None or len(values) != 1:
+            return []
+        out = [
+            Reading("where", created, link, f.iri, values[0])
+            for f in s.properties.values()
+            if not f.datatype and f.range & s.kinds.get(values[0], frozenset())
+            for link in self.links(f, entity)
+        ]
+        return [r for r in out if not any(self.narrower_reading(o, r) for o in out)]
 
     @staticmethod
     def same_link(prop: Prop, link: str) -> bool:
@@ -2064,6 +2160,14 @@ class Reader:
             # none is attributed to eid_… says nothing of the question (checked only when a proof holds)
             label = reading.prop.label
             return self.uncertain(f"no {s_label(listed)} in the graph has '{label}' at all: it is not recorded")
+        if isinstance(done, Answer) and reading.how == "where" and not self.said_where(entity, reading):
+            # "how many PRs has eid_… merged": no merge event names who merged, so none naming eid_… proves nothing
+            shown = schema().labels.get(str(reading.value), local(reading.value))
+            kind = " or ".join(class_label(c) for c in sorted(entity.classes))
+            return self.uncertain(
+                f"no record with {local(reading.filter)} {shown} names any {kind} as its '{local(reading.link)}': "
+                "it is not recorded"
+            )
         if isinstance(done, Answer):
             return done
         rows, queries = done
@@ -2250,10 +2354,110 @@ class Reader:
         slots["operator"] = f"{best} {noun}s each" if len(winners) > 1 else f"{best} {noun}s"
         return self.answered(winners, cites, intent, slots, queries)
 
+    def doers(self, placed: Placed, asked: str | None, left: list[str]) -> Answer | None:
+        """The people who acted on the product's items of a class ("who approved PRs in X": the reviewers of the
+        reviews whose state is approved; "which engineers authored PRs": the PRs' authors), of the role said;
+        with a negation ("which software engineers have never approved a PR"), the product's team members of
+        that role who are not among them, the team being the universe the graph defines. None unless one class
+        of items and one property word (or one value its records hold) are all the question says."""
+        s = schema()
+        person = s.below.get(PERSON, frozenset({PERSON}))
+        roles = [at for k, _, at in placed.phrases if k == "role"]
+        nouns = [at for k, _, at in placed.phrases if k == "class"]
+        # "which software engineers … approved a PR": the role asks, before the items it acted on
+        wanted = PERSON if roles and (asked is None or (nouns and min(roles) < min(nouns))) else asked
+        negations = [w for w in left if w in negation_words()]
+        if self.q.product is None or wanted not in person or len(negations) > 1 or len(negations) != len(left):
+            return None
+        classes = {s.class_words.get(p) for k, p, _ in placed.phrases if k == "class"} - {None, *person}
+        said = [(k, p) for k, p, _ in placed.phrases if k not in ("class", "scope", "role")]
+        if len(classes) != 1 or not said or any(k not in ("forward", "value") for k, _ in said):
+            return None
+        counted = str(next(iter(classes)))
+        kinds = s.below.get(counted, frozenset({counted}))
+        acts = {
+            phrase: props
+            for k, phrase in said
+            if k == "forward" and (props := [p for p in s.named_by(phrase) if p.domain & kinds and p.range & person])
+        }
+        if len(acts) == 1 and len(props := next(iter(acts.values()))) == 1:
+            # "who authored the reverted PRs": the act, and at most one condition on the items
+            rest = replace(placed, phrases=[p for p in placed.phrases if p[1] not in acts])
+            conditions = self.conditions(rest, counted)
+            if conditions is None or len(conditions) > 1 or any(c.source for c in conditions):
+                return None  # "who wrote the tech specs for X's current release": a document, no item's state
+            condition = conditions[0] if conditions else Condition(TYPE_PROP, NamedNode(counted), False)
+            query, bindings = "onto_top", {"class": NamedNode(counted), "property": NamedNode(props[0].iri)}
+            bindings.update(condition.bindings("2"))
+            act = props[0].label + (f" of those with {conditions[0].shown()}" if conditions else "")
+        elif acts or len(said) != 1 or said[0][0] != "value":
+            return None
+        else:
+            items = Entity(counted, kinds, s_label(counted))  # the class's items stand where one entity would
+            readings = self.where_readings(items, placed, PERSON)
+            if len(readings) != 1 or not readings[0].link or not readings[0].filter:
+                return None
+            r = readings[0]
+            assert r.link is not None and r.filter is not None  # checked above; for the type checker
+            query = "onto_top_where"
+            bindings = {"class": NamedNode(counted), "property": NamedNode(r.prop.iri), "link": NamedNode(r.link)}
+            bindings.update({"filter": NamedNode(r.filter), "object": NamedNode(str(r.value))})
+            act = f"{r.prop.label} of the records with {local(r.filter)} {s.labels.get(str(r.value), local(r.value))}"
+        noun = s_label(counted)
+        slots = {**self.q.slots(), "reading": f"every {noun} of {self.q.product} → {act}"}
+        intent = f"ontology:{local(bindings['property'].value)}:doers"
+        done = self.execute(query, bindings, intent, slots, f"no {noun} of {self.q.product} has a {act}")
+        if isinstance(done, Answer):
+            return done if not negations else self.uncertain(f"no {noun} of {self.q.product} has a {act} at all")
+        rows, queries = done
+        people = {local(r["top"].value): term_text(r["id"]) if "id" in r else local(r["value"].value) for r in rows}
+        people = {p: c for p, c in people.items() if isinstance(p, str) and EID.fullmatch(p)}
+        cites = sorted({term_text(r["id"]) for r in rows if "id" in r and local(r["top"].value) in people})
+        if not negations:
+            return self.by_role(self.answered(sorted(people), cites, intent, slots, queries))
+        return self.complement(set(people), cites, intent, slots, queries)
+
+    def complement(
+        self, did: set[str], cites: list[str], intent: str, slots: dict[str, Any], queries: list[str]
+    ) -> Answer:
+        """The product's team members of the role said (every member, none said) who are not among those who
+        did: "which QA specialists never approved a PR"."""
+        role = self.q.roles[0] if len(self.q.roles) == 1 else None
+        if len(self.q.roles) > 1:
+            return self.uncertain(f"'{', '.join(self.q.roles)}': the team the complement is read in is one role")
+        team = self.backend.select(
+            named_query("onto_role_members").text, {"role": Literal(role)} if role else {}, self.graphs
+        )
+        members = {v for v in rows_values(team) if EID.fullmatch(v)}
+        if not members:
+            return self.uncertain(f"{self.q.product}'s team has no member{f' with role {role}' if role else ''}")
+        rest = sorted(members - did)
+        of = f"{self.q.product}'s team members" + (f" with role {role}" if role else "")
+        slots = {**slots, "reading": f"{of}, less those of {slots['reading']}"}
+        slots["operator"] = f"{len(members)} members, {len(members & did)} of them did"
+        if not rest:
+            reason = f"every one of the {len(members)} {of} is among them"
+            proof = {"query": "onto_role_members", "text": named_query("onto_role_members").text, "result": reason}
+            return self.abstention(reason, "absent", slots=slots, intent=f"{intent}:complement", proof=proof)
+        return self.answered(
+            rest, cites, f"{intent}:complement", slots, [*queries, named_query("onto_role_members").text]
+        )
+
     def said_of_class(self, asked: str, prop: str) -> bool:
         """Some instance of the class has the property at all (`sparql/onto_class_said.rq`)."""
         check = named_query("onto_class_said").text
         return self.backend.ask(check, {"class": NamedNode(asked), "property": NamedNode(prop)}, self.graphs)
+
+    def said_where(self, entity: Entity, reading: Reading) -> bool:
+        """Some record with the reading's filter value links to something of the entity's kind at all
+        (`sparql/onto_where_said.rq`): a reopen names the employee who posted it, never the customer."""
+        check = named_query("onto_where_said").text
+        said = {"link": reading.link, "filter": reading.filter, "object": reading.value}
+        bindings = {k: NamedNode(str(v)) for k, v in said.items()}
+        return any(
+            self.backend.ask(check, {**bindings, "kind": NamedNode(kind)}, self.graphs)
+            for kind in sorted(entity.classes)
+        )
 
     def typed_as(self, asked: str) -> bool:
         """Every instance of a class below the asked one is typed the asked class too (a revert PR is a PR), so

@@ -415,6 +415,11 @@ def asked_type(tagged: Tagged, covered: set[int], answer_type: str) -> str | Non
         return "name"
     if "customer" in asked and answer_type in ("company", "person"):  # customer ids are neither
         return "customer"
+    if answer_type == "url" and any(
+        e - s == 1 and tagged.tokens[s] in WHO and tagged.tokens[s - 1 : s] != ["not"]  # "not who shared, the URLs"
+        for s, e in tagged.spans.get("person", ())
+    ):  # "who posted the demo links": the people, the links being what they posted
+        return "person"
     if answer_type == "pr":  # "the engineer whose PRs ..." asks for a person unless it asks for links
         return "person" if "person" in loose and "link" not in tagged.found else None
     if answer_type == "person" and asked_by_who(tagged) and (loose & {"company", "url"}):
@@ -425,9 +430,12 @@ def asked_type(tagged: Tagged, covered: set[int], answer_type: str) -> str | Non
 
 
 def asked_by_who(tagged: Tagged) -> bool:
-    """The question asks for a person only by "who" / "whom" ("who's the customer ...")."""
+    """The question asks for a person only by "who" / "whom" ("who's the customer ..."), or by the "whose" that
+    opens it ("whose bugs are piling up: which company ...")."""
     spans = tagged.spans.get("person", ())
-    return bool(spans) and all(e - s == 1 and tagged.tokens[s] in WHO for s, e in spans)
+    return bool(spans) and all(
+        e - s == 1 and (tagged.tokens[s] in WHO or (s == 0 and tagged.tokens[s] == "whose")) for s, e in spans
+    )
 
 
 def canonical(ask: str, q: Question, shown: dict[str, str], resolution: Resolution | None) -> str:
