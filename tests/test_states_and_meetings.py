@@ -191,6 +191,15 @@ def test_when_a_bug_reached_a_state_is_its_events_time(answerer: Answerer) -> No
             "List the QA specialists on the LeadForce team roster.",
         ),
         ("Who are the QA specialists on the LeadForce team?", "LeadForce QA specialists (per the team roster)?"),
+        (  # a PR's author, not a channel's creator, whose words these are too
+            "Which SearchFlow PRs authored by eid_234b3360 are still open?",
+            "Which SearchFlow PRs opened by eid_234b3360 are still open?",
+        ),
+        (
+            "Was 'Log Entry Duplication' reopened after it was fixed?",
+            "Has the customer reopened the 'Log Entry Duplication' bug after it was marked resolved?",
+        ),
+        ("Which SentimentForce bugs did not need a fix?", "Which SentimentForce bugs were closed as not a bug?"),
         (  # the most recently dated version is the latest
             "who wrote the latest System Design Document for AutoTuneForce?",
             "who wrote the most recently dated System Design Document for AutoTuneForce?",
@@ -201,3 +210,23 @@ def test_said_otherwise_it_answers_as_the_plain_question(answerer: Answerer, pla
     expected = answerer.ask(plain)
     assert expected.outcome == "answer" and expected.answer
     assert answerer.ask(said_otherwise).answer == expected.answer, said_otherwise
+
+
+def test_a_bug_state_and_a_review_verdict_said_in_other_words(answerer: Answerer) -> None:
+    assert answerer.ask(f"Is {REOPENED} still unresolved?").answer == "yes (its state: reopened)"
+    assert answerer.ask(f"Is {DISMISSED} unresolved?").answer == "no (its state: no fix needed)"
+    pr = "https://github.com/salesforce/VizForce/pull/3"
+    who = answerer.ask(f"Who requested changes on {pr}?")
+    assert who.outcome == "answer" and len(who.answer) == 1
+    assert answerer.ask(f"Did {who.answer[0]} request changes on {pr}?").answer == "yes"
+
+
+def test_the_next_place_after_the_top_n_and_a_total(answerer: Answerer) -> None:
+    top = answerer.ask("Who is working on the most unresolved customer bugs in FlowForce?")
+    after = answerer.ask(
+        "In FlowForce, who is working on the next-highest number of unresolved customer bugs after the top two?"
+    )
+    assert top.outcome == after.outcome == "answer" and after.answer and set(after.answer).isdisjoint(top.answer)
+    listed = answerer.ask("approved PRs for setting up the message queue in SentimentForce")
+    total = answerer.ask("what's the total of approved PRs for setting up the message queue in SentimentForce")
+    assert listed.outcome == "answer" and total.answer == str(len(listed.answer))

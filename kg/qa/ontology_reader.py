@@ -467,7 +467,8 @@ class Placed:
 
 #: "Reopened after it was fixed", "reopened after the fix went in": what reopening is, said again.
 REOPENED_AFTER_FIX = re.compile(
-    r"(?<!\S)(reopen\w*)((?: \S+){0,8}?) after (?:it was |it got |being |the |its )?(?:fix|fixed|fixing|resolved|"
+    r"(?<!\S)(reopen\w*)((?: \S+){0,8}?) after (?:it was |it got |it had been |being |the |its )?"
+    r"(?:marked |declared |reported |announced )?(?:as )?(?:fix|fixed|fixing|resolved|"
     r"resolution|closed|closing)(?: went in| landed| was merged| shipped)?(?!\S)"
 )
 
@@ -1478,6 +1479,8 @@ class Reader:
         """The items that have the entity as a property's value, with a state the question adds ("which open
         PRs were authored by eid_…"): the listing of the asked class with both conditions; None when the
         question adds none."""
+        if asked is not None and len(fit := [r for r in readings if self.reaches(r, asked)]) == 1:
+            readings = fit  # "PRs opened by eid_…": a PR's author, not a channel's creator
         if asked is None or len(readings) != 1 or readings[0].how != "subject":
             return None
         if not any(kind == "value" for kind, _, _ in placed.phrases):
@@ -1955,9 +1958,11 @@ class Reader:
 
     @staticmethod
     def narrower_reading(one: Reading, other: Reading) -> bool:
-        """The same path through a sub-property of the other's property (ekg:eventOf ⊑ ekg:stateEventOf, both
-        stated on a bug's events): one reading, read by the narrower property, not two."""
-        if (one.how, one.filter, one.value) != (other.how, other.filter, other.value):
+        """The same path through the records with a value, by a sub-property of the other's property
+        (ekg:eventOf ⊑ ekg:stateEventOf, both stated on a bug's events): one reading, read by the narrower
+        property, not two. Elsewhere a sub-property may read another kind (a channel's creator is its author,
+        a PR's is not its creator), so both readings stay."""
+        if one.how != "where" or (one.how, one.filter, one.value) != (other.how, other.filter, other.value):
             return False
         props = schema().properties
         link = props.get(one.link or "")

@@ -624,12 +624,15 @@ def ranking(tokens: list[str]) -> Operator | None:
         universe = True
     place, top, skip = 1, 1, 0
     said_most = False  # the place said with no ranking word: "second for resolved bugs", "the runner-up in"
-    if behind := find(tokens, "behind_first"):
+    behind = find(tokens, "behind_first")
+    while behind:  # "the next highest … after the top two": each phrase said, the number after "top" from any
         place = 2
         words |= set(range(*behind))
-        skip = (behind[1] < len(tokens) and tokens[behind[1] - 1] == "top" and number_of(tokens[behind[1]])) or 0
-        if skip:  # "after the top two": the first after those two
+        said = (behind[1] < len(tokens) and tokens[behind[1] - 1] == "top" and number_of(tokens[behind[1]])) or 0
+        if said:  # "after the top two": the first after those two
+            skip = said
             words.add(behind[1])
+        behind = find(tokens, "behind_first", behind[1])
     for i, token in enumerate(tokens):
         pair = " ".join(tokens[i : i + 2])
         number = places().get(pair) or places().get(token)
