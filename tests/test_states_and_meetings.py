@@ -230,3 +230,13 @@ def test_the_next_place_after_the_top_n_and_a_total(answerer: Answerer) -> None:
     listed = answerer.ask("approved PRs for setting up the message queue in SentimentForce")
     total = answerer.ask("what's the total of approved PRs for setting up the message queue in SentimentForce")
     assert listed.outcome == "answer" and total.answer == str(len(listed.answer))
+
+
+def test_people_read_through_a_record_apart(answerer: Answerer) -> None:
+    """ "Who reviewed PRs in X": the reviewers of the reviews that review the product's PRs (a record of its
+    own, linked by ekg:reviewOf); the approvers are among them, and the complement is read the same way."""
+    reviewers = answerer.ask("Who reviewed PRs in WorkFlowGenie?")
+    approvers = answerer.ask("Who approved PRs in WorkFlowGenie?")
+    assert reviewers.outcome == approvers.outcome == "answer" and set(approvers.answer) <= set(reviewers.answer)
+    never = answerer.ask("Which software engineers on WorkFlowGenie never reviewed a PR?")
+    assert never.outcome == "answer" and set(never.answer).isdisjoint(reviewers.answer)

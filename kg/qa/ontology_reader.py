@@ -2395,6 +2395,13 @@ class Reader:
             query, bindings = "onto_top", {"class": NamedNode(counted), "property": NamedNode(props[0].iri)}
             bindings.update(condition.bindings("2"))
             act = props[0].label + (f" of those with {conditions[0].shown()}" if conditions else "")
+        elif not acts and len(said) == 1 and said[0][0] == "forward" and (via := self.doers_via(said[0][1], counted)):
+            # "which QA specialists reviewed a PR": the reviewer of the reviews that review PRs, a record apart
+            prop, link, record = via
+            query = "onto_top_where"
+            bindings = {"class": NamedNode(counted), "property": NamedNode(prop.iri), "link": NamedNode(link)}
+            bindings.update({"filter": NamedNode(RDF_TYPE), "object": NamedNode(record)})
+            act = f"{prop.label} of its {class_label(record)}s"
         elif acts or len(said) != 1 or said[0][0] != "value":
             return None
         else:
@@ -2421,6 +2428,20 @@ class Reader:
         if not negations:
             return self.by_role(self.answered(sorted(people), cites, intent, slots, queries))
         return self.complement(set(people), cites, intent, slots, queries)
+
+    def doers_via(self, phrase: str, counted: str) -> tuple[Prop, str, str] | None:
+        """The one property the phrase names whose records (of one class) link to the counted class's items and
+        give a person: a PR review's reviewer, through its ekg:reviewOf."""
+        s = schema()
+        person = s.below.get(PERSON, frozenset({PERSON}))
+        items = Entity(counted, s.below.get(counted, frozenset({counted})), s_label(counted))
+        found = [
+            (p, link, next(iter(p.domain)))
+            for p in s.named_by(phrase)
+            if p.range & person and len(p.domain) == 1
+            for link in self.links(p, items)
+        ]
+        return found[0] if len(found) == 1 else None
 
     def complement(
         self, did: set[str], cites: list[str], intent: str, slots: dict[str, Any], queries: list[str]
