@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from kg.cli.ask import render
 from kg.qa.answer import Answerer
 
 REOPENED = "'Faulty User Role Mapping'"  # WorkFlowGenie: dismissed, then reopened by the customer
@@ -240,3 +241,10 @@ def test_people_read_through_a_record_apart(answerer: Answerer) -> None:
     assert reviewers.outcome == approvers.outcome == "answer" and set(approvers.answer) <= set(reviewers.answer)
     never = answerer.ask("Which software engineers on WorkFlowGenie never reviewed a PR?")
     assert never.outcome == "answer" and set(never.answer).isdisjoint(reviewers.answer)
+
+
+def test_an_empty_complement_is_a_nothing_shown_with_its_counts(answerer: Answerer) -> None:
+    got = answerer.ask("Which software engineers in WorkFlowGenie have not authored a PR?")  # every one has
+    assert got.outcome == "absent" and got.proof is not None
+    shown = render(got, explain=False)
+    assert "every one of the" in shown and "proof: onto_role_members" in shown

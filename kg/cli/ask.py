@@ -258,7 +258,7 @@ def render(a: Answer, explain: bool) -> str:
         lines.append("ranked: " + ", ".join(f"{p} {n}" for p, n in a.cross["ranked"]))
     lines.append(f"intent: {a.intent or '-'}  type: {a.type}")
     if a.proof:
-        lines.append(f"proof: {a.proof['query']} with {json.dumps(a.proof['bindings'])} -> {a.proof['result']}")
+        lines.append(f"proof: {a.proof['query']} with {json.dumps(a.proof.get('bindings', {}))} -> {a.proof['result']}")
         if "textcheck" in a.proof:
             lines.append(f"text check: {a.proof['textcheck']['check']}")
     if a.unheld:  # the proof that ran, and why it does not stand

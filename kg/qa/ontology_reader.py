@@ -2463,7 +2463,13 @@ class Reader:
         slots["operator"] = f"{len(members)} members, {len(members & did)} of them did"
         if not rest:
             reason = f"every one of the {len(members)} {of} is among them"
-            proof = {"query": "onto_role_members", "text": named_query("onto_role_members").text, "result": reason}
+            proof = {
+                "query": "onto_role_members",
+                "text": named_query("onto_role_members").text,
+                "bindings": {"role": role} if role else {},
+                "graphs": [g.value for g in self.graphs or []],
+                "result": reason,
+            }
             return self.abstention(reason, "absent", slots=slots, intent=f"{intent}:complement", proof=proof)
         return self.answered(
             rest, cites, f"{intent}:complement", slots, [*queries, named_query("onto_role_members").text]
