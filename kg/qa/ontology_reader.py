@@ -2045,21 +2045,18 @@ class Reader:
         wanted = s.below.get(asked, frozenset({asked}))
         out: list[Reading] = []
         for value in values:
-            for f in s.properties.values():
-                if f.datatype or not f.range & s.kinds.get(value, frozenset()):
-                    continue
-                for link in self.links(f, entity):
-                    answers = [
-                        p
-                        for p in s.properties.values()
-                        if not p.datatype
-                        and p.iri not in (f.iri, link)
-                        and not self.same_link(p, link)  # back to the entity itself (eventOf ⊑ stateEventOf)
-                        and p.domain
-                        and p.domain <= f.domain
-                        and p.range & wanted
-                    ]
-                    out += [Reading("where", p, link, f.iri, value) for p in answers]
+            for f, link in self.value_links(entity, value):
+                answers = [
+                    p
+                    for p in s.properties.values()
+                    if not p.datatype
+                    and p.iri not in (f.iri, link)
+                    and not self.same_link(p, link)  # back to the entity itself (eventOf ⊑ stateEventOf)
+                    and p.domain
+                    and p.domain <= f.domain
+                    and p.range & wanted
+                ]
+                out += [Reading("where", p, link, f.iri, value) for p in answers]
         # where two kinds of record hold the value (a review's state "approved", a PR lifecycle event's), the
         # answer follows the record made for it: the property whose range is narrowest
         narrowest = min((len(s.properties[r.filter or ""].range) for r in out), default=0)
@@ -2074,13 +2071,19 @@ class Reader:
         values = [i for kind, phrase, _ in placed.phrases if kind == "value" for i in individuals(phrase)]
         if created is None or len(values) != 1:
             return []
-        out = [
-            Reading("where", created, link, f.iri, values[0])
-            for f in s.properties.values()
-            if not f.datatype and f.range & s.kinds.get(values[0], frozenset())
+        out = [Reading("where", created, link, f.iri, values[0]) for f, link in self.value_links(entity, values[0])]
+        return [r for r in out if not any(self.narrower_reading(o, r) for o in out)]
+
+    def value_links(self, entity: Entity, value: str) -> list[tuple[Prop, str]]:
+        """The object properties that can hold the individual (a review's state, an event's state after), each
+        with every property from their records to the entity."""
+        kinds = schema().kinds.get(value, frozenset())
+        return [
+            (f, link)
+            for f in schema().properties.values()
+            if not f.datatype and f.range & kinds
             for link in self.links(f, entity)
         ]
-        return [r for r in out if not any(self.narrower_reading(o, r) for o in out)]
 
     @staticmethod
     def same_link(prop: Prop, link: str) -> bool:
@@ -2422,12 +2425,11 @@ class Reader:
         if isinstance(done, Answer):
             return done if not negations else self.uncertain(f"no {noun} of {self.q.product} has a {act} at all")
         rows, queries = done
-        people = {local(r["top"].value): term_text(r["id"]) if "id" in r else local(r["value"].value) for r in rows}
-        people = {p: c for p, c in people.items() if isinstance(p, str) and EID.fullmatch(p)}
+        people = {v for r in rows if EID.fullmatch(v := local(r["top"].value))}  # employees, not outside accounts
         cites = sorted({term_text(r["id"]) for r in rows if "id" in r and local(r["top"].value) in people})
         if not negations:
             return self.by_role(self.answered(sorted(people), cites, intent, slots, queries))
-        return self.complement(set(people), cites, intent, slots, queries)
+        return self.complement(people, cites, intent, slots, queries)
 
     def doers_via(self, phrase: str, counted: str) -> tuple[Prop, str, str] | None:
         """The one property the phrase names whose records (of one class) link to the counted class's items and
