@@ -146,3 +146,25 @@ def test_a_reopened_bug_is_reassigned_to_whom_the_thread_hands_it(bugs: dict) ->
     assert reopened.assignee == DAN
     assert [(e.kind, e.agent) for e in reopened.events][-2:] == [("reopened", ANN), ("reassigned", DAN)]
     assert reopened.state == "ekg:Reopened"
+
+
+def test_a_reopen_the_customer_made_is_the_customers(bugs: dict) -> None:
+    """ "The customer has reopened 'X'": the bug's own customer reopened it, the poster only said so."""
+    reopened = bugs["Traffic Misclassification in the Detector"]
+    step = next(e for e in reopened.events if e.kind == "reopened")
+    assert step.customer == reopened.customer == "CUST-0001"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Hi team, the 'X' bug has been reopened by CUST-0046. 😕", "CUST-0046"),
+        ("Hi team, customer CUST-0046 has reopened the bug 'X'.", "CUST-0046"),
+        ("Hi team, the bug titled 'X' has been reopened by the customer. 🚨", "CUST-0001"),
+        ("Hi team, the 'X' bug has been reopened. 😕 Customer CUST-0062 is still experiencing delays.", None),
+    ],
+)
+def test_who_reopened_is_whom_the_message_says(text: str, expected: str | None) -> None:
+    from kg.ingest.rules.bugs import BugRecord, reopener
+
+    assert reopener(text, BugRecord(report=None, title="X", customer="CUST-0001", assignee=None)) == expected  # type: ignore[arg-type]

@@ -400,7 +400,28 @@ class Answerer:
         elif op is None and answer.outcome == "answer" and answer.type != "yes_no" and operators.asks_only_yes_no(q):
             why = "uncertain reading: a yes/no question, and what it asks of this answer is not read"
             answer = self._abstain(q, None, why, outcome="uncertain")  # never a list or a text for a yes or no
+        if answer.outcome in ("uncertain", "unsupported") and (plain := operators.affirmative(q)) is not None:
+            answer = self._negated(q, *plain) or answer  # "has eid_… never approved a PR?"
         return self._by_name(q, self._company_slips(q, answer))
+
+    def _negated(self, q: Question, plain: str, opposite: bool) -> Answer | None:
+        """A yes/no said with a negation, answered from the plain yes/no: its opposite where the negation is
+        said of the subject, the same where the question opens with it; the same evidence (or proof) decides.
+        None where the plain question gets no yes or no."""
+        said = self.answer_parsed(self._reparsed(plain, q))
+        if said.outcome != "answer" or said.type != "yes_no":
+            return None
+        if not opposite:
+            return replace(said, question=q.text)
+        told = str(said.answer)
+        flipped = "no" if told.startswith("yes") else "yes"
+        shown = said.operator["shown"] if said.operator else "yes or no"
+        return replace(
+            said,
+            question=q.text,
+            answer=flipped + told.removeprefix("yes").removeprefix("no"),
+            operator={**(said.operator or {}), "negated": True, "shown": f"{shown} → asked in the negative: {flipped}"},
+        )
 
     def _by_name(self, q: Question, answer: Answer) -> Answer:
         """People asked for by name ("the names of the engineers who …") are answered with their names, the
@@ -818,7 +839,9 @@ class Answerer:
         if resolution is not None and not resolution.resolved:
             # a phrase that names no label may be a misread as much as an absence: never a proof
             best = ", ".join(f"{c} {s:.2f}" for c, s in resolution.candidates[:3])
-            if best:
+            if not resolution.phrase.strip():
+                why = f"the closest reading needs a {resolution.kind} of {q.product}, and the question names none"
+            elif best:
                 why = f"'{resolution.phrase}' only partly names a {resolution.kind} of {q.product} (best: {best})"
             else:
                 close = closest(resolution.phrase, self._names(q.product, resolution.kind), n=2)

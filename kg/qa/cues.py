@@ -51,7 +51,8 @@ EVERY_ONE = re.compile(
     r"(?:excluding|omitting|leaving out|skipping|missing) (?:no one|nobody|none)|"
     r"(?:with |and )?(?:nobody|no one|noone|nothing|none|not (?:a single|one)) ?(?:\S+ ){0,4}?"
     r"(?:(?:should|must|can|may|will|is|are) (?:not )?(?:be |go )?)?(?:missing|left out|left off|omitted|skipped)|"
-    r"without (?:an )?exceptions?|not just a (?:sample|few|subset))(?!\w)"
+    r"without (?:an )?(?:exceptions?|omissions?)|not just a (?:sample|few|subset)|"
+    r"(?:do|did|please do) not forget(?: about)?(?= (?:the|their|its|any|to) ))(?!\w)"
 )
 #: A negated "un-" state is the state itself ("PRs that weren't left unapproved": approved), for the states whose
 #: "un-" form the lexicon reads as their negation.
@@ -74,7 +75,7 @@ NOT_WITHOUT = re.compile(
 #: it kept (a double negation: the state itself).
 KEPT_BY_EXCLUSION = re.compile(
     r"(?<!\w)(?:exclude|excluding|leave out|leaving out|drop|dropping|skip|skipping|omit|omitting|ignore|ignoring|"
-    r"filter out|filtering out|remove|removing|minus|not including|without|none of|not any of|not one of|"
+    r"filter out|filtering out|remove|removing|minus|not including|without|none of|not any of|not one of|nothing|"
     r"(?:i|we) (?:do|did) not (?:need|want|care about))"
     r"(?: (?:any|all|every|each|those|the)(?: \w+)?| ones| anything)? (?:(?:that|which|who)"
     r"(?: (?:were|was|are|is|have|has|had|got|did|do|does))? |(?<=ones |hose ))(?:not|never)"
@@ -91,13 +92,22 @@ CHAT_OPENER = re.compile(r"(?<!\w)(?:got|have|has) (?:a|one) (?:min|minute|sec|s
 #: "I don't have the links to …", "we couldn't find which …": what the asker lacks is what is asked, no negation of
 #: it.
 ASKER_LACKS = re.compile(
-    r"(?<!\w)(?:i|we) (?:do|did|does|could|can|have) not (?:have|know|find|see|locate|remember|recall|get)"
+    r"(?<!\w)(?:i|we) (?:do|did|does|could|can|have) not (?:have|know|find|see|locate|remember|recall|get)(?: yet)?"
     r"(?= (?:the|their|its|any|which|who|whom|what|where|how)(?!\w))"
 )
-#: "Still need to be merged and haven't been (yet)": the need said again as not yet done, which it means.
+#: "Still need to be merged and haven't been (yet)", "need merging but aren't merged yet": the need said again as
+#: not yet done, which it means.
 NEED_NOT_YET_DONE = re.compile(
-    r"(?<!\w)(needs?|needed) to be (\w+) and (?:have|has|had) not(?: been)?(?: \2)?(?: yet)?(?!\w)"
+    r"(?<!\w)(needs?|needed) (?:to be (\w+)|(\w+)ing) (?:and|but) (?:have|has|had|are|is|were|was) not"
+    r"(?: been)?(?: \w+ed)?(?: yet)?(?!\w)(?! to )"  # "need to be closed and are not to be kept open": another
 )
+#: "Aren't open anymore", "no longer unresolved": closed, said through the open state's negation.
+NO_LONGER_OPEN = re.compile(
+    r"(?<!\w)(?:(?:are|is|were|was) not (?:open|unresolved|active|pending) (?:anymore|any more|any longer)|"
+    r"(?:are|is|were|was) no longer (?:open|unresolved|active|pending))(?!\w)"
+)
+#: "In connection with X", "in relation to X": for X.
+IN_CONNECTION = re.compile(r"(?<!\w)in (?:connection|relation) (?:with|to)(?!\w)")
 #: "Not the ones without approval": the items with it, the other side set aside (a double negation).
 NOT_THE_ONES_WITHOUT = re.compile(
     r"(?<!\w)(?:but )?not (?:the ones|those|the \w+|any|ones)(?: (?:that|which) (?:were|are|was|is|have|has|had))?"
@@ -287,7 +297,9 @@ def cue_words_of(norm: str) -> tuple[str, ...]:
     text = SPOKE_UP.sub("raised", text)  # "didn't stay quiet about the issues": raised them
     text = NOT_WITHOUT.sub("had", text)  # "did not go without interruptions": had them
     text = ELLIPTIC_CONTRAST.sub("", text)
-    text = NEED_NOT_YET_DONE.sub(r"\1 to be \2", text)  # "need to be merged and haven't been": to merge
+    text = NEED_NOT_YET_DONE.sub(lambda m: f"{m.group(1)} to be {m.group(2) or m.group(3) + 'ed'}", text)  # to merge
+    text = NO_LONGER_OPEN.sub("are resolved", text)  # "aren't open anymore": resolved
+    text = IN_CONNECTION.sub("for", text)  # "demos shared in connection with X": for X
     text = NOT_THE_ONES_WITHOUT.sub("only with", text)  # "not the ones without approval": only with approval
     text = DROPPED_UNSTATE.sub(r"only \1", text)  # "don't count unapproved ones": only approved
     text = KEPT_BY_EXCLUSION.sub(r"only \1", text)  # "exclude any that were not approved": only approved

@@ -53,6 +53,10 @@ class Described:
     links: dict[str, str] = field(default_factory=dict)
 
 
+#: Words by which a run asks about each version of a document ("all versions", "any version", "a version of").
+EVERY_VERSION = frozenset({"all", "every", "each", "various", "several", "multiple", "across", "any", "a"})
+
+
 def described(q: Question, text: str, backend: Backend, graphs: list | None, data: dict[str, Any]) -> Described | None:
     """The meeting or the document versions the question describes, or None."""
     if q.product is None:
@@ -246,9 +250,8 @@ def versions(q: Question, text: str, backend: Backend, graphs: list | None, data
     if not docs:
         return None
     plural = {a for a in anchors if a.endswith("s")}
-    every = bool({*plural, "all", "every", "each", "various", "several", "multiple", "across"} & set(run)) and not (
-        latest | first
-    ) & set(run)
+    said_any = start > 0 and tokens[start - 1] in EVERY_VERSION  # "a version of X": "a" is an edge of the run
+    every = bool({*plural, *EVERY_VERSION} & set(run) or said_any) and not (latest | first) & set(run)
     if "final" in run and final & set(docs) and not (first & set(run)):  # the version marked final
         picked = tuple(e for iri, e in docs.items() if iri in final)
     elif (latest & set(run)) and not (first & set(run)):

@@ -232,15 +232,13 @@ def titled_in(text: str, backend: Backend) -> tuple[str, list[str]] | None:
 
 
 def title_products(title: str, backend: Backend, readable: frozenset[str] | None = None) -> list[str]:
-    """The products whose graphs (among those the caller reads) hold an item with exactly this title; where
-    several do, those holding one of their own (not a PR of an outside repository that several products' Slack
-    links, whose title a bug may share), when that leaves any."""
+    """The products whose graphs (among those the caller reads) hold an item with exactly this title, else with
+    it as another name; where several do, those holding one of their own (not a PR of an outside repository
+    that several products' Slack links, whose title a bug may share), when that leaves any."""
     rows = backend.select(named_query("title_scope").text, {"title": Literal(title)})
-    held = [
-        (g.value, not ("url" in r and EXTERNAL_PR.search(term_text(r["url"]))))
-        for r in rows
-        if isinstance(g := r["graph"], NamedNode) and (readable is None or g.value in readable)
-    ]
+    rows = [r for r in rows if isinstance(g := r["graph"], NamedNode) and (readable is None or g.value in readable)]
+    rows = [r for r in rows if "other" not in r] or rows  # another name only where no item has it as its title
+    held = [(r["graph"].value, not ("url" in r and EXTERNAL_PR.search(term_text(r["url"])))) for r in rows]
     products = sorted({p for g, _ in held if (p := product_of_graph(g))})
     own = sorted({p for g, mine in held if mine and (p := product_of_graph(g))})
     return own if len(products) > 1 and own else products

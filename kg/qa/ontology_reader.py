@@ -482,6 +482,14 @@ FIXED_BY_PERSON = re.compile(
     r"(?<!\S)((?:bug|issue|defect|ticket)s?(?: \S+){0,3}? (?:were|was|got|have been|has been) )fixed by(?= eid_)"
 )
 
+#: "Does <PR> (still) need to be merged", "is it waiting to be approved", "needs merging": the state is not yet
+#: reached, never the state itself.
+NEEDS_DOING = re.compile(
+    r"(?<!\S)(?:still )?(?:needs?|needed|needing|waiting|waits|wait|awaiting|(?:has|have|is|are) yet) "
+    r"(?:to be (merged|fixed|resolved|approved|reviewed|closed)|(merging|fixing|approval|review|reviewing))(?!\S)"
+)
+NEEDED_STATE = {"merging": "merged", "fixing": "fixed", "approval": "approved", "review": "reviewed",
+                "reviewing": "reviewed"}  # fmt: skip
 #: "Does eid_… have any PRs": a person's own pull requests are those they authored.
 PERSON_HAS_PRS = re.compile(
     r"(?<!\S)((?:do|does|did|has|have|had) eid_[0-9a-f]{8}) (?:have|has|had|own)(?= (?:any |some )?(?:\w+ )?"
@@ -512,10 +520,12 @@ def question_text(q: Question) -> str:
     text = REOPENED_AFTER_FIX.sub(r"\1\2", text)  # "reopened after it was fixed": a reopened bug had been
     text = FIXED_BY_PERSON.sub(r"\1resolved by", PERSON_FIXED.sub(r"\1 resolve", text))  # a person's fixes
     text = PERSON_HAS_PRS.sub(r"\1 author", text)  # "does eid_… have any PRs": authored
+    text = NEEDS_DOING.sub(lambda m: f"not {m.group(1) or NEEDED_STATE[m.group(2)]}", text)  # "needs merging"
     for frame in reader_data()["frames"]:  # "… in the org chart": where the answer is read, no property
         text = re.sub(rf"(?<!\S){re.escape(frame)}(?!\S)", " ", text)
     text = NAME_ASKED.sub("find", text)  # "Name the QA specialists on X": a request, not X's name
-    text = LINKS_ASKED.sub(r"\1 links of", text)  # "give me links to X": X's own links, not what links to X
+    # "give me links to X": X's own links, not what links to X; "link to the PR that …": the PR
+    text = LINK_OPENING.sub("find", LINKS_ASKED.sub(r"\1 links of", text))
     for verb in asker_verbs(q.text):  # "I missed the X review - who was there?": the review is still described
         text = re.sub(rf"(?<!\S){re.escape(verb)}(?!\S)", " ", text, count=1)
     text = re.sub(r"\s+", " ", text).strip()
@@ -579,6 +589,9 @@ LINKS_ASKED = re.compile(
     r"(?<!\S)((?:give|send|share|provide|show|get|need|want|list|find|fetch|grab)(?: me| us)?(?: the| all the| all)?)"
     r" links? to(?!\S)"
 )
+
+#: A question opened by the link it wants ("Link to the PR that fixed X?"): the item, shown by its link.
+LINK_OPENING = re.compile(r"^(?:the |a )?links? (?:to|for)(?= (?:the|a|an) )")
 
 
 @cache
@@ -2041,12 +2054,14 @@ class Reader:
             )
         ]
         values = own_kind or values
+        # "which bugs did eid_… close out as not needing a fix": a bug's state, not a PR's "closed"
+        values = [v for v in values if self.state_of(v, asked)] or values
         values = [v for v in values if not set(narrower(v)) & set(values)]  # "closed as not a bug": the narrower
         wanted = s.below.get(asked, frozenset({asked}))
         out: list[Reading] = []
         for value in values:
             for f, link in self.value_links(entity, value):
-                answers = [
+                held = [
                     p
                     for p in s.properties.values()
                     if not p.datatype
@@ -2054,14 +2069,36 @@ class Reader:
                     and not self.same_link(p, link)  # back to the entity itself (eventOf ⊑ stateEventOf)
                     and p.domain
                     and p.domain <= f.domain
-                    and p.range & wanted
                 ]
+                # of the asked kind, else, for a state a lifecycle event left the entity in, one step from it
+                # ("which company reopened <bug>": the customer who did, then the company they work for)
+                answers = [p for p in held if p.range & wanted]
+                if (
+                    not answers
+                    and expand("ekg:StateEvent") in f.domain
+                    and any(self.state_of(value, c) for c in entity.classes)
+                ):
+                    answers = [p for p in held if self.leads(p, asked)]
                 out += [Reading("where", p, link, f.iri, value) for p in answers]
         # where two kinds of record hold the value (a review's state "approved", a PR lifecycle event's), the
         # answer follows the record made for it: the property whose range is narrowest
         narrowest = min((len(s.properties[r.filter or ""].range) for r in out), default=0)
         kept = [r for r in out if len(s.properties[r.filter or ""].range) == narrowest]
         return [r for r in kept if not any(self.narrower_reading(o, r) for o in kept)]
+
+    @staticmethod
+    def state_of(value: str, asked: str) -> bool:
+        """Whether the individual is a value the asked kind itself can hold (a bug's state for bugs)."""
+        s = schema()
+        kinds = s.kinds.get(value, frozenset())
+        own = s.below.get(asked, frozenset({asked})) | {asked}
+        return any(not p.datatype and p.range & kinds and p.domain & own for p in s.properties.values())
+
+    def leads(self, prop: Prop, asked: str) -> bool:
+        """Whether one property leads from every value of this one to the asked kind (a customer's company)."""
+        wanted = schema().below.get(asked, frozenset({asked}))
+        led = self.answer_as(Reading("where", prop), asked) is not None
+        return bool(prop.range) and led and not prop.range & wanted
 
     def when_where(self, entity: Entity, placed: Placed) -> list[Reading]:
         """ "When was <bug> reopened", "on what date was it resolved": the time (dct:created) of the records that

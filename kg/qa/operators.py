@@ -35,6 +35,8 @@ TAG_QUESTION = re.compile(
 )
 #: Verbs after which "whether" (or "if") opens the yes or no asked ("can you confirm whether …", "check if …").
 CONFIRMING = frozenset({"confirm", "check", "verify", "know", "tell", "see", "ask", "wondering", "wonder", "sure"})
+#: Verbs after which "that" opens a statement to check ("can you confirm that eid_… approved …").
+CONFIRMING_THAT = frozenset({"confirm", "check", "verify"})
 #: Words after an ordinal that make it a place in a ranking ("second most", "third highest", "2nd place").
 RANK_WORDS = frozenset(
     {"most", "highest", "largest", "biggest", "greatest", "top", "place", "best", "fewest", "least", "lowest", "max"}
@@ -301,6 +303,10 @@ def matched(tokens: list[str], at: int, seq: tuple[str, ...]) -> int | None:
 LINK = re.compile(r"https?://[^\s,;!?()<>\"']+")
 
 
+#: A pull request's link: an item a yes/no asks about that is a PR.
+PR_LINK = re.compile(r"/pulls?/\d+\b")
+
+
 def links_in(text: str) -> list[str]:
     return list(dict.fromkeys(m.group(0).rstrip(".:/") for m in LINK.finditer(text)))
 
@@ -340,7 +346,9 @@ def yes_no_start(text: str) -> int | None:
         (
             i
             for i, w in enumerate(words[: LEAD + 4])
-            if w == "whether" or (w == "if" and i and words[i - 1] in CONFIRMING)
+            if w == "whether"
+            or (w == "if" and i and words[i - 1] in CONFIRMING)
+            or (w == "that" and i and words[i - 1] in CONFIRMING_THAT)
         ),
         None,
     )
@@ -460,6 +468,7 @@ def detect(q: Question) -> Operator | None:
             return None  # "Was 'X' merged?" asks of the titled item itself: the ontology reader's
         words = at | {opener} | (set(range(*among)) if among else set()) | restated(tokens, "yes_no_restated")
         implied = frozenset(filter(None, [{"eid": "person", "company": "company"}.get(slot)]))
+        implied |= {"pr"} if slot == "url" and PR_LINK.search(name) else set()  # "does <PR link> need merging"
         return Operator("yes_no", frozenset(words), f"is {name} among them?", name, slot, implied)
     return None
 
@@ -469,6 +478,10 @@ def detect(q: Question) -> Operator | None:
 COUNTED_ASKED = frozenset({"company", "engineer", "person", "people", "employee", "customer", "developer"})
 #: The words a superlative said by negation opens with ("no other … beats", "nobody tops").
 NEGATED_MOST = frozenset({"no", "nobody", "none", "not", "never", "noone"})
+
+
+#: Words before a count that make it what a superlative ranks by ("… on the count of approved PRs").
+MEASURED_ON = frozenset({"on", "by", "in", "for", "at"})
 
 
 def superlative_count(q: Question, span: tuple[int, int]) -> bool:
@@ -485,6 +498,12 @@ def superlative_count(q: Question, span: tuple[int, int]) -> bool:
         s >= span[1] and tagged.clauses[s] == tagged.clauses[at] for s, _ in tagged.spans.get("most", ())
     ):
         return True  # "the engineer whose count of unapproved PRs is highest": the measure of the most
+    before = tagged.tokens[at - 1] if at else ""
+    if any(
+        tagged.clauses[s] == tagged.clauses[at] and (before in MEASURED_ON or e == at)
+        for s, e in tagged.spans.get("most", ())
+    ):
+        return True  # "not beaten by anyone on the count of …", "topping the count of …": the measure of the most
     return any(
         s <= at < e or (s > at and tagged.clauses[s] == tagged.clauses[at] and tagged.tokens[s] in NEGATED_MOST)
         for s, e in tagged.spans.get("most", ())
@@ -713,6 +732,77 @@ def core(q: Question, op: Operator | None) -> Question:
         return q
     gone = {op.item, op.other, *op.also}
     return replace(q, companies=[c for c in q.companies if c not in gone], eids=[e for e in q.eids if e not in gone])
+
+
+#: A negation as typed: a word, or a contraction whose auxiliary stays when it is dropped.
+NEGATION_TYPED = re.compile(r"\b(?:(not|never)|(\w+?)n['’]t|(can)not)\b", re.I)
+#: Contractions whose auxiliary is spelled otherwise ("won't": "will").
+NEGATED_AUX = {"wo": "will", "ca": "can", "sha": "shall"}
+#: Words that may stand between a yes/no's subject and the negation said of it ("eid_… has still not …", "the
+#: 'X' bug is not …"), and those dropped with the negation ("still not fixed", "not fixed yet": "fixed").
+SUBJECT_FILLER = frozenset(
+    {"has", "have", "had", "did", "does", "do", "is", "was", "are", "were", "still", "bug", "issue", "pr", "ticket"}
+)
+DROPPED_WITH_NOT = ("still", "yet")
+#: A state still to be reached, said of the subject ("does <PR> still need to be merged"): not yet in it.
+NEEDS_TO_BE = re.compile(r"\b(?:still\s+)?needs?\s+to\s+be\b(?=\s+\w+ed\b)", re.I)
+#: A statement framed to be checked ("is it true that …", "can you confirm that …"), and a relative clause.
+STATEMENT_FRAME = re.compile(
+    r"\b(?:it (?:is |was )?(?:true|the case|correct|accurate) that|(?:confirm|verify|check) that)\b", re.I
+)
+RELATIVE = re.compile(r"\b(?:that|which|who|whom|whose|where)\b", re.I)
+#: How many words after its subject a negation is still said of it.
+SUBJECT_REACH = 3
+
+
+def affirmative(q: Question) -> tuple[str, bool] | None:
+    """A yes/no with one negation, without it, and whether its answer is the opposite of the plain one's:
+    - said of its subject ("has eid_… never approved a PR", "is it true that BlueWave did not report …", "is the
+      'X' bug still not fixed"), it asks the opposite;
+    - a state still to be reached ("does <PR> still need to be merged"), the opposite of whether it is;
+    - said by its opening ("didn't eid_… approve any PR?"), it asks the plain question, expecting a yes.
+    None for any other question."""
+    start = yes_no_start(q.text)
+    if start is None:
+        return None
+    negations = list(NEGATION_TYPED.finditer(q.text))
+    needed = NEEDS_TO_BE.search(q.text)
+    if not negations and needed is not None and start == 0 and said_of_subject(q, needed.start()):
+        opener = re.match(r"\s*(?:does|do|did)\b", q.text, re.I)
+        if opener is None:
+            return None
+        verb = "was" if opener.group(0).strip().casefold() == "did" else "is"
+        return re.sub(
+            r"\s+", " ", f"{verb}{q.text[opener.end() : needed.start()]} {q.text[needed.end() :]}"
+        ).strip(), True
+    if len(negations) != 1:
+        return None
+    neg = negations[0]
+    if start == 0 and neg.start() == len(q.text) - len(q.text.lstrip()) and neg.group(2):
+        return (neg.group(2) + q.text[neg.end() :]).strip(), False
+    if not said_of_subject(q, neg.start()):
+        return None
+    aux = neg.group(2) or neg.group(3) or ""
+    kept = NEGATED_AUX.get(aux.casefold(), aux)
+    before = re.sub(rf"\s*\b(?:{'|'.join(DROPPED_WITH_NOT)})\s*$", " ", q.text[: neg.start()], flags=re.I)
+    after = re.sub(rf"^\s*(?:{'|'.join(DROPPED_WITH_NOT)})\b", "", q.text[neg.end() :], flags=re.I)
+    return re.sub(r"\s+", " ", f"{before}{kept}{after}").strip(), True
+
+
+def said_of_subject(q: Question, at: int) -> bool:
+    """Whether the words at this place of the question stand just after the item it names last before them, in
+    the clause that asks (not in a relative clause: "any PR that eid_… did not approve")."""
+    names = [*q.eids, *q.companies, *links_in(q.text), *quoted_titles(q.text), *([q.product] if q.product else [])]
+    spans = [
+        m.span() for name in names for m in re.finditer(re.escape(name) + r"['’\"]?", q.text, re.I) if m.end() <= at
+    ]
+    if not spans:
+        return False
+    subject = max(spans, key=lambda span: span[1])
+    if RELATIVE.search(STATEMENT_FRAME.sub(" ", q.text[: subject[0]])):
+        return False
+    between = re.findall(r"[\w']+", q.text[subject[1] : at])
+    return len(between) < SUBJECT_REACH and all(w.casefold() in SUBJECT_FILLER for w in between)
 
 
 def itemless(q: Question, op: Operator | None) -> Question | None:

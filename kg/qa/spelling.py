@@ -94,8 +94,8 @@ class Words:
 
 @cache
 def lexicon_words() -> Words:
-    """The lexicon's words, read from its cues (literal words and `stem*` stems), stop and filler words, short
-    forms and document kinds."""
+    """The lexicon's words, read from its cues (literal words and `stem*` stems), stop, filler and function
+    words, short forms and document kinds."""
     data = lexicon_data()
     cue_words: set[str] = set()
     stems: set[str] = set()
@@ -104,7 +104,7 @@ def lexicon_words() -> Words:
             words, starts = phrase_words(phrase)
             cue_words |= words
             stems |= starts
-    other = {*data["stop"]["words"], *data["filler"]["words"]}
+    other = {*data["stop"]["words"], *data["filler"]["words"], *data["function"]["words"]}
     for short, full in data["abbreviations"].items():
         other |= {*short.split(), *full.split()}
     other |= {w for names in DOC_KINDS.values() for n in names for w in n.split()}

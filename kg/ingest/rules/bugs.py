@@ -106,8 +106,11 @@ STATE_AFTER = {
 @dataclass
 class BugEvent:
     kind: str  # reported | assigned | resolved | reopened | dismissed
-    agent: str | None  # eid of who did it
+    agent: str | None  # eid of who did it, or of who said it was done
     message: Message  # the message it was read from
+    #: the customer who took the step, where the message says one did ("reopened by CUST-…", "the customer has
+    #: reopened …"): then the step's agent, the employee only its messenger
+    customer: str | None = None
 
 
 @dataclass
@@ -388,6 +391,24 @@ def fixing_prs(ctx: RuleContext, run: list[Message]) -> list[NamedNode]:
     return out
 
 
+#: A reopen said to be the customer's: "reopened by CUST-…", "customer CUST-… has reopened", "the customer has
+#: reopened", "reopened by the customer".
+CUSTOMER_REOPENED = re.compile(
+    r"\breopened by (?:the )?(?:customer\b|(?P<named>CUST-\d+))|"
+    r"\bcustomer (?:(?P<id>CUST-\d+) )?(?:has |had )?reopened",
+    re.I,
+)
+
+
+def reopener(text: str, bug: BugRecord) -> str | None:
+    """The customer who reopened the bug, as its reopen message says: the one it names, else the bug's own
+    customer where it says "the customer"; None where it names nobody."""
+    said = CUSTOMER_REOPENED.search(text)
+    if said is None:
+        return None
+    return said.group("named") or said.group("id") or bug.customer
+
+
 def read_lifecycle(ctx: RuleContext, bugs: list[BugRecord]) -> None:
     """Apply the lifecycle conversations to the bugs in time order, so each step sees the states before it."""
     steps = [(kind, run) for kind, run in bug_conversations(ctx) if kind in APPLIES_TO]
@@ -402,7 +423,9 @@ def read_lifecycle(ctx: RuleContext, bugs: list[BugRecord]) -> None:
         bug = match_bug(kind, run, bugs, fix)
         if bug is None:
             continue
-        bug.events.append(BugEvent(kind, run[0].author, run[0]))
+        bug.events.append(
+            BugEvent(kind, run[0].author, run[0], reopener(run[0].text, bug) if kind == "reopened" else None)
+        )
         for said in NAMED_TITLE.findall(event_text(kind, run)):  # "UI Rendering Glitch on Dashboard": the
             if said.casefold() != bug.title.casefold() and said not in bug.names:  # words a question types too
                 bug.names.append(said)
@@ -534,7 +557,9 @@ def bug_lifecycle(ctx: RuleContext) -> None:
             ctx.add(record, EVENT_OF, subject)
             ctx.add(record, DCT_CREATED, Literal(event.message.timestamp, datatype=XSD_DATETIME))
             state_event(ctx, record, subject, event.kind, STATE_AFTER[event.kind], sequence)
-            if event.agent:
+            if event.customer:
+                ctx.add(record, AGENT, ctx.customer(event.customer))
+            elif event.agent:
                 ctx.add(record, AGENT, ctx.agent(event.agent))
         for pr in bug.fixes:
             ctx.add(subject, FIXED_BY, pr)

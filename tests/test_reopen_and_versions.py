@@ -1,0 +1,94 @@
+"""Who reopened a bug (kg/ingest/rules/bugs.py `reopener`, read through kg/qa/ontology_reader.py), a bug named by
+the title its later messages quote (sparql/title_scope.rq), a version of a document (kg/qa/described.py), and the
+words that rank rather than count or that ask for approvals given (kg/qa/lexicon.toml), read on the real store.
+
+The expected answers are the plain questions' on the same store, except where the artifacts settle them (quoted
+beside each)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.qa.answer import Answerer
+
+#: AutoTuneForce: "the bug titled 'Insufficient Input Validation in Parameter API' has been reopened by CUST-0046"
+#: (20270113-0-348db), a NextGenTech contact; the bug's report gives it another title.
+REOPENED = "'Insufficient Input Validation in Parameter API'"
+
+
+def test_the_customer_who_reopened_a_bug_is_its_reopener(answerer: Answerer) -> None:
+    who = answerer.ask(f"Who reopened the {REOPENED} bug in AutoTuneForce?")
+    assert who.outcome == "answer" and who.answer == ["CUST-0046"]
+    assert "20270113-0-348db" in who.citations
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        f"Which company reopened the {REOPENED} bug in AutoTuneForce?",
+        f"The {REOPENED} bug got reopened - which company reopened it?",  # no product: the title names it
+    ],
+)
+def test_the_company_that_reopened_a_bug(answerer: Answerer, question: str) -> None:
+    got = answerer.ask(question)
+    assert got.outcome == "answer" and got.answer == ["NextGenTech"], got.reason
+
+
+def test_a_title_held_as_a_title_outranks_one_held_as_another_name(answerer: Answerer) -> None:
+    """'Insecure Data Transmission Protocol' is a PersonalizeForce bug's title and a FeedbackForce bug's other
+    name: the question about the PR that fixed the first stays in its product."""
+    got = answerer.ask(
+        "Which company reported the bug that PersonalizeForce PR 40 "
+        "(https://github.com/salesforce/PersonalizeForce/pull/40) fixed?"
+    )
+    assert got.outcome == "answer" and got.answer == ["FusionTech"], got.reason
+
+
+def test_a_version_of_a_document_is_any_of_them(answerer: Answerer) -> None:
+    doc = "the PitchForce System Design Document"
+    every = answerer.ask(f"Who authored every version of {doc}?")
+    assert every.outcome == "answer" and len(every.answer) == 3
+    for said in (f"Who has authored a version of {doc}?", f"Who authored any version of {doc}?"):
+        assert answerer.ask(said).answer == every.answer, said
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which AnomalyForce engineer isn't beaten by anyone on the count of approved feature development PRs?",
+        "AnomalyForce: employee ID of the engineer topping the count of approved feature development PRs.",
+        "Which engineer holds the record for approved feature development PRs in AnomalyForce?",
+    ],
+)
+def test_a_count_a_ranking_is_by_is_no_how_many(answerer: Answerer, question: str) -> None:
+    plain = answerer.ask(
+        "Find the employee ID of the engineer with the most approved feature development PRs in AnomalyForce"
+    )
+    got = answerer.ask(question)
+    assert got.type == "person" and got.answer == plain.answer, (question, got.answer, got.reason)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Who has the most APPROVED PR reviews in ContentForce?", "InsightForce: who has the most APPROVED PR reviews?"],
+)
+def test_approved_reviews_are_the_reviewers_approvals(answerer: Answerer, question: str) -> None:
+    product = question.split()[-1].rstrip("?") if "in " in question else "InsightForce"
+    product = "ContentForce" if "ContentForce" in question else product
+    plain = answerer.ask(f"Who approved the most PRs in {product}?")
+    author = answerer.ask(
+        f"Find the employee ID of the engineer with the most approved feature development PRs in {product}"
+    )
+    got = answerer.ask(question)
+    assert got.answer == plain.answer != author.answer, (question, got.answer)
+
+
+def test_direct_reports_are_counted_as_people(answerer: Answerer) -> None:
+    listed = answerer.ask("Who reports directly to eid_24dbff62?")
+    got = answerer.ask("How many direct reports does eid_24dbff62 have?")
+    assert got.type == "count" and str(got.answer) == str(len(listed.answer)) == "9"
+
+
+def test_a_question_opened_by_the_link_it_wants(answerer: Answerer) -> None:
+    got = answerer.ask("Link to the PR that fixed 'Feedback Drift Misalignment' in FeedbackForce?")
+    assert got.answer == ["https://github.com/salesforce/FeedbackForce/pull/41"], got.reason
