@@ -92,3 +92,48 @@ def test_direct_reports_are_counted_as_people(answerer: Answerer) -> None:
 def test_a_question_opened_by_the_link_it_wants(answerer: Answerer) -> None:
     got = answerer.ask("Link to the PR that fixed 'Feedback Drift Misalignment' in FeedbackForce?")
     assert got.answer == ["https://github.com/salesforce/FeedbackForce/pull/41"], got.reason
+
+
+def test_bugs_a_person_was_assigned_are_those_assigned_to_them(answerer: Answerer) -> None:
+    listed = answerer.ask("Which InsightForce bugs were assigned to eid_63ea0ec4?")
+    got = answerer.ask("How many InsightForce bugs was eid_63ea0ec4 assigned?")
+    assert listed.outcome == "answer" and str(got.answer) == str(len(listed.answer)) == "4", got.reason
+
+
+@pytest.mark.parametrize(
+    ("question", "product", "role", "document"),
+    [
+        (
+            "Which WorkFlowGenie QA specialists were not at the Technical Specifications Document review?",
+            "WorkFlowGenie",
+            "QA Specialists",
+            "Technical Specifications Document",
+        ),
+        (
+            "Which InsightForce engineering lead didn't attend the Product Vision Document review?",
+            "InsightForce",
+            "Engineering Leads",
+            "Product Vision Document",
+        ),
+    ],
+)
+def test_who_missed_a_meeting_is_the_team_less_its_people(
+    answerer: Answerer, question: str, product: str, role: str, document: str
+) -> None:
+    got = answerer.ask(question)
+    there = answerer.ask(f"Who was in the {product} {document} review meeting?")
+    team = answerer.ask(f"Who are the {role} on the {product} team?")
+    assert got.outcome == there.outcome == team.outcome == "answer", (got.reason, there.reason, team.reason)
+    assert got.answer == sorted(set(team.answer) - set(there.answer)) and got.answer
+
+
+def test_nobody_missing_from_a_meeting_is_a_proof(answerer: Answerer) -> None:
+    got = answerer.ask("Which engineering leads missed the AutoTuneForce planning meeting on 2026-07-11?")
+    assert got.outcome == "absent" and got.proof, got.reason
+
+
+def test_where_people_are_based_is_a_place_not_the_people(answerer: Answerer) -> None:
+    q = "Where are the engineers who fixed the User Interface & Frontend Performance issue in ActionGenie based?"
+    assert answerer.ask(q).outcome == "uncertain"
+    assert answerer.ask("Where is eid_f98d7490 based?").answer == ["Sydney"]
+    assert answerer.ask("Where are the demo links team members shared for the previous version of TrendForce?").answer

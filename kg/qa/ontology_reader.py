@@ -490,6 +490,12 @@ NEEDS_DOING = re.compile(
 )
 NEEDED_STATE = {"merging": "merged", "fixing": "fixed", "approval": "approved", "review": "reviewed",
                 "reviewing": "reviewed"}  # fmt: skip
+#: "How many bugs was eid_… assigned", "which tickets has eid_… been given": the person received them (the bugs
+#: assigned to them), never the one who assigned them.
+PASSIVE_RECIPIENT = re.compile(
+    r"(?<!\S)((?:was|were|is|are|has|have|had) (?:been )?)(eid_[0-9a-f]{8}) (?:been )?"
+    r"(?:assigned|handed|given)(?!\S)(?! by)"
+)
 #: "Does eid_… have any PRs": a person's own pull requests are those they authored.
 PERSON_HAS_PRS = re.compile(
     r"(?<!\S)((?:do|does|did|has|have|had) eid_[0-9a-f]{8}) (?:have|has|had|own)(?= (?:any |some )?(?:\w+ )?"
@@ -520,6 +526,7 @@ def question_text(q: Question) -> str:
     text = REOPENED_AFTER_FIX.sub(r"\1\2", text)  # "reopened after it was fixed": a reopened bug had been
     text = FIXED_BY_PERSON.sub(r"\1resolved by", PERSON_FIXED.sub(r"\1 resolve", text))  # a person's fixes
     text = PERSON_HAS_PRS.sub(r"\1 author", text)  # "does eid_… have any PRs": authored
+    text = PASSIVE_RECIPIENT.sub(r"\1assigned to \2", text)  # "how many bugs was eid_… assigned"
     text = NEEDS_DOING.sub(lambda m: f"not {m.group(1) or NEEDED_STATE[m.group(2)]}", text)  # "needs merging"
     for frame in reader_data()["frames"]:  # "… in the org chart": where the answer is read, no property
         text = re.sub(rf"(?<!\S){re.escape(frame)}(?!\S)", " ", text)
@@ -1336,6 +1343,8 @@ class Reader:
             return listed
         if (when := self.when_of(desc, left, asks_property)) is not None:
             return when
+        if (missed := self.missed(desc, placed, left)) is not None:
+            return missed
         if left:
             return self.uncertain(f"the words {', '.join(repr(w) for w in left)} are not placed by any reading")
         if not desc.entities:
@@ -1406,6 +1415,30 @@ class Reader:
                 if entity.classes & s.below.get(expand(cls), frozenset({expand(cls)})) and other.classes & person:
                     return [Reading("value", s.properties[expand(prop)])], (entity, other)
         return [], pairs[0]
+
+    def missed(self, desc: Described, placed: Placed, left: list[str]) -> Answer | None:
+        """ "Which QA specialists were not at <the meeting>", "which engineering leads missed it": the product's
+        team members with the role, less the meeting's people; one absence word left, and no property but the
+        one that gives its people."""
+        absent = [w for w in left if w in negation_words() or w in reader_data()["absence_words"]]
+        if len(desc.entities) != 1 or len(absent) != 1 or len(left) != 1 or len(self.q.roles) != 1:
+            return None
+        if any(k not in ("class", "scope", "role") and not self.of_people(p, desc) for k, p, _ in placed.phrases):
+            return None
+        people = self.people_of(desc, PERSON)
+        if people is None or people.outcome != "answer" or not isinstance(people.answer, list):
+            return None
+        return self.complement(set(people.answer), people.citations, str(people.intent), people.slots, people.queries)
+
+    @staticmethod
+    def of_people(phrase: str, desc: Described) -> bool:
+        """Whether the phrase names the property that gives the entity's people ("attend" for a meeting)."""
+        s = schema()
+        for cls, prop in reader_data()["people_of"].items():
+            if desc.entities[0].classes & s.below.get(expand(cls), frozenset({expand(cls)})):
+                found = s.properties[expand(prop)]
+                return phrase in (*found.forward, *found.names)
+        return False
 
     def people_of(self, desc: Described, asked: str | None) -> Answer | None:
         """ "Who was on / at / in <a meeting>": the people the data file names for the entity's class (a

@@ -59,6 +59,10 @@ class Vocabulary:
         """Roles keyed by their singularised form, as questions are matched against singularised text, and by
         their initials ("MRA", "UXR", "CPO"): short forms people type for any role the graph holds."""
         by_name = {_singular_phrase(k): v for k, v in self.roles.items()}
+        # "VPs of Engineering": the plural is on the head, before "of", where singularising the text leaves it
+        heads = {f"{h}s {rest}": v for k, v in by_name.items() if (h := k.split(" ", 1)[0]) and " of " in f" {k} "
+                 for rest in [k.split(" ", 1)[1]] if rest.startswith("of ") and not h.endswith("s")}  # fmt: skip
+        by_name = {**heads, **by_name}
         return {**{a: v for v in self.roles.values() if (a := initials(v)) and a not in by_name}, **by_name}
 
 

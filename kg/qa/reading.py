@@ -37,10 +37,13 @@ ASKED_BY: dict[str, tuple[str, ...]] = {
     "name": ("competitor_asked",),  # "which competitor products have demo links": names, not the links
     "customer": ("customer_id",),  # "which customer IDs …": the customer records, not their companies
     "time": ("time_asked",),  # "when was X's PRD created": a time, which no row of the table gives
+    "place": ("place_asked",),  # "where are the engineers who fixed X based": places, not the people
 }
 #: The cues that ask for an answer type: checked against the row's type, not as words.
 TYPE_CUES = frozenset(c for cues in ASKED_BY.values() for c in cues)
 WHO = frozenset({"who", "whom"})
+#: Words that, in a question opened by "where", ask where people are ("where are … based").
+PLACED = frozenset({"based", "located", "situated"})
 #: Words that open the question itself: a clause they open asks, it sets no scene ("Of the approved PRs for X,
 #: which ones got merged?").
 WH_OPENERS = frozenset({"which", "what", "who", "whom", "whose", "how"})
@@ -411,6 +414,10 @@ def asked_type(tagged: Tagged, covered: set[int], answer_type: str) -> str | Non
     }
     if "time" in asked and answer_type != "time":  # "when was the first … PR opened": a time, not the PR
         return "time"
+    if answer_type != "place" and (
+        "place" in asked or (tagged.tokens[:1] == ["where"] and PLACED & set(tagged.tokens))
+    ):
+        return "place"  # "where are the engineers who fixed … based": places, however long the clause between
     if "name" in asked and answer_type != "name":  # "which competitor products have demo links": their names
         return "name"
     if "customer" in asked and answer_type in ("company", "person"):  # customer ids are neither
