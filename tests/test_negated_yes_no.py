@@ -115,3 +115,14 @@ def test_a_pr_still_to_merge_is_not_read_as_merged(answerer: Answerer) -> None:
     listed = answerer.ask(f"Which PRs need to be merged {feature}?")
     assert listed.outcome == "answer" and link in listed.answer
     assert answerer.ask(f"Does {link} still need to be merged {feature}?").answer == "yes"  # one of them
+
+
+def test_a_statement_tagged_yes_or_no_is_a_yes_no(answerer: Answerer) -> None:
+    plain = answerer.ask("Did BlueWave report bugs in LeadForce?")
+    got = answerer.ask("Did BlueWave report bugs in LeadForce, yes or no?")
+    assert got.type == "yes_no" and got.answer == plain.answer == "yes"
+    top = answerer.ask(
+        "Find the employee ID of the engineer with the most unapproved feature development PRs in SentimentForce"
+    )
+    said = answerer.ask(f"{top.answer[0]} - most unapproved feature development PRs in SentimentForce, yes or no?")
+    assert said.answer == "yes", said.reason

@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 YES_NO_OPENERS = frozenset({"is", "are", "wa", "was", "were", "did", "doe", "does", "do", "ha", "has", "have", "had"})
 #: A statement asked as a yes or no by its tag ("eid_… was one of them, right?").
 TAG_QUESTION = re.compile(
-    r"[,\s]\s*(?:right|correct|true|is that (?:right|correct|so)|isn'?t (?:it|that so)|or not)\s*\?+\s*$", re.I
+    r"[,\s]\s*(?:right|correct|true|is that (?:right|correct|so)|isn'?t (?:it|that so)|or not|yes or no|true or false)"
+    r"\s*\?+\s*$",
+    re.I,
 )
 #: Verbs after which "whether" (or "if") opens the yes or no asked ("can you confirm whether …", "check if …").
 CONFIRMING = frozenset({"confirm", "check", "verify", "know", "tell", "see", "ask", "wondering", "wonder", "sure"})
