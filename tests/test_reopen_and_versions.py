@@ -1,6 +1,7 @@
 """Who reopened a bug (kg/ingest/rules/bugs.py `reopener`, read through kg/qa/ontology_reader.py), a bug named by
-the title its later messages quote (sparql/title_scope.rq), a version of a document (kg/qa/described.py), and the
-words that rank rather than count or that ask for approvals given (kg/qa/lexicon.toml), read on the real store.
+the title its later messages quote (sparql/title_scope.rq), a version of a document (kg/qa/described.py), the
+words that rank rather than count or that ask for approvals given (kg/qa/lexicon.toml), who missed a meeting, and a
+second condition no reading may drop, read on the real store.
 
 The expected answers are the plain questions' on the same store, except where the artifacts settle them (quoted
 beside each)."""
@@ -137,3 +138,19 @@ def test_where_people_are_based_is_a_place_not_the_people(answerer: Answerer) ->
     assert answerer.ask(q).outcome == "uncertain"
     assert answerer.ask("Where is eid_f98d7490 based?").answer == ["Sydney"]
     assert answerer.ask("Where are the demo links team members shared for the previous version of TrendForce?").answer
+
+
+def test_when_a_version_was_written_is_its_creation_time(answerer: Answerer) -> None:
+    doc = "the latest version of the WorkFlowGenie Product Vision Document"
+    created = answerer.ask(f"When was {doc} created?")
+    got = answerer.ask(f"When was {doc} written?")
+    assert created.outcome == got.outcome == "answer" and got.answer == created.answer
+    assert answerer.ask(f"Who wrote {doc}?").answer != got.answer  # its author, still
+
+
+def test_praise_and_issues_together_are_no_one_kind_of_feedback(answerer: Answerer) -> None:
+    """Companies that both praised a release and reported issues with it: no feedback kind holds both, so the
+    reading is uncertain, never the praise alone."""
+    both = answerer.ask("Which companies praised SentimentForce's previous release but also reported issues with it?")
+    praise = answerer.ask("Which companies praised the previous release of SentimentForce?")
+    assert praise.outcome == "answer" and both.outcome == "uncertain", both.answer

@@ -921,9 +921,7 @@ class Reader:
             return kept
         if not readings and (read := self.read_from(Described(mention.words, (entity,)), placed, asked, left)):
             return read  # "the competitors named in <document id>": what was read from that one document
-        if set(reader_data()["time_words"]) & set(self.text.split()) and len(readings) > 1:
-            timed = {expand(p) for p in reader_data()["time_properties"]}  # "when was X created": its time
-            readings = [r for r in readings if r.prop.iri in timed] or readings
+        readings = self.timed(readings)
         if asked is not None and len(readings) > 1:  # literals are no entities of the asked kind ("which PRs")
             readings = [r for r in readings if not r.prop.datatype] or readings
             readings = [r for r in readings if self.reaches(r, asked)] or readings  # a PR's reviewer, not a doc's
@@ -1368,7 +1366,7 @@ class Reader:
             return self.ambiguous(Mention(desc.words, desc.entities))
         answers = []
         for entity in desc.entities:
-            readings = self.readings(entity, placed)
+            readings = self.timed(self.readings(entity, placed))
             if len(readings) > 1:
                 read = self.agreed(entity, readings, asked)
                 if read is None:
@@ -1389,6 +1387,14 @@ class Reader:
         cites = sorted({c for a in found for c in a.citations})
         slots = {**self.q.slots(), "reading": f"every one of {desc.words} → {found[0].slots.get('reading', '')}"}
         return self.answered(values, cites, str(found[0].intent), slots, found[0].queries)
+
+    def timed(self, readings: list[Reading]) -> list[Reading]:
+        """Of several readings, those of a time property when the question asks when ("when was X written": its
+        creation time, not its author)."""
+        if not set(reader_data()["time_words"]) & set(self.text.split()) or len(readings) < 2:
+            return readings
+        times = {expand(p) for p in reader_data()["time_properties"]}
+        return [r for r in readings if r.prop.iri in times] or readings
 
     def when_of(self, desc: Described, left: list[str], asks_property: bool) -> Answer | None:
         """ "When was <the described meeting or version>" with no property said: its creation time, the one time

@@ -123,7 +123,10 @@ def aspect(_q: Question, found: set[str]) -> dict[str, Term] | None:
 
 @BINDERS.register(reads=("praise", "qa", "issue", "found", "customer"))
 def feedback_kind(_q: Question, found: set[str]) -> dict[str, Term] | None:
-    """Customer praise, QA findings or customer-reported issues; None when the wording names none of them."""
+    """Customer praise, QA findings or customer-reported issues; None when the wording names none of them, or
+    both praise and issues ("companies that praised it but also reported issues": both, which no kind holds)."""
+    if "praise" in found and "issue" in found:
+        return None
     if "praise" in found:
         return {"kind": CUSTOMER_PRAISE}
     if "qa" in found and ("issue" in found or "found" in found):
