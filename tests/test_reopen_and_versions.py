@@ -154,3 +154,10 @@ def test_praise_and_issues_together_are_no_one_kind_of_feedback(answerer: Answer
     both = answerer.ask("Which companies praised SentimentForce's previous release but also reported issues with it?")
     praise = answerer.ask("Which companies praised the previous release of SentimentForce?")
     assert praise.outcome == "answer" and both.outcome == "uncertain", both.answer
+
+
+def test_fixed_in_code_asks_for_a_fixing_pr(answerer: Answerer) -> None:
+    """ "Was <bug> fixed in code?": a fix that shipped, so a dismissed bug is no, with its state."""
+    got = answerer.ask("Was the CoachForce bug 'Feedback Queue Overflow' actually fixed in code?")
+    assert got.answer == answerer.ask("Was the CoachForce bug 'Feedback Queue Overflow' fixed?").answer
+    assert got.answer == "no (its state: no fix needed)"
