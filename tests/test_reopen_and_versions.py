@@ -9,8 +9,12 @@ beside each)."""
 from __future__ import annotations
 
 import pytest
+from pyoxigraph import Literal
 
+from kg.namespaces import expand
 from kg.qa.answer import Answerer
+from kg.qa.ontology_reader import Reader
+from kg.query.sparql import product_dataset
 
 #: AutoTuneForce: "the bug titled 'Insufficient Input Validation in Parameter API' has been reopened by CUST-0046"
 #: (20270113-0-348db), a NextGenTech contact; the bug's report gives it another title.
@@ -161,3 +165,13 @@ def test_fixed_in_code_asks_for_a_fixing_pr(answerer: Answerer) -> None:
     got = answerer.ask("Was the CoachForce bug 'Feedback Queue Overflow' actually fixed in code?")
     assert got.answer == answerer.ask("Was the CoachForce bug 'Feedback Queue Overflow' fixed?").answer
     assert got.answer == "no (its state: no fix needed)"
+
+
+def test_nothing_read_from_a_document_that_speaks_of_the_kind_is_no_proof(answerer: Answerer) -> None:
+    """A listing read from one document by its id that finds nothing is a proof only when the document's text
+    never speaks of the kind: the rules may have missed its wording (sparql/onto_source_text.rq)."""
+    q = answerer.read("Which competitors does the CollaborationForce market research report name?")
+    reader = Reader(q, answerer.backend, product_dataset("CollaborationForce"), q.norm, [])
+    report = Literal("cforceaix_market_research_report")
+    assert reader.spoken_of(report, expand("ekg:CompetitorProduct")) == "competitive"  # "Competitive Analysis"
+    assert reader.spoken_of(report, expand("ekg:Repository")) is None  # it never speaks of code repositories

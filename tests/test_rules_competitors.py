@@ -291,3 +291,16 @@ def test_named_competitors_after_the_space_or_market_they_play_in() -> None:
     said = "Key competitors in the lead qualification market include HubSpot and Marketo. ProX differs."
     assert named_competitors(said) == ["HubSpot", "Marketo"]
     assert named_competitors("We should partner with key players in the collaboration software space.") == []
+
+
+def test_named_competitors_after_the_competition_a_product_faces() -> None:
+    """ "Faces competition from established collaboration tools like A, B, and C" (CollaborationForce's first market
+    research report names its competitors only so); competition from no one named lists nothing."""
+    said = (
+        "CForceAIX faces competition from established collaboration tools like Microsoft Teams, Slack, and Asana, "
+        "which are increasingly integrating AI features."
+    )
+    assert named_competitors(said) == ["Microsoft Teams", "Slack", "Asana"]
+    assert named_competitors("Competition from established players and new entrants poses a significant threat.") == []
+    said = "There is competition from established AI providers like IBM and Google, as well as rapid advancements."
+    assert named_competitors(said) == ["IBM", "Google"]

@@ -120,6 +120,9 @@ DO_SUPPORT = re.compile(rf"(?<!\S)(did|does|doe|do) (?:the )?{HOLE} (\w+)(?!\S)(
 #: An act said in the passive with its agent named ("which bugs were resolved by eid_…"): read as "did eid_…
 #: resolve", where the participle names a value of records the entity is the agent of.
 PASSIVE_AGENT = re.compile(rf"(?<!\S)(?:was|were|is|are|got|get|gets|been|be) (\w+(?:ed|en)) by {HOLE}(?!\S)")
+#: The letters of a noun's root that a word of an artifact's text must share with it to speak of the noun's
+#: class ("compet": competitor, competition, competitive).
+ROOT_LETTERS = 6
 #: Conditions a class listing takes at most (eid_…'s, "closed", "not merged"): sparql/onto_list.rq binds three.
 MAX_CONDITIONS = 3
 #: How far before a yes/no property's phrase a negation still reads it ("never got merged", "without being
@@ -713,6 +716,11 @@ def read_by_ontology(q: Question, backend: Backend) -> Answer | None:
 
 
 def read_in_scope(q: Question, backend: Backend, graphs: list[NamedNode] | None) -> Answer | None:
+    second, first = SECOND_WH.search(q.norm), FIRST_WH.match(q.norm)
+    if second is not None and first is not None and first.group(1) not in second.group(1):
+        # "when was X written, and by whom?": a time and a person, which no one reading gives
+        why = f"it asks two things ('{first.group(1)}' and '{second.group(1)}'): ask each"
+        return Reader(q, backend, graphs, q.norm, []).uncertain(why)
     text = question_text(q)
     # names and titles are looked up in the question's product, else among the organisation's people and
     # companies only: a title read against every product's would cost a scan of all (ids are found anywhere)
@@ -729,6 +737,11 @@ def read_in_scope(q: Question, backend: Backend, graphs: list[NamedNode] | None)
     if (not found or asks_one) and (desc := described(q, text, backend, graphs, reader_data())) is not None:
         return Reader(q, backend, graphs, text, [*found, Mention(desc.words, desc.entities)], desc).answer()
     return Reader(q, backend, graphs, text, found).answer()
+
+
+#: The question's own question word, and a second one after "and" ("…, and by whom?", "… and when?").
+FIRST_WH = re.compile(r"^(when|who|whom|where|which|what)\b")
+SECOND_WH = re.compile(r"(?:,\s*|\s)and (?:also )?((?:by |to |with )?(?:whom|who|when|where))\s*\??\s*$")
 
 
 def fenced(typed: str, text: str) -> str:
@@ -2380,7 +2393,7 @@ class Reader:
         if isinstance(done, Answer) and done.outcome == "absent" and (kinds := self.typed_below(query, bindings)):
             return self.uncertain(f"no item is typed {noun} itself, though some are typed {' or '.join(kinds)}")
         if isinstance(done, Answer):
-            return self.source_checked(done, sources[0]) if sources else done
+            return self.source_checked(done, sources[0], asked) if sources else done
         rows, queries = done
         return self.answered(rows_values(rows), row_cites(rows), intent, slots, queries)
 
@@ -2592,11 +2605,21 @@ class Reader:
                 found.append(class_label(narrower))
         return found
 
-    def source_checked(self, absent: Answer, source: Condition) -> Answer:
-        """A listing by source found nothing: a proof only when the product has no such artifact at all; where
-        it has some, the rules that read them may have missed their wording, so the outcome is uncertain."""
+    def source_checked(self, absent: Answer, source: Condition, asked: str) -> Answer:
+        """A listing by source found nothing: a proof only when the product has no such artifact at all (or, for
+        one artifact named by its id, when its text never speaks of the asked kind); where it has some, the rules
+        that read them may have missed their wording, so the outcome is uncertain."""
         check = named_query("onto_sources.ask")
-        if absent.outcome != "absent" or not isinstance(source.value, NamedNode):
+        if absent.outcome != "absent":
+            return absent
+        if isinstance(source.value, Literal) and (said := self.spoken_of(source.value, asked)):
+            doubt = self.uncertain(
+                f"the graph holds no {s_label(asked)} read from {source.value.value}, but its text speaks of "
+                f"'{said}': the rules that read it may have missed its wording"
+            )
+            doubt.citations = [source.value.value]
+            return doubt
+        if not isinstance(source.value, NamedNode):
             return absent
         bindings = {"sourceProperty": NamedNode(source.prop.iri), "sourceObject": source.value}
         if self.backend.ask(check.text, bindings, self.graphs):
@@ -2606,6 +2629,16 @@ class Reader:
             f"the graph holds no such item read from a {kind} of {self.q.product}, though it has some: the rules "
             "that read them may have missed their wording"
         )
+
+    def spoken_of(self, artifact: Literal, asked: str) -> str | None:
+        """The first word of the artifact's text that shares its root with a noun of the asked class
+        ("competition" for a competitor), or None: the text check of a proof that nothing of the class was read
+        from that artifact (`sparql/onto_source_text.rq`)."""
+        heads = (noun.split()[-1] for noun in class_nouns(asked))  # "customer issue": an issue, no customer
+        roots = {w[:ROOT_LETTERS] for w in heads if len(w) > ROOT_LETTERS}
+        rows = self.backend.select(named_query("onto_source_text").text, {"id": artifact}, self.graphs)
+        words = (w for r in rows for w in re.findall(r"[a-z]+", term_text(r["text"]).casefold()))
+        return next((w for w in words if w[:ROOT_LETTERS] in roots), None)
 
     def conditions(self, placed: Placed, asked: str) -> list[Condition] | None:
         """What a listed instance must have, one condition per property phrase of the asked class's properties

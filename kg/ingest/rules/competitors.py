@@ -156,9 +156,11 @@ def shared_demo(ctx: RuleContext, url: str, msg: Message) -> NamedNode:
 
 #: "Key competitors include A, B, and C", "competitors like A and B", "competitors such as A", "competitors
 #: include tools like A", "key players such as A", "established players in the X space, including companies like
-#: A": the list that follows, up to the sentence's end.
+#: A", "faces competition from established collaboration tools like A, B, and C": the list that follows, up to
+#: the sentence's end.
 NAMED_COMPETITORS = re.compile(
-    r"\b(?:competitors|(?:key|major|established|leading|main|notable|emerging)\s+players)"
+    r"\b(?:competitors|(?:key|major|established|leading|main|notable|emerging)\s+players|"
+    r"competition\s+from(?:\s+(?!like\b|such\b|including\b)[\w-]+){0,4}?(?=\s+(?:like|such\s+as|including)\b))"
     r"(?:\s+(?:in|within|across)\s+(?:the\s+)?[\w\s-]{1,60}?\s+(?:space|market|sector|industry|segment))?,?\s+"
     r"(?:(?:may|might|could|would|will)\s+)?(?:include|including|like|such\s+as|are)\s+"
     r"(?:(?:companies|tools|products|platforms|solutions|players|offerings|services)\s+(?:like|such\s+as)\s+)?"
