@@ -14,7 +14,6 @@ from pyoxigraph import Literal
 from kg.namespaces import expand
 from kg.qa.answer import Answerer
 from kg.qa.ontology_reader import Reader
-from kg.query.sparql import product_dataset
 
 #: AutoTuneForce: "the bug titled 'Insufficient Input Validation in Parameter API' has been reopened by CUST-0046"
 #: (20270113-0-348db), a NextGenTech contact; the bug's report gives it another title.
@@ -171,7 +170,9 @@ def test_nothing_read_from_a_document_that_speaks_of_the_kind_is_no_proof(answer
     """A listing read from one document by its id that finds nothing is a proof only when the document's text
     never speaks of the kind: the rules may have missed its wording (sparql/onto_source_text.rq)."""
     q = answerer.read("Which competitors does the CollaborationForce market research report name?")
-    reader = Reader(q, answerer.backend, product_dataset("CollaborationForce"), q.norm, [])
+    reader = Reader(q, answerer.backend, None, q.norm, [])  # every product's graph
     report = Literal("cforceaix_market_research_report")
-    assert reader.spoken_of(report, expand("ekg:CompetitorProduct")) == "competitive"  # "Competitive Analysis"
+    assert reader.spoken_of(report, expand("ekg:CompetitorProduct")) == "competitive"  # "… like Microsoft Teams"
+    first = Literal("backaix_market_research_report")  # FeedbackForce: "competition from established AI providers"
+    assert reader.spoken_of(first, expand("ekg:CompetitorProduct")) is None  # speaks of it, names no one
     assert reader.spoken_of(report, expand("ekg:Repository")) is None  # it never speaks of code repositories

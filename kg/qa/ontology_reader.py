@@ -123,6 +123,8 @@ PASSIVE_AGENT = re.compile(rf"(?<!\S)(?:was|were|is|are|got|get|gets|been|be) (\
 #: The letters of a noun's root that a word of an artifact's text must share with it to speak of the noun's
 #: class ("compet": competitor, competition, competitive).
 ROOT_LETTERS = 6
+#: Words that open a list of names in a sentence ("like Microsoft Teams, Slack, and Asana").
+NAMES_LISTED = re.compile(r"\b(?:like|such as|including|include|includes|namely)\s+[A-Z]")
 #: Conditions a class listing takes at most (eid_…'s, "closed", "not merged"): sparql/onto_list.rq binds three.
 MAX_CONDITIONS = 3
 #: How far before a yes/no property's phrase a negation still reads it ("never got merged", "without being
@@ -2631,14 +2633,21 @@ class Reader:
         )
 
     def spoken_of(self, artifact: Literal, asked: str) -> str | None:
-        """The first word of the artifact's text that shares its root with a noun of the asked class
-        ("competition" for a competitor), or None: the text check of a proof that nothing of the class was read
-        from that artifact (`sparql/onto_source_text.rq`)."""
+        """The first word of a sentence of the artifact's text that shares its root with a noun of the asked
+        class ("competition" for a competitor) and lists names ("… like Microsoft Teams, Slack"), or None: the
+        text check of a proof that nothing of the class was read from that artifact
+        (`sparql/onto_source_text.rq`). A sentence that speaks of the kind and names no one ("competition from
+        established providers") leaves the proof standing."""
         heads = (noun.split()[-1] for noun in class_nouns(asked))  # "customer issue": an issue, no customer
         roots = {w[:ROOT_LETTERS] for w in heads if len(w) > ROOT_LETTERS}
         rows = self.backend.select(named_query("onto_source_text").text, {"id": artifact}, self.graphs)
-        words = (w for r in rows for w in re.findall(r"[a-z]+", term_text(r["text"]).casefold()))
-        return next((w for w in words if w[:ROOT_LETTERS] in roots), None)
+        sentences = (s for r in rows for s in re.split(r"(?<=[.!?])\s+|\n+", term_text(r["text"])))
+        for sentence in sentences:
+            if NAMES_LISTED.search(sentence):
+                said = (w for w in re.findall(r"[a-z]+", sentence.casefold()) if w[:ROOT_LETTERS] in roots)
+                if (word := next(said, None)) is not None:
+                    return word
+        return None
 
     def conditions(self, placed: Placed, asked: str) -> list[Condition] | None:
         """What a listed instance must have, one condition per property phrase of the asked class's properties
