@@ -1454,12 +1454,8 @@ class Reader:
     @staticmethod
     def of_people(phrase: str, desc: Described) -> bool:
         """Whether the phrase names the property that gives the entity's people ("attend" for a meeting)."""
-        s = schema()
-        for cls, prop in reader_data()["people_of"].items():
-            if desc.entities[0].classes & s.below.get(expand(cls), frozenset({expand(cls)})):
-                found = s.properties[expand(prop)]
-                return phrase in (*found.forward, *found.names)
-        return False
+        found = people_property(desc.entities[0])
+        return found is not None and phrase in (*found.forward, *found.names)
 
     def people_of(self, desc: Described, asked: str | None) -> Answer | None:
         """ "Who was on / at / in <a meeting>": the people the data file names for the entity's class (a
@@ -1468,13 +1464,10 @@ class Reader:
 
     def people_at(self, entity: Entity, asked: str | None) -> Answer | None:
         """The people the data file's `[people_of]` names for the entity's class, when people are asked."""
-        s = schema()
-        if asked is None or asked not in s.below.get(PERSON, frozenset({PERSON})):
+        if asked is None or asked not in schema().below.get(PERSON, frozenset({PERSON})):
             return None
-        for cls, prop in reader_data()["people_of"].items():
-            if entity.classes & s.below.get(expand(cls), frozenset({expand(cls)})):
-                return self.run(entity, Reading("value", s.properties[expand(prop)]), asked)
-        return None
+        found = people_property(entity)
+        return self.run(entity, Reading("value", found), asked) if found is not None else None
 
     def held_by(self, person: Entity, asked: str | None, left: list[str]) -> Answer | None:
         """The entities of a class the data file's `[people_of]` names whose people hold the person, when that
@@ -3293,6 +3286,15 @@ def yes_or_no(read: Answer, holds: bool, operator: dict[str, Any]) -> Answer:
         None,
     )
     return read
+
+
+def people_property(entity: Entity) -> Prop | None:
+    """The property the data file's `[people_of]` names for the entity's class (a meeting's participants)."""
+    s = schema()
+    for cls, prop in reader_data()["people_of"].items():
+        if entity.classes & s.below.get(expand(cls), frozenset({expand(cls)})):
+            return s.properties[expand(prop)]
+    return None
 
 
 def shown_values(answer: list[str] | str | None) -> str:
